@@ -1,0 +1,89 @@
+# ptx-front build.  ./configure writes build/config.mk (compiler, tools,
+# Check flags); without it the defaults below are used.  Everything built,
+# generated code included, goes under build/.
+
+-include build/config.mk
+
+CC          ?= cc
+FLEX        ?= flex
+BISON       ?= bison
+PKG_CONFIG  ?= pkg-config
+AR          ?= ar
+PREFIX      ?= /usr/local
+CHECK_CFLAGS ?= $(shell $(PKG_CONFIG) --cflags check 2>/dev/null)
+CHECK_LIBS   ?= $(shell $(PKG_CONFIG) --libs check 2>/dev/null)
+OPT         ?= -O2 -g
+WERROR      ?=
+
+B := build
+WARN := -std=c11 -Wall -Wextra -Wpedantic -Wshadow -Wstrict-prototypes -Wmissing-prototypes
+DEFS := -D_POSIX_C_SOURCE=200809L
+INC := -Iinclude -Isrc -I$(B)/gen
+ifeq ($(SANITIZE),1)
+  OPT := -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=all
+  LDSAN := -fsanitize=address,undefined
+endif
+ALL_CFLAGS := $(WARN) $(WERROR) $(OPT) $(DEFS) $(INC) $(CFLAGS)
+# generated scanner/parser: C11 but without the pedantic set
+GEN_CFLAGS := -std=c11 -Wall -Wno-unused-function -Wno-unused-but-set-variable $(OPT) $(DEFS) $(INC) $(CFLAGS)
+ALL_LDFLAGS := $(LDSAN) $(LDFLAGS)
+
+LIB_SRCS := $(wildcard src/*.c)
+LIB_OBJS := $(patsubst src/%.c,$(B)/obj/%.o,$(LIB_SRCS)) $(B)/obj/ptx.tab.o $(B)/obj/lex.yy.o
+HEADERS := $(wildcard include/ptx/*.h) $(wildcard src/*.h)
+UNIT_SRCS := $(wildcard test/unit/*.c)
+
+.PHONY: all check unit conformance clean install uninstall
+all: $(B)/ptx-front $(B)/libptxfront.a
+
+$(B)/gen/ptx.tab.c $(B)/gen/ptx.tab.h &: grammar/ptx.y
+	@mkdir -p $(B)/gen
+	$(BISON) -Wall -Werror -d -o $(B)/gen/ptx.tab.c $<
+
+# flex writes the scanner and its header together: a stamp ties them
+$(B)/gen/lex.yy.c: grammar/ptx.l $(B)/gen/ptx.tab.h
+	@mkdir -p $(B)/gen
+	$(FLEX) -o $@ $<
+
+$(B)/obj/%.o: src/%.c $(HEADERS) $(B)/gen/ptx.tab.h
+	@mkdir -p $(B)/obj
+	$(CC) $(ALL_CFLAGS) -c -o $@ $<
+
+$(B)/obj/ptx.tab.o: $(B)/gen/ptx.tab.c $(HEADERS)
+	@mkdir -p $(B)/obj
+	$(CC) $(GEN_CFLAGS) -c -o $@ $<
+
+$(B)/obj/lex.yy.o: $(B)/gen/lex.yy.c $(HEADERS)
+	@mkdir -p $(B)/obj
+	$(CC) $(GEN_CFLAGS) -c -o $@ $<
+
+$(B)/libptxfront.a: $(LIB_OBJS)
+	rm -f $@
+	$(AR) rcs $@ $^
+
+$(B)/ptx-front: tools/ptx-front.c $(B)/libptxfront.a
+	$(CC) $(ALL_CFLAGS) -o $@ $< $(B)/libptxfront.a $(ALL_LDFLAGS)
+
+$(B)/check_ptx: $(UNIT_SRCS) test/unit/check_suites.h $(B)/libptxfront.a
+	$(CC) $(ALL_CFLAGS) $(CHECK_CFLAGS) -o $@ $(UNIT_SRCS) $(B)/libptxfront.a $(CHECK_LIBS) $(ALL_LDFLAGS)
+
+unit: $(B)/check_ptx
+	$(B)/check_ptx
+
+conformance: $(B)/ptx-front
+	sh test/conformance/run.sh $(B)/ptx-front
+
+check: unit conformance
+
+clean:
+	rm -rf $(B)/gen $(B)/obj $(B)/ptx-front $(B)/libptxfront.a $(B)/check_ptx $(B)/test
+
+install: all
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib $(DESTDIR)$(PREFIX)/include/ptx
+	install -m 755 $(B)/ptx-front $(DESTDIR)$(PREFIX)/bin/ptx-front
+	install -m 644 $(B)/libptxfront.a $(DESTDIR)$(PREFIX)/lib/libptxfront.a
+	install -m 644 include/ptx/*.h $(DESTDIR)$(PREFIX)/include/ptx/
+
+uninstall:
+	rm -f $(DESTDIR)$(PREFIX)/bin/ptx-front $(DESTDIR)$(PREFIX)/lib/libptxfront.a
+	rm -rf $(DESTDIR)$(PREFIX)/include/ptx

@@ -1,0 +1,520 @@
+/* The PTX 9.0 grammar.  Every action is one call into src/ast.c.  Lists are
+ * left-recursive so that neither long lists nor deep nesting grow the C
+ * stack; list items collect on the context's scratch stack ("marks") or in
+ * linked lists, never through recursion.  Instructions are parsed generically
+ * (opcode, dot-words, operands); the instruction tables check them later. */
+
+%require "3.8"
+%define api.pure full
+%define api.push-pull push
+%define api.prefix {ptx_yy}
+%define api.token.prefix {T_}
+%define api.location.type {ptx_loc_t}
+%define parse.error custom
+/* a push parser: its state is a heap object we can free on any exit */
+%define parse.lac full
+%locations
+%expect 0
+%parse-param {ptx_parser_state *pp}
+
+%code requires {
+#include "ast_build.h"
+}
+
+%code provides {
+int ptx_yylex_scan(PTX_YYSTYPE *lval, PTX_YYLTYPE *lloc, void *scanner);
+}
+
+%code {
+#include <string.h>
+
+#define CTX (pp->ctx)
+#define YYLLOC_DEFAULT(Cur, Rhs, N)                                       \
+    do {                                                                  \
+        if (N) {                                                          \
+            (Cur).off = YYRHSLOC(Rhs, 1).off;                             \
+            (Cur).end = YYRHSLOC(Rhs, N).end;                             \
+        } else {                                                          \
+            (Cur).off = (Cur).end = YYRHSLOC(Rhs, 0).end;                 \
+        }                                                                 \
+    } while (0)
+#define YYMAXDEPTH 100000000
+
+static void ptx_yyerror(PTX_YYLTYPE *loc, ptx_parser_state *pp, const char *msg);
+}
+
+%union {
+    ptx_tok tok;
+    ptx_expr *expr;
+    ptx_node *node;
+    ptx_decl *decl;
+    ptx_var *var;
+    ptx_func *func;
+    ptx_nlist list;
+    ptx_spec *spec;
+    size_t mark;
+}
+
+%token <tok> IDENT "identifier" DOTWORD "dot-word" INT "integer" FLOAT "floating-point number"
+%token <tok> F32BITS "0f constant" F64BITS "0d constant" STRING "string" DWARF "@@DWARF line"
+%token <tok> SINK "'_'"
+%token <tok> TYPE "type" SPACE "state space" LINK "linkage directive" VEC "vector size"
+%token <tok> FDIR "function directive"
+%token <tok> VERSION "'.version'" TARGET "'.target'" ADDRESS_SIZE "'.address_size'"
+%token <tok> ENTRY "'.entry'" FUNC "'.func'" ALIAS "'.alias'" PRAGMA "'.pragma'"
+%token <tok> FILE "'.file'" SECTION "'.section'" LOC "'.loc'"
+%token <tok> CALLPROTOTYPE "'.callprototype'" CALLTARGETS "'.calltargets'"
+%token <tok> BRANCHTARGETS "'.branchtargets'" ALIGN "'.align'" PTR "'.ptr'" ATTRIBUTE "'.attribute'"
+%token <tok> SHL "'<<'" SHR "'>>'" LE "'<='" GE "'>='" EQ "'=='" NE "'!='" LAND "'&&'" LOR "'||'"
+
+%type <tok> anyword
+%type <spec> attributes attribute
+%type <list> items stmts sec_items
+%type <node> item stmt instr block section_item func loc_stmt
+%type <func> func_head
+%type <decl> decl param
+%type <var> declarator declname dimmed
+%type <mark> specs specs_opt mods ops ops_opt exprs exprs_opt param_list params_opt ret_opt
+%type <mark> declarator_list fdirs strings names int_list int_list_opt sec_vals loc_attrs target_names
+%type <expr> operand expr cond lor land bor bxor band eq rel shift add mul unary postfix primary
+%type <expr> secval secterm
+
+%%
+
+module
+    : header items                      { ptx_b_module(CTX, $2); }
+    ;
+
+header
+    : VERSION FLOAT { ptx_b_version(CTX, &$2, @$); } target_dir address_size_opt
+    ;
+
+target_dir
+    : TARGET target_names               { ptx_b_target(CTX, $2, @$); }
+    ;
+
+target_names
+    : IDENT                             { $$ = ptx_mark(CTX); ptx_b_name(CTX, &$1); }
+    | target_names ',' IDENT            { $$ = $1; ptx_b_name(CTX, &$3); }
+    ;
+
+address_size_opt
+    : %empty
+    | ADDRESS_SIZE INT                  { ptx_b_address_size(CTX, &$2, @$); }
+    ;
+
+items
+    : %empty                            { $$.first = $$.last = NULL; }
+    | items item                        { $$ = ptx_b_append($1, $2); }
+    ;
+
+item
+    : decl ';'                          { $$ = ptx_b_decl_at(CTX, $1, PTX_SITE_MODULE); }
+    | func                              { $$ = $1; }
+    | ALIAS IDENT ',' IDENT ';'         { $$ = ptx_b_alias(CTX, &$2, &$4, @$); }
+    | PRAGMA strings ';'                { $$ = ptx_b_pragma(CTX, $2, @$); }
+    | FILE INT STRING                   { $$ = ptx_b_file(CTX, &$2, &$3, NULL, NULL, @$); }
+    | FILE INT STRING ',' INT ',' INT   { $$ = ptx_b_file(CTX, &$2, &$3, &$5, &$7, @$); }
+    | SECTION anyword '{' sec_items '}' { $$ = ptx_b_section(CTX, &$2, $4, @$); }
+    | TARGET target_names               { $$ = ptx_b_target_item(CTX, $2, @$); }
+    | DWARF                             { $$ = ptx_b_dwarf(CTX, &$1, @$); }
+    | error ';'                         { $$ = NULL; if (ptx_b_recover(CTX)) YYABORT; }
+    | error '}'                         { $$ = NULL; if (ptx_b_recover(CTX)) YYABORT; }
+    ;
+
+/* ---- declarations ---------------------------------------------------- */
+
+decl
+    : specs declarator_list             { $$ = ptx_b_decl(CTX, $1, $2, @$); }
+    ;
+
+specs
+    : spec                              { $$ = ptx_mark(CTX) - 1; }
+    | specs spec                        { $$ = $1; }
+    ;
+
+specs_opt
+    : %empty                            { $$ = ptx_mark(CTX); }
+    | specs                             { $$ = $1; }
+    ;
+
+spec
+    : LINK                              { ptx_b_spec(CTX, PTX_SPEC_LINK, &$1, @$); }
+    | SPACE                             { ptx_b_spec(CTX, PTX_SPEC_SPACE, &$1, @$); }
+    | ALIGN INT                         { ptx_b_spec(CTX, PTX_SPEC_ALIGN, &$2, @$); }
+    | VEC                               { ptx_b_spec(CTX, PTX_SPEC_VEC, &$1, @$); }
+    | TYPE                              { ptx_b_spec(CTX, PTX_SPEC_TYPE, &$1, @$); }
+    | DOTWORD                           { ptx_b_spec(CTX, PTX_SPEC_WORD, &$1, @$); }
+    | PTR                               { ptx_b_spec(CTX, PTX_SPEC_PTR, &$1, @$); }
+    | ATTRIBUTE '(' attributes ')'      { ptx_b_push(CTX, ptx_b_attr_spec(CTX, $3, @$)); }
+    ;
+
+attributes
+    : attribute                         { $$ = $1; }
+    | attributes ',' attribute          { $$ = ptx_b_attr_merge(CTX, $1, $3); }
+    ;
+
+attribute
+    : DOTWORD                           { $$ = ptx_b_attr(CTX, &$1, NULL, NULL, @$); }
+    | DOTWORD '(' INT ',' INT ')'       { $$ = ptx_b_attr(CTX, &$1, &$3, &$5, @$); }
+    ;
+
+declarator_list
+    : declarator                        { $$ = ptx_mark(CTX); ptx_b_push(CTX, $1); }
+    | declarator_list ',' declarator    { $$ = $1; ptx_b_push(CTX, $3); }
+    ;
+
+declarator
+    : declname                          { $$ = $1; }
+    | declname '<' INT '>'              { $$ = $1; ptx_b_var_range(CTX, $1, &$3, @3); }
+    | declname '=' operand              { $$ = $1; ptx_b_var_init(CTX, $1, $3); }
+    | dimmed                            { $$ = $1; }
+    | dimmed '=' operand                { $$ = $1; ptx_b_var_init(CTX, $1, $3); }
+    ;
+
+declname
+    : IDENT                             { $$ = ptx_b_var(CTX, &$1, false); }
+    | SINK                              { $$ = ptx_b_var(CTX, &$1, true); }
+    ;
+
+dimmed
+    : declname '[' INT ']'              { $$ = $1; ptx_b_var_dim(CTX, $1, &$3, @$); }
+    | declname '[' ']'                  { $$ = $1; ptx_b_var_dim(CTX, $1, NULL, @$); }
+    | dimmed '[' INT ']'                { $$ = $1; ptx_b_var_dim(CTX, $1, &$3, @$); }
+    | dimmed '[' ']'                    { $$ = $1; ptx_b_var_dim(CTX, $1, NULL, @$); }
+    ;
+
+/* ---- functions ----------------------------------------------------------- */
+
+func
+    : func_head ';'                     { $$ = ptx_b_func(CTX, $1, NULL, @$); }
+    | func_head block                   { $$ = ptx_b_func(CTX, $1, $2, @$); }
+    ;
+
+func_head
+    : specs_opt ENTRY IDENT params_opt fdirs
+                                        { $$ = ptx_b_func_head(CTX, $1, true, PTX_NO_LIST, &$3, $4, $5, @$); }
+    | specs_opt FUNC func_attr_opt ret_opt IDENT params_opt fdirs
+                                        { $$ = ptx_b_func_head(CTX, $1, false, $4, &$5, $6, $7, @$); }
+    ;
+
+func_attr_opt
+    : %empty
+    | ATTRIBUTE '(' attributes ')'      { ptx_b_push(CTX, ptx_b_attr_spec(CTX, $3, @$)); }
+    ;
+
+ret_opt
+    : %empty                            { $$ = PTX_NO_LIST; }
+    | '(' ')'                           { $$ = ptx_mark(CTX); }
+    | '(' param_list ')'                { $$ = $2; }
+    ;
+
+params_opt
+    : %empty                            { $$ = PTX_NO_LIST; }
+    | '(' ')'                           { $$ = ptx_mark(CTX); }
+    | '(' param_list ')'                { $$ = $2; }
+    ;
+
+param_list
+    : param                             { $$ = ptx_mark(CTX); ptx_b_push(CTX, $1); }
+    | param_list ',' param              { $$ = $1; ptx_b_push(CTX, $3); }
+    ;
+
+param
+    : specs declarator                  { $$ = ptx_b_param(CTX, $1, $2, @$); }
+    ;
+
+fdirs
+    : %empty                            { $$ = ptx_mark(CTX); }
+    | fdirs fdir                        { $$ = $1; }
+    ;
+
+fdir
+    : FDIR int_list_opt                 { ptx_b_fdir(CTX, &$1, $2, @$); }
+    | PRAGMA strings ';'                { ptx_b_fdir_pragma(CTX, $2, @$); }
+    ;
+
+int_list_opt
+    : %empty                            { $$ = ptx_mark(CTX); }
+    | int_list                          { $$ = $1; }
+    ;
+
+int_list
+    : INT                               { $$ = ptx_mark(CTX); ptx_b_push(CTX, ptx_b_int(CTX, &$1)); }
+    | int_list ',' INT                  { $$ = $1; ptx_b_push(CTX, ptx_b_int(CTX, &$3)); }
+    ;
+
+strings
+    : STRING                            { $$ = ptx_mark(CTX); ptx_b_string(CTX, &$1); }
+    | strings ',' STRING                { $$ = $1; ptx_b_string(CTX, &$3); }
+    ;
+
+/* ---- statements ----------------------------------------------------------- */
+
+block
+    : '{' stmts '}'                     { $$ = ptx_b_block(CTX, $2, @$); }
+    ;
+
+stmts
+    : %empty                            { $$.first = $$.last = NULL; }
+    | stmts stmt                        { $$ = ptx_b_append($1, $2); }
+    ;
+
+stmt
+    : IDENT ':'                         { $$ = ptx_b_label(CTX, &$1, @$); }
+    | IDENT ':' CALLPROTOTYPE ret_opt SINK params_opt fdirs ';'
+                                        { $$ = ptx_b_callproto(CTX, &$1, $4, $6, $7, @$); }
+    | IDENT ':' CALLTARGETS names ';'   { $$ = ptx_b_targets(CTX, &$1, false, $4, @$); }
+    | IDENT ':' BRANCHTARGETS names ';' { $$ = ptx_b_targets(CTX, &$1, true, $4, @$); }
+    | instr ';'                         { $$ = $1; }
+    | decl ';'                          { $$ = ptx_b_decl_at(CTX, $1, PTX_SITE_BODY); }
+    | block                             { $$ = $1; }
+    | PRAGMA strings ';'                { $$ = ptx_b_pragma(CTX, $2, @$); }
+    | loc_stmt                          { $$ = $1; }
+    | error ';'                         { $$ = NULL; if (ptx_b_recover(CTX)) YYABORT; }
+    ;
+
+names
+    : IDENT                             { $$ = ptx_mark(CTX); ptx_b_push(CTX, ptx_b_sym(CTX, &$1, NULL)); }
+    | names ',' IDENT                   { $$ = $1; ptx_b_push(CTX, ptx_b_sym(CTX, &$3, NULL)); }
+    ;
+
+loc_stmt
+    : LOC INT INT INT loc_attrs         { ptx_tok n[3] = { $2, $3, $4 }; $$ = ptx_b_loc(CTX, n, $5, @$); }
+    ;
+
+loc_attrs
+    : %empty                            { $$ = ptx_mark(CTX); }
+    | loc_attrs ',' IDENT IDENT         { $$ = $1; ptx_b_loc_attr(CTX, &$3, &$4, NULL, NULL, @$); }
+    | loc_attrs ',' IDENT IDENT '+' INT { $$ = $1; ptx_b_loc_attr(CTX, &$3, &$4, &$6, NULL, @$); }
+    | loc_attrs ',' IDENT INT INT INT   { $$ = $1; ptx_b_loc_attr(CTX, &$3, &$4, &$5, &$6, @$); }
+    ;
+
+instr
+    : IDENT mods ops_opt                { $$ = ptx_b_instr(CTX, NULL, false, &$1, $2, $3, @$); }
+    | '@' IDENT IDENT mods ops_opt      { $$ = ptx_b_instr(CTX, &$2, false, &$3, $4, $5, @$); }
+    | '@' '!' IDENT IDENT mods ops_opt  { $$ = ptx_b_instr(CTX, &$3, true, &$4, $5, $6, @$); }
+    ;
+
+mods
+    : %empty                            { $$ = ptx_mark(CTX); }
+    | mods anyword                      { $$ = $1; ptx_b_mod(CTX, &$2); }
+    ;
+
+ops_opt
+    : %empty                            { $$ = ptx_mark(CTX); }
+    | ops                               { $$ = $1; }
+    ;
+
+ops
+    : operand                           { $$ = ptx_mark(CTX); ptx_b_push(CTX, $1); }
+    | ops ',' operand                   { $$ = $1; ptx_b_push(CTX, $3); }
+    ;
+
+/* ---- operands and constant expressions (C precedence) ------------------- */
+
+operand
+    : expr                              { $$ = ptx_b_operand(CTX, $1); }
+    ;
+
+expr
+    : cond
+    ;
+
+cond
+    : lor
+    | lor '?' expr ':' cond             { $$ = ptx_b_cond(CTX, $1, $3, $5); }
+    ;
+
+lor
+    : land
+    | lor LOR land                      { $$ = ptx_b_binary(CTX, PTX_OP_LOR, $1, $3); }
+    ;
+
+land
+    : bor
+    | land LAND bor                     { $$ = ptx_b_binary(CTX, PTX_OP_LAND, $1, $3); }
+    ;
+
+bor
+    : bxor
+    | bor '|' bxor                      { $$ = ptx_b_binary(CTX, PTX_OP_BOR, $1, $3); }
+    ;
+
+bxor
+    : band
+    | bxor '^' band                     { $$ = ptx_b_binary(CTX, PTX_OP_BXOR, $1, $3); }
+    ;
+
+band
+    : eq
+    | band '&' eq                       { $$ = ptx_b_binary(CTX, PTX_OP_BAND, $1, $3); }
+    ;
+
+eq
+    : rel
+    | eq EQ rel                         { $$ = ptx_b_binary(CTX, PTX_OP_EQ, $1, $3); }
+    | eq NE rel                         { $$ = ptx_b_binary(CTX, PTX_OP_NE, $1, $3); }
+    ;
+
+rel
+    : shift
+    | rel '<' shift                     { $$ = ptx_b_binary(CTX, PTX_OP_LT, $1, $3); }
+    | rel '>' shift                     { $$ = ptx_b_binary(CTX, PTX_OP_GT, $1, $3); }
+    | rel LE shift                      { $$ = ptx_b_binary(CTX, PTX_OP_LE, $1, $3); }
+    | rel GE shift                      { $$ = ptx_b_binary(CTX, PTX_OP_GE, $1, $3); }
+    ;
+
+shift
+    : add
+    | shift SHL add                     { $$ = ptx_b_binary(CTX, PTX_OP_SHL, $1, $3); }
+    | shift SHR add                     { $$ = ptx_b_binary(CTX, PTX_OP_SHR, $1, $3); }
+    ;
+
+add
+    : mul
+    | add '+' mul                       { $$ = ptx_b_binary(CTX, PTX_OP_ADD, $1, $3); }
+    | add '-' mul                       { $$ = ptx_b_binary(CTX, PTX_OP_SUB, $1, $3); }
+    ;
+
+mul
+    : unary
+    | mul '*' unary                     { $$ = ptx_b_binary(CTX, PTX_OP_MUL, $1, $3); }
+    | mul '/' unary                     { $$ = ptx_b_binary(CTX, PTX_OP_DIV, $1, $3); }
+    | mul '%' unary                     { $$ = ptx_b_binary(CTX, PTX_OP_MOD, $1, $3); }
+    ;
+
+unary
+    : postfix
+    | '-' unary                         { $$ = ptx_b_unary(CTX, PTX_OP_NEG, $2, @$); }
+    | '+' unary                         { $$ = ptx_b_unary(CTX, PTX_OP_PLUS, $2, @$); }
+    | '!' unary                         { $$ = ptx_b_unary(CTX, PTX_OP_LNOT, $2, @$); }
+    | '~' unary                         { $$ = ptx_b_unary(CTX, PTX_OP_BNOT, $2, @$); }
+    | '(' TYPE ')' unary                { $$ = ptx_b_cast(CTX, &$2, $4, @$); }
+    ;
+
+postfix
+    : primary
+    | postfix '[' expr ']'              { $$ = ptx_b_index(CTX, $1, $3, @$); }
+    ;
+
+primary
+    : INT                               { $$ = ptx_b_int(CTX, &$1); }
+    | FLOAT                             { $$ = ptx_b_float(CTX, &$1); }
+    | F32BITS                           { $$ = ptx_b_bits(CTX, &$1, false); }
+    | F64BITS                           { $$ = ptx_b_bits(CTX, &$1, true); }
+    | IDENT                             { $$ = ptx_b_sym(CTX, &$1, NULL); }
+    | IDENT anyword                     { $$ = ptx_b_sym(CTX, &$1, &$2); }
+    | SINK                              { $$ = ptx_b_sink(CTX, &$1); }
+    | IDENT '(' expr ')'                { $$ = ptx_b_apply(CTX, &$1, false, $3, @$); }
+    | INT '(' expr ')'                  { $$ = ptx_b_apply(CTX, &$1, true, $3, @$); }
+    | '(' exprs ')'                     { $$ = ptx_b_parens(CTX, $2, @$); }
+    | '(' ')'                           { $$ = ptx_b_list(CTX, PTX_EXPR_LIST, ptx_mark(CTX), @$); }
+    | '{' exprs_opt '}'                 { $$ = ptx_b_list(CTX, PTX_EXPR_VEC, $2, @$); }
+    | '[' exprs ']'                     { $$ = ptx_b_list(CTX, PTX_EXPR_ADDR, $2, @$); }
+    | '[' exprs ']' anyword             { $$ = ptx_b_addr_suffix(CTX, ptx_b_list(CTX, PTX_EXPR_ADDR, $2, @$), &$4, @$); }
+    ;
+
+exprs_opt
+    : %empty                            { $$ = ptx_mark(CTX); }
+    | exprs                             { $$ = $1; }
+    ;
+
+exprs
+    : expr                              { $$ = ptx_mark(CTX); ptx_b_push(CTX, $1); }
+    | exprs ',' expr                    { $$ = $1; ptx_b_push(CTX, $3); }
+    ;
+
+/* ---- debug sections --------------------------------------------------------- */
+
+sec_items
+    : %empty                            { $$.first = $$.last = NULL; }
+    | sec_items section_item            { $$ = ptx_b_append($1, $2); }
+    ;
+
+section_item
+    : IDENT ':'                         { $$ = ptx_b_label(CTX, &$1, @$); }
+    | anyword sec_vals                  { $$ = ptx_b_data(CTX, &$1, $2, @$); }
+    ;
+
+sec_vals
+    : secval                            { $$ = ptx_mark(CTX); ptx_b_push(CTX, $1); }
+    | sec_vals ',' secval               { $$ = $1; ptx_b_push(CTX, $3); }
+    ;
+
+/* values in a section: integers and labels with + and - (no dot-word may
+ * follow a name here, since the next line starts with one) */
+secval
+    : secterm
+    | secval '+' secterm                { $$ = ptx_b_binary(CTX, PTX_OP_ADD, $1, $3); }
+    | secval '-' secterm                { $$ = ptx_b_binary(CTX, PTX_OP_SUB, $1, $3); }
+    ;
+
+secterm
+    : INT                               { $$ = ptx_b_int(CTX, &$1); }
+    | IDENT                             { $$ = ptx_b_sym(CTX, &$1, NULL); }
+    | DOTWORD                           { $$ = ptx_b_sym(CTX, &$1, NULL); }
+    | '-' secterm                       { $$ = ptx_b_unary(CTX, PTX_OP_NEG, $2, @$); }
+    ;
+
+/* any dot-word, keyword or not: instruction modifiers, selectors, section names */
+anyword
+    : DOTWORD | TYPE | SPACE | LINK | VEC | FDIR | VERSION | TARGET | ADDRESS_SIZE
+    | ENTRY | FUNC | ALIAS | PRAGMA | FILE | SECTION | LOC | CALLPROTOTYPE
+    | CALLTARGETS | BRANCHTARGETS | ALIGN | PTR | ATTRIBUTE
+    ;
+
+%%
+
+static const char *token_text(ptx_context *ctx, const PTX_YYLTYPE *loc, int *len)
+{
+    *len = (int)(loc->end - loc->off);
+    if (*len > 40)
+        *len = 40;
+    return ctx->src + loc->off;
+}
+
+static int report_syntax_error(const yypcontext_t *yyctx, ptx_parser_state *pp)
+{
+    enum { MAX_EXPECTED = 6 };
+    yysymbol_kind_t expected[MAX_EXPECTED];
+    int n = yypcontext_expected_tokens(yyctx, expected, MAX_EXPECTED);
+    yysymbol_kind_t found = yypcontext_token(yyctx);
+    const PTX_YYLTYPE *loc = yypcontext_location(yyctx);
+    ptx_span span = { loc->off, loc->end - loc->off };
+
+    char msg[512];
+    size_t used = 0;
+    if (found == YYSYMBOL_YYEOF) {
+        used = (size_t)snprintf(msg, sizeof msg, "unexpected end of input");
+    } else {
+        int len;
+        const char *text = token_text(CTX, loc, &len);
+        const char *what = yysymbol_name(found);
+        if (what[0] == '\'' || what[0] == '"')
+            used = (size_t)snprintf(msg, sizeof msg, "unexpected '%.*s'", len, text);
+        else
+            used = (size_t)snprintf(msg, sizeof msg, "unexpected %s '%.*s'", what, len, text);
+    }
+    if (n > 0 && n <= MAX_EXPECTED - 1) {
+        for (int i = 0; i < n && used < sizeof msg; i++)
+            used += (size_t)snprintf(msg + used, sizeof msg - used, "%s%s",
+                                     i == 0 ? ", expected " : i == n - 1 ? " or " : ", ",
+                                     yysymbol_name(expected[i]));
+    }
+    ptx_diag_add(CTX, PTX_SEV_ERROR, PTX_DIAG_SYNTAX, span, "%s", msg);
+    return 0;
+}
+
+static int yyreport_syntax_error(const yypcontext_t *yyctx, ptx_parser_state *pp)
+{
+    if (CTX->stopped)
+        return 0;
+    return report_syntax_error(yyctx, pp);
+}
+
+static void ptx_yyerror(PTX_YYLTYPE *loc, ptx_parser_state *pp, const char *msg)
+{
+    ptx_span span = { loc->off, loc->end - loc->off };
+    ptx_diag_add(CTX, PTX_SEV_ERROR, PTX_DIAG_LIMIT, span, "%s", msg);
+}

@@ -1,0 +1,357 @@
+/* ptx-front: the abstract syntax tree of a PTX module.
+ *
+ * Every node, name and array reachable from a ptx_module lives in the arena
+ * of the ptx_context that produced it: it is valid until ptx_context_free()
+ * and must never be freed on its own.  Users read these structs; they do not
+ * write them.  Names are interned: two ptx_name pointers from one context are
+ * equal exactly when their texts are equal.
+ *
+ * Every node records its source range as byte offsets into the parsed
+ * buffer; ptx_context_position() turns an offset into line and column.
+ */
+#ifndef PTX_AST_H
+#define PTX_AST_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* A range of source bytes: [off, off + len).  Nodes made by a program
+ * rather than the parser have len 0 and off PTX_NO_OFFSET. */
+typedef struct ptx_span {
+    uint32_t off;
+    uint32_t len;
+} ptx_span;
+
+#define PTX_NO_OFFSET UINT32_MAX
+
+/* An interned name: identifier, dot-word, string contents.  `text` is
+ * NUL-terminated; `len` excludes the NUL. */
+typedef struct ptx_name {
+    uint32_t len;
+    uint32_t hash;
+    char text[];
+} ptx_name;
+
+/* Fundamental and opaque types that can be written in a declaration. */
+typedef enum ptx_type {
+    PTX_TYPE_NONE = 0,
+    PTX_TYPE_S8, PTX_TYPE_S16, PTX_TYPE_S32, PTX_TYPE_S64,
+    PTX_TYPE_U8, PTX_TYPE_U16, PTX_TYPE_U32, PTX_TYPE_U64,
+    PTX_TYPE_F16, PTX_TYPE_F16X2, PTX_TYPE_F32, PTX_TYPE_F64,
+    PTX_TYPE_B8, PTX_TYPE_B16, PTX_TYPE_B32, PTX_TYPE_B64, PTX_TYPE_B128,
+    PTX_TYPE_PRED,
+    PTX_TYPE_TEXREF, PTX_TYPE_SAMPLERREF, PTX_TYPE_SURFREF,
+    PTX_TYPE_COUNT
+} ptx_type;
+
+/* State spaces as written in declarations. */
+typedef enum ptx_space {
+    PTX_SPACE_NONE = 0,
+    PTX_SPACE_REG, PTX_SPACE_SREG, PTX_SPACE_CONST, PTX_SPACE_GLOBAL,
+    PTX_SPACE_LOCAL, PTX_SPACE_PARAM, PTX_SPACE_SHARED, PTX_SPACE_TEX,
+    PTX_SPACE_COUNT
+} ptx_space;
+
+typedef enum ptx_linkage {
+    PTX_LINK_NONE = 0,
+    PTX_LINK_EXTERN, PTX_LINK_VISIBLE, PTX_LINK_WEAK, PTX_LINK_COMMON,
+    PTX_LINK_COUNT
+} ptx_linkage;
+
+/* ------------------------------------------------------------------ */
+/* Expressions and operands                                           */
+
+typedef enum ptx_expr_kind {
+    PTX_EXPR_INT,       /* integer literal: u.i */
+    PTX_EXPR_FLOAT,     /* decimal floating literal: u.f */
+    PTX_EXPR_F32,       /* 0fXXXXXXXX: u.bits (low 32 bits) */
+    PTX_EXPR_F64,       /* 0dXXXXXXXXXXXXXXXX: u.bits */
+    PTX_EXPR_SYM,       /* name, optionally with a selector: %r1, %tid.x, r.b0 */
+    PTX_EXPR_SINK,      /* _ */
+    PTX_EXPR_UNARY,     /* op a: - + ! ~ */
+    PTX_EXPR_CAST,      /* (.s64) a or (.u64) a: u.op.type */
+    PTX_EXPR_BINARY,    /* a op b */
+    PTX_EXPR_COND,      /* a ? b : c */
+    PTX_EXPR_PAREN,     /* ( a ) inside a larger expression */
+    PTX_EXPR_INDEX,     /* a [ b ]: array element */
+    PTX_EXPR_ADDR,      /* [ items ] with optional suffix: [%rd1+8], [t, {x, y}] */
+    PTX_EXPR_VEC,       /* { items } */
+    PTX_EXPR_LIST,      /* ( items ): call argument or return lists */
+    PTX_EXPR_PAIR,      /* a | b where both are names or sinks: dual destination */
+    PTX_EXPR_GENERIC,   /* generic(a) in initialisers */
+    PTX_EXPR_MASK,      /* 0xFF00(a): byte mask applied to a in initialisers */
+    PTX_EXPR_COUNT
+} ptx_expr_kind;
+
+typedef enum ptx_op {
+    PTX_OP_NONE = 0,
+    PTX_OP_NEG, PTX_OP_PLUS, PTX_OP_LNOT, PTX_OP_BNOT,            /* unary */
+    PTX_OP_MUL, PTX_OP_DIV, PTX_OP_MOD, PTX_OP_ADD, PTX_OP_SUB,
+    PTX_OP_SHL, PTX_OP_SHR, PTX_OP_LT, PTX_OP_GT, PTX_OP_LE, PTX_OP_GE,
+    PTX_OP_EQ, PTX_OP_NE, PTX_OP_BAND, PTX_OP_BXOR, PTX_OP_BOR,
+    PTX_OP_LAND, PTX_OP_LOR,
+    PTX_OP_COUNT
+} ptx_op;
+
+/* Spelling of an integer literal, kept so printers can write it back. */
+enum {
+    PTX_INT_DEC = 0, PTX_INT_HEX = 1, PTX_INT_OCT = 2, PTX_INT_BIN = 3,
+    PTX_INT_RADIX_MASK = 3,
+    PTX_INT_UNSIGNED = 4        /* written with the U suffix */
+};
+
+typedef struct ptx_expr ptx_expr;
+struct ptx_expr {
+    uint8_t kind;       /* ptx_expr_kind */
+    uint8_t op;         /* ptx_op for UNARY/BINARY; ptx_type for CAST */
+    uint8_t flags;      /* PTX_INT_* for INT */
+    uint8_t pad;        /* internal: nesting depth */
+    uint32_t count;     /* number of items for ADDR, VEC, LIST */
+    ptx_span span;
+    union {
+        uint64_t i;                         /* INT */
+        double f;                           /* FLOAT */
+        uint64_t bits;                      /* F32, F64 */
+        struct {
+            const ptx_name *name;
+            const ptx_name *sel;            /* ".x", ".b0"... or NULL */
+        } sym;
+        struct { ptx_expr *a, *b, *c; } op; /* UNARY/PAREN/CAST/GENERIC: a;
+                                               BINARY/INDEX/PAIR: a b; COND: a b c;
+                                               MASK: a is the INT mask, b the operand */
+        struct {
+            ptx_expr **items;
+            const ptx_name *suffix;         /* ADDR: ".unified" or NULL */
+        } list;
+    } u;
+};
+
+/* ------------------------------------------------------------------ */
+/* Nodes: module items and statements                                  */
+
+typedef enum ptx_node_kind {
+    /* module scope */
+    PTX_NODE_FUNC,          /* ptx_func: .entry or .func, definition or prototype */
+    PTX_NODE_ALIAS,         /* ptx_alias */
+    PTX_NODE_FILE,          /* ptx_file: .file */
+    PTX_NODE_SECTION,       /* ptx_section: .section NAME { ... } */
+    PTX_NODE_TARGET,        /* ptx_target: a further .target line */
+    PTX_NODE_DWARF,         /* ptx_dwarf: legacy @@DWARF line */
+    /* both scopes */
+    PTX_NODE_DECL,          /* ptx_decl: variable declaration */
+    PTX_NODE_PRAGMA,        /* ptx_pragma */
+    /* function bodies */
+    PTX_NODE_INSTR,         /* ptx_instr */
+    PTX_NODE_LABEL,         /* ptx_label: also labels inside .section */
+    PTX_NODE_BLOCK,         /* ptx_block: { ... } */
+    PTX_NODE_LOC,           /* ptx_loc: .loc */
+    PTX_NODE_CALLPROTO,     /* ptx_callproto: L: .callprototype ... */
+    PTX_NODE_TARGETS,       /* ptx_targets: L: .calltargets / .branchtargets */
+    /* .section contents */
+    PTX_NODE_DATA,          /* ptx_data: .b8/.b16/.b32/.b64/... value list */
+    PTX_NODE_COUNT
+} ptx_node_kind;
+
+/* Header shared by every node; a node of kind K is the struct named in
+ * ptx_node_kind and can be cast to it. */
+typedef struct ptx_node ptx_node;
+struct ptx_node {
+    uint8_t kind;       /* ptx_node_kind */
+    uint8_t pad[3];
+    ptx_span span;
+    ptx_node *next;     /* next sibling, NULL at the end */
+};
+
+typedef struct ptx_block {
+    ptx_node base;
+    ptx_node *first;    /* statements */
+} ptx_block;
+
+typedef struct ptx_var {
+    const ptx_name *name;       /* "_" for unnamed prototype parameters */
+    ptx_span span;
+    uint32_t range;             /* N of name<N>; 0 when absent */
+    uint32_t ndims;
+    uint64_t *dims;             /* PTX_DIM_UNSIZED for [] */
+    ptx_expr *init;             /* initialiser or NULL */
+} ptx_var;
+
+#define PTX_DIM_UNSIZED UINT64_MAX
+
+/* .attribute(...) contents of a declaration or function */
+enum {
+    PTX_ATTR_MANAGED = 1,
+    PTX_ATTR_UNIFIED = 2
+};
+
+typedef struct ptx_decl {
+    ptx_node base;
+    uint8_t linkage;            /* ptx_linkage */
+    uint8_t space;              /* ptx_space */
+    uint8_t type;               /* ptx_type */
+    uint8_t vec;                /* 0, 2, 4 or 8 */
+    uint32_t align;             /* .align N; 0 when absent */
+    uint8_t attrs;              /* PTX_ATTR_* */
+    uint8_t has_ptr;            /* .ptr kernel-parameter attribute present */
+    uint8_t ptr_space;          /* ptx_space after .ptr, or NONE */
+    uint8_t pad;
+    uint32_t ptr_align;         /* .ptr ... .align N; 0 when absent */
+    uint64_t unified[2];        /* .attribute(.unified(a, b)) */
+    uint32_t nvars;
+    ptx_var *vars;
+} ptx_decl;
+
+typedef enum ptx_fdir_kind {
+    PTX_FDIR_MAXNREG, PTX_FDIR_MAXNTID, PTX_FDIR_REQNTID, PTX_FDIR_MINNCTAPERSM,
+    PTX_FDIR_MAXNCTAPERSM, PTX_FDIR_REQNCTAPERCLUSTER, PTX_FDIR_EXPLICITCLUSTER,
+    PTX_FDIR_MAXCLUSTERRANK, PTX_FDIR_BLOCKSARECLUSTERS, PTX_FDIR_LOCAL_MAXNREG,
+    PTX_FDIR_NORETURN, PTX_FDIR_ABI_PRESERVE, PTX_FDIR_ABI_PRESERVE_CONTROL,
+    PTX_FDIR_PRAGMA,
+    PTX_FDIR_COUNT
+} ptx_fdir_kind;
+
+/* A performance, cluster or ABI directive in a function header. */
+typedef struct ptx_fdir {
+    uint8_t kind;               /* ptx_fdir_kind */
+    uint8_t nvals;              /* 0..3 numbers, or the number of strings */
+    ptx_span span;
+    uint32_t vals[3];
+    const ptx_name **strings;   /* PRAGMA: nvals strings */
+} ptx_fdir;
+
+typedef struct ptx_func {
+    ptx_node base;
+    uint8_t is_entry;
+    uint8_t linkage;            /* ptx_linkage */
+    uint8_t attrs;              /* PTX_ATTR_* */
+    uint8_t has_params;         /* a parameter list was written, even () */
+    uint8_t has_ret;            /* a return list was written */
+    const ptx_name *name;
+    uint64_t unified[2];
+    uint32_t nret, nparams, ndirs;
+    ptx_decl **ret;             /* return parameters */
+    ptx_decl **params;
+    ptx_fdir *dirs;             /* in source order */
+    ptx_block *body;            /* NULL for a prototype */
+} ptx_func;
+
+typedef struct ptx_alias {
+    ptx_node base;
+    const ptx_name *alias, *aliasee;
+} ptx_alias;
+
+typedef struct ptx_pragma {
+    ptx_node base;
+    uint32_t nstrings;
+    const ptx_name **strings;   /* contents without the quotes */
+} ptx_pragma;
+
+typedef struct ptx_file {
+    ptx_node base;
+    uint32_t index;
+    uint8_t has_info;           /* timestamp and size were given */
+    const ptx_name *path;       /* contents without the quotes */
+    uint64_t timestamp, size;
+} ptx_file;
+
+typedef struct ptx_section {
+    ptx_node base;
+    const ptx_name *name;       /* ".debug_info" */
+    ptx_node *first;            /* PTX_NODE_LABEL and PTX_NODE_DATA */
+} ptx_section;
+
+typedef struct ptx_data {
+    ptx_node base;
+    const ptx_name *word;       /* ".b8", ".b32", ".byte", ".4byte", ".quad"... */
+    uint32_t count;
+    ptx_expr **values;
+} ptx_data;
+
+typedef struct ptx_target {
+    ptx_node base;
+    uint32_t count;
+    const ptx_name **names;     /* "sm_90a", "texmode_independent", "debug"... */
+} ptx_target;
+
+typedef struct ptx_dwarf {
+    ptx_node base;
+    const ptx_name *text;       /* the line after "@@DWARF " */
+} ptx_dwarf;
+
+typedef struct ptx_label {
+    ptx_node base;
+    const ptx_name *name;
+} ptx_label;
+
+typedef struct ptx_mod {
+    const ptx_name *name;       /* ".global", ".shared::cluster", ".b32"... */
+    uint32_t off;               /* source offset of the dot */
+} ptx_mod;
+
+typedef struct ptx_instr {
+    ptx_node base;
+    const ptx_name *opcode;     /* "ld", "mbarrier"...: the first word */
+    const ptx_name *guard;      /* @p / @!p predicate, or NULL */
+    uint8_t guard_neg;
+    uint8_t pad;
+    uint16_t nmods;
+    uint32_t nops;
+    ptx_mod *mods;              /* dot-words after the opcode, in source order */
+    ptx_expr **ops;             /* operands in source order */
+} ptx_instr;
+
+typedef struct ptx_loc {
+    ptx_node base;
+    uint32_t file, line, col;
+    const ptx_name *function_name;  /* NULL when absent */
+    uint64_t function_offset;       /* the +N after function_name */
+    uint8_t has_inlined_at;
+    uint32_t in_file, in_line, in_col;
+} ptx_loc;
+
+typedef struct ptx_callproto {
+    ptx_node base;
+    const ptx_name *label;
+    uint8_t has_ret, has_params;
+    uint32_t nret, nparams, ndirs;
+    ptx_decl **ret;
+    ptx_decl **params;
+    ptx_fdir *dirs;             /* .noreturn, .abi_preserve... */
+} ptx_callproto;
+
+typedef struct ptx_targets {
+    ptx_node base;
+    uint8_t is_branch;          /* .branchtargets (else .calltargets) */
+    const ptx_name *label;
+    uint32_t count;
+    ptx_expr **names;           /* PTX_EXPR_SYM */
+} ptx_targets;
+
+/* The module: header directives and the module-scope items in order. */
+typedef struct ptx_module {
+    unsigned version_major, version_minor;
+    uint32_t ntargets;
+    const ptx_name **targets;   /* the first .target list */
+    unsigned address_size;      /* 0 when .address_size is absent */
+    ptx_span version_span, target_span, address_span;
+    ptx_node *first;            /* module items */
+} ptx_module;
+
+/* Short names for tables and printers; NULL for values out of range. */
+const char *ptx_type_name(ptx_type t);        /* ".b32" */
+const char *ptx_space_name(ptx_space s);      /* ".global" */
+const char *ptx_linkage_name(ptx_linkage l);  /* ".visible" */
+const char *ptx_op_name(ptx_op op);           /* "+", "<<" */
+const char *ptx_fdir_name(ptx_fdir_kind k);   /* ".maxntid" */
+const char *ptx_node_kind_name(ptx_node_kind k);  /* "instr" */
+const char *ptx_expr_kind_name(ptx_expr_kind k);  /* "int" */
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

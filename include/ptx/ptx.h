@@ -1,0 +1,188 @@
+/* ptx-front: a front-end for NVIDIA PTX ISA 9.0.
+ *
+ * Life cycle:  ptx_context_new -> ptx_parse_buffer / ptx_parse_file ->
+ * read the module (ast.h, ptx_iter) and print it -> ptx_context_free.
+ *
+ * Ownership: a context owns everything a parse produces: the module tree,
+ * every name, every diagnostic and a private copy of the source text.  All of
+ * it stays valid until ptx_context_free(), which releases it in one go.
+ * Nothing is ever freed piecemeal and nothing returned here is to be freed by
+ * the caller, except where a function says so.
+ *
+ * Threads: the library has no global mutable state.  Distinct contexts may be
+ * used on distinct threads at the same time; one context is not to be used
+ * by two threads at once.
+ *
+ * The library never writes to stdout or stderr and never exits: every
+ * failure is a return status, and input errors are diagnostics.
+ */
+#ifndef PTX_PTX_H
+#define PTX_PTX_H
+
+#include <stdio.h>
+#include "ast.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define PTX_FRONT_VERSION "0.1.0"
+#define PTX_FRONT_VERSION_MAJOR 0
+#define PTX_FRONT_VERSION_MINOR 1
+#define PTX_FRONT_VERSION_PATCH 0
+
+/* The library's version string, e.g. "0.1.0" (static storage). */
+const char *ptx_version(void);
+
+/* Status codes returned by the library. */
+typedef enum ptx_status {
+    PTX_OK = 0,          /* parsed with no error diagnostic */
+    PTX_ERR_INPUT = 1,   /* the input has errors: see the diagnostics */
+    PTX_ERR_IO = 2,      /* a file could not be read, or a writer failed */
+    PTX_ERR_NOMEM = 3,   /* out of memory */
+    PTX_ERR_USAGE = 4    /* invalid argument, e.g. a second parse in one context */
+} ptx_status;
+
+typedef struct ptx_context ptx_context;
+
+/* Makes an empty context.  Returns NULL when out of memory.  The caller owns
+ * it and releases it with ptx_context_free(). */
+ptx_context *ptx_context_new(void);
+
+/* Releases the context and everything it owns (module, names, diagnostics,
+ * source copy).  NULL is allowed. */
+void ptx_context_free(ptx_context *ctx);
+
+/* How many error diagnostics a parse reports before it stops; default 20,
+ * 0 means no limit.  Set before parsing. */
+void ptx_context_set_max_errors(ptx_context *ctx, unsigned max_errors);
+
+/* Parses `len` bytes at `data` as one PTX module.  `name` labels the input in
+ * diagnostics (may be NULL: "<input>").  The bytes are copied: the caller may
+ * free `data` afterwards.  A context parses once; a second call returns
+ * PTX_ERR_USAGE.  On PTX_OK and PTX_ERR_INPUT, *out (if out is not NULL)
+ * receives the module, owned by the context; with PTX_ERR_INPUT the tree holds
+ * what could be parsed around the errors.  Inputs of 4 GiB or more are
+ * refused with a diagnostic. */
+ptx_status ptx_parse_buffer(ptx_context *ctx, const char *name,
+                            const char *data, size_t len,
+                            const ptx_module **out);
+
+/* Reads the file at `path` ("-" is standard input) and parses it as
+ * ptx_parse_buffer does.  Returns PTX_ERR_IO when the file cannot be read;
+ * ptx_context_io_error() then says why. */
+ptx_status ptx_parse_file(ptx_context *ctx, const char *path,
+                          const ptx_module **out);
+
+/* The module of the last parse, or NULL. */
+const ptx_module *ptx_context_module(const ptx_context *ctx);
+
+/* The input name and the source text of the parse (owned by the context). */
+const char *ptx_context_filename(const ptx_context *ctx);
+const char *ptx_context_source(const ptx_context *ctx, size_t *len);
+
+/* After PTX_ERR_IO from ptx_parse_file: the reason (strerror text), owned by
+ * the context; NULL otherwise. */
+const char *ptx_context_io_error(const ptx_context *ctx);
+
+/* ------------------------------------------------------------------ */
+/* Diagnostics                                                         */
+
+typedef enum ptx_severity {
+    PTX_SEV_NOTE = 0,
+    PTX_SEV_WARNING = 1,
+    PTX_SEV_ERROR = 2
+} ptx_severity;
+
+typedef enum ptx_diag_code {
+    PTX_DIAG_SYNTAX = 1,      /* the grammar does not allow this token here */
+    PTX_DIAG_CHAR,            /* a character that starts no token */
+    PTX_DIAG_NONASCII,        /* a byte outside ASCII */
+    PTX_DIAG_LITERAL,         /* a malformed or out-of-range literal */
+    PTX_DIAG_UNTERMINATED,    /* an unterminated comment or string */
+    PTX_DIAG_PREPROCESSOR,    /* a preprocessor line other than a line marker */
+    PTX_DIAG_HEADER,          /* .version/.target/.address_size */
+    PTX_DIAG_DECL,            /* a malformed declaration */
+    PTX_DIAG_DIRECTIVE,       /* a malformed or misplaced directive */
+    PTX_DIAG_EXPR,            /* a malformed expression or operand */
+    PTX_DIAG_LIMIT,           /* a documented limit was reached */
+    PTX_DIAG_UNSUPPORTED      /* a construct ptxas no longer accepts */
+} ptx_diag_code;
+
+typedef struct ptx_diag {
+    ptx_severity severity;
+    ptx_diag_code code;
+    const char *message;      /* owned by the context */
+    ptx_span span;
+} ptx_diag;
+
+/* Number of diagnostics, of errors among them, and the i-th (in the order
+ * they were found; NULL when i is out of range). */
+size_t ptx_diag_count(const ptx_context *ctx);
+size_t ptx_error_count(const ptx_context *ctx);
+const ptx_diag *ptx_diag_get(const ptx_context *ctx, size_t i);
+
+/* 1-based line and column (in bytes) of a source offset. */
+typedef struct ptx_position {
+    uint32_t line;
+    uint32_t col;
+} ptx_position;
+
+ptx_position ptx_context_position(const ptx_context *ctx, uint32_t off);
+
+/* ------------------------------------------------------------------ */
+/* Output                                                              */
+
+/* A sink for printers: write `len` bytes; return 0 on success, non-zero on
+ * failure (the printer then stops and returns PTX_ERR_IO). */
+typedef int (*ptx_write_fn)(void *user, const char *data, size_t len);
+
+/* A ptx_write_fn writing to the FILE * passed as `user`. */
+int ptx_write_file(void *file, const char *data, size_t len);
+
+/* Writes `d` GCC-style: "file:line:col: error: message", the source line
+ * and a caret under the range. */
+ptx_status ptx_diag_render(const ptx_context *ctx, const ptx_diag *d,
+                           ptx_write_fn write, void *user);
+
+enum {
+    PTX_PRINT_NO_LOCATIONS = 1   /* tree printer: leave out line:col */
+};
+
+/* Prints the module as an indented tree (ptx-front --ast).  `ctx` supplies
+ * line numbers; it may be NULL, then locations are left out. */
+ptx_status ptx_print_tree(const ptx_context *ctx, const ptx_module *m,
+                          unsigned flags, ptx_write_fn write, void *user);
+
+/* Prints the module as PTX text that ptxas assembles to the same code. */
+ptx_status ptx_print_ptx(const ptx_module *m, ptx_write_fn write, void *user);
+
+/* ------------------------------------------------------------------ */
+/* Walking the tree without recursion                                  */
+
+typedef enum ptx_event {
+    PTX_EVENT_DONE = 0,   /* no more nodes */
+    PTX_EVENT_ENTER,      /* a node; containers are followed by their children */
+    PTX_EVENT_EXIT,       /* the end of a container: FUNC with body, BLOCK, SECTION */
+    PTX_EVENT_NOMEM       /* the iterator could not grow its stack */
+} ptx_event;
+
+typedef struct ptx_iter ptx_iter;
+
+/* An iterator over every node of `m` in source order, depth first.  Returns
+ * NULL when out of memory; release with ptx_iter_free().  The iterator keeps
+ * its own stack, so trees of any depth are walked without recursion. */
+ptx_iter *ptx_iter_new(const ptx_module *m);
+void ptx_iter_free(ptx_iter *it);
+
+/* Advances; *node receives the node of an ENTER or EXIT event. */
+ptx_event ptx_iter_next(ptx_iter *it, const ptx_node **node);
+
+/* Nesting depth of the current node: 0 for module items. */
+unsigned ptx_iter_depth(const ptx_iter *it);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

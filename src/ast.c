@@ -1,0 +1,1178 @@
+/* The AST builders called by the grammar's actions.  Each allocates in the
+ * arena and checks the rules the grammar cannot say: orders, ranges and
+ * placements that ptxas rejects.  Lists arrive on the scratch stack. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "ast_build.h"
+
+enum { MAX_EXPR_DEPTH = 200 };
+
+static ptx_span span_of(ptx_loc_t loc)
+{
+    ptx_span s = { loc.off, loc.end - loc.off };
+    return s;
+}
+
+static ptx_span tok_span(const ptx_tok *t)
+{
+    ptx_span s = { t->off, t->len };
+    return s;
+}
+
+static const ptx_name *tok_name(ptx_context *ctx, const ptx_tok *t)
+{
+    return ptx_intern(ctx, ctx->src + t->off, t->len);
+}
+
+static bool tok_is(ptx_context *ctx, const ptx_tok *t, const char *word)
+{
+    size_t n = strlen(word);
+    return t->len == n && memcmp(ctx->src + t->off, word, n) == 0;
+}
+
+static void error_at(ptx_context *ctx, ptx_diag_code code, ptx_span span,
+                     const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 4, 5)))
+#endif
+    ;
+
+static void error_at(ptx_context *ctx, ptx_diag_code code, ptx_span span,
+                     const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    ptx_diag_vadd(ctx, PTX_SEV_ERROR, code, span, fmt, ap);
+    va_end(ap);
+}
+
+static void *node_new(ptx_context *ctx, ptx_node_kind kind, size_t size, ptx_loc_t loc)
+{
+    ptx_node *n = ptx_arena_zalloc(&ctx->arena, size);
+    n->kind = (uint8_t)kind;
+    n->span = span_of(loc);
+    return n;
+}
+
+size_t ptx_mark(ptx_context *ctx)
+{
+    return ctx->nscratch;
+}
+
+void ptx_b_push(ptx_context *ctx, void *item)
+{
+    ptx_scratch_push(ctx, item);
+}
+
+bool ptx_b_recover(ptx_context *ctx)
+{
+    ctx->nscratch = 0;
+    return ctx->stopped;
+}
+
+ptx_nlist ptx_b_append(ptx_nlist list, ptx_node *n)
+{
+    if (!n)
+        return list;
+    if (list.last)
+        list.last->next = n;
+    else
+        list.first = n;
+    list.last = n;
+    return list;
+}
+
+/* Nodes of a list in one arena array. */
+static void *take(ptx_context *ctx, size_t mark, uint32_t *count)
+{
+    if (mark == PTX_NO_LIST) {
+        *count = 0;
+        return NULL;
+    }
+    return ptx_scratch_take(ctx, mark, count);
+}
+
+/* ---- expressions ------------------------------------------------------ */
+
+static ptx_expr *expr_new(ptx_context *ctx, ptx_expr_kind kind, ptx_span span)
+{
+    ptx_expr *e = ptx_arena_alloc(&ctx->arena, sizeof *e);
+    memset(e, 0, sizeof *e);
+    e->kind = (uint8_t)kind;
+    e->span = span;
+    return e;
+}
+
+static ptx_span join(ptx_span a, ptx_span b)
+{
+    ptx_span s = { a.off, b.off + b.len - a.off };
+    return s;
+}
+
+/* Depth is kept in the pad byte so printers may recurse safely. */
+static void set_depth(ptx_context *ctx, ptx_expr *e, const ptx_expr *a,
+                      const ptx_expr *b, const ptx_expr *c)
+{
+    unsigned d = 0;
+    if (a && a->pad > d)
+        d = a->pad;
+    if (b && b->pad > d)
+        d = b->pad;
+    if (c && c->pad > d)
+        d = c->pad;
+    d++;
+    if (d == MAX_EXPR_DEPTH)
+        error_at(ctx, PTX_DIAG_LIMIT, e->span,
+                 "expression nested too deeply (the limit is %d levels)", MAX_EXPR_DEPTH);
+    e->pad = (uint8_t)(d > MAX_EXPR_DEPTH ? MAX_EXPR_DEPTH : d);
+}
+
+static void no_bits_operand(ptx_context *ctx, const ptx_expr *a)
+{
+    if (a && (a->kind == PTX_EXPR_F32 || a->kind == PTX_EXPR_F64))
+        error_at(ctx, PTX_DIAG_EXPR, a->span,
+                 "a %s constant cannot be part of an expression; write the whole value as one constant",
+                 a->kind == PTX_EXPR_F32 ? "0f" : "0d");
+}
+
+ptx_expr *ptx_b_int(ptx_context *ctx, const ptx_tok *t)
+{
+    ptx_expr *e = expr_new(ctx, PTX_EXPR_INT, tok_span(t));
+    e->flags = (uint8_t)t->k;
+    e->u.i = t->u;
+    return e;
+}
+
+ptx_expr *ptx_b_float(ptx_context *ctx, const ptx_tok *t)
+{
+    ptx_expr *e = expr_new(ctx, PTX_EXPR_FLOAT, tok_span(t));
+    e->u.f = t->d;
+    return e;
+}
+
+ptx_expr *ptx_b_bits(ptx_context *ctx, const ptx_tok *t, bool f64)
+{
+    ptx_expr *e = expr_new(ctx, f64 ? PTX_EXPR_F64 : PTX_EXPR_F32, tok_span(t));
+    e->u.bits = t->u;
+    return e;
+}
+
+ptx_expr *ptx_b_sym(ptx_context *ctx, const ptx_tok *name, const ptx_tok *sel)
+{
+    ptx_span s = tok_span(name);
+    if (sel)
+        s.len = sel->off + sel->len - name->off;
+    ptx_expr *e = expr_new(ctx, PTX_EXPR_SYM, s);
+    e->u.sym.name = tok_name(ctx, name);
+    e->u.sym.sel = sel ? tok_name(ctx, sel) : NULL;
+    return e;
+}
+
+ptx_expr *ptx_b_sink(ptx_context *ctx, const ptx_tok *t)
+{
+    return expr_new(ctx, PTX_EXPR_SINK, tok_span(t));
+}
+
+ptx_expr *ptx_b_unary(ptx_context *ctx, ptx_op op, ptx_expr *a, ptx_loc_t loc)
+{
+    no_bits_operand(ctx, a);
+    ptx_expr *e = expr_new(ctx, PTX_EXPR_UNARY, span_of(loc));
+    e->op = (uint8_t)op;
+    e->u.op.a = a;
+    set_depth(ctx, e, a, NULL, NULL);
+    return e;
+}
+
+ptx_expr *ptx_b_binary(ptx_context *ctx, ptx_op op, ptx_expr *a, ptx_expr *b)
+{
+    no_bits_operand(ctx, a);
+    no_bits_operand(ctx, b);
+    ptx_expr *e = expr_new(ctx, PTX_EXPR_BINARY, join(a->span, b->span));
+    e->op = (uint8_t)op;
+    e->u.op.a = a;
+    e->u.op.b = b;
+    set_depth(ctx, e, a, b, NULL);
+    return e;
+}
+
+ptx_expr *ptx_b_cond(ptx_context *ctx, ptx_expr *a, ptx_expr *b, ptx_expr *c)
+{
+    no_bits_operand(ctx, a);
+    no_bits_operand(ctx, b);
+    no_bits_operand(ctx, c);
+    ptx_expr *e = expr_new(ctx, PTX_EXPR_COND, join(a->span, c->span));
+    e->u.op.a = a;
+    e->u.op.b = b;
+    e->u.op.c = c;
+    set_depth(ctx, e, a, b, c);
+    return e;
+}
+
+ptx_expr *ptx_b_cast(ptx_context *ctx, const ptx_tok *type, ptx_expr *a, ptx_loc_t loc)
+{
+    no_bits_operand(ctx, a);
+    if (type->k != PTX_TYPE_S64 && type->k != PTX_TYPE_U64)
+        error_at(ctx, PTX_DIAG_EXPR, tok_span(type),
+                 "only (.s64) and (.u64) casts are allowed in constant expressions");
+    ptx_expr *e = expr_new(ctx, PTX_EXPR_CAST, span_of(loc));
+    e->op = (uint8_t)type->k;
+    e->u.op.a = a;
+    set_depth(ctx, e, a, NULL, NULL);
+    return e;
+}
+
+ptx_expr *ptx_b_index(ptx_context *ctx, ptx_expr *a, ptx_expr *b, ptx_loc_t loc)
+{
+    ptx_expr *e = expr_new(ctx, PTX_EXPR_INDEX, span_of(loc));
+    e->u.op.a = a;
+    e->u.op.b = b;
+    set_depth(ctx, e, a, b, NULL);
+    return e;
+}
+
+ptx_expr *ptx_b_list(ptx_context *ctx, ptx_expr_kind kind, size_t mark, ptx_loc_t loc)
+{
+    ptx_expr *e = expr_new(ctx, kind, span_of(loc));
+    e->u.list.items = (ptx_expr **)take(ctx, mark, &e->count);
+    unsigned d = 0;
+    for (uint32_t i = 0; i < e->count; i++)
+        if (e->u.list.items[i]->pad > d)
+            d = e->u.list.items[i]->pad;
+    ptx_expr probe = { .pad = (uint8_t)d };
+    set_depth(ctx, e, &probe, NULL, NULL);
+    return e;
+}
+
+ptx_expr *ptx_b_parens(ptx_context *ctx, size_t mark, ptx_loc_t loc)
+{
+    ptx_expr *list = ptx_b_list(ctx, PTX_EXPR_LIST, mark, loc);
+    if (list->count != 1)
+        return list;
+    ptx_expr *e = expr_new(ctx, PTX_EXPR_PAREN, list->span);
+    e->u.op.a = list->u.list.items[0];
+    e->pad = list->pad;
+    return e;
+}
+
+ptx_expr *ptx_b_addr_suffix(ptx_context *ctx, ptx_expr *addr, const ptx_tok *word, ptx_loc_t loc)
+{
+    addr->u.list.suffix = tok_name(ctx, word);
+    addr->span = span_of(loc);
+    return addr;
+}
+
+static bool is_byte_mask(uint64_t m)
+{
+    for (int i = 0; i < 8; i++)
+        if (m == (uint64_t)0xFF << (8 * i))
+            return true;
+    return false;
+}
+
+ptx_expr *ptx_b_apply(ptx_context *ctx, const ptx_tok *fn, bool fn_is_int, ptx_expr *a, ptx_loc_t loc)
+{
+    ptx_expr *e;
+    if (fn_is_int) {
+        if (!is_byte_mask(fn->u) || (fn->k & PTX_INT_RADIX_MASK) != PTX_INT_HEX)
+            error_at(ctx, PTX_DIAG_EXPR, tok_span(fn),
+                     "'%.*s(...)' is not a byte mask: write 0xFF, 0xFF00, ... 0xFF00000000000000",
+                     (int)fn->len, ctx->src + fn->off);
+        e = expr_new(ctx, PTX_EXPR_MASK, span_of(loc));
+        e->u.op.a = ptx_b_int(ctx, fn);
+        e->u.op.b = a;
+    } else {
+        if (!tok_is(ctx, fn, "generic"))
+            error_at(ctx, PTX_DIAG_EXPR, tok_span(fn),
+                     "'%.*s(...)' is not an operand: only generic(...) and byte masks such as 0xFF00(...) apply to a parenthesised name",
+                     (int)fn->len, ctx->src + fn->off);
+        e = expr_new(ctx, PTX_EXPR_GENERIC, span_of(loc));
+        e->u.op.a = a;
+    }
+    set_depth(ctx, e, a, NULL, NULL);
+    return e;
+}
+
+static bool is_name_or_sink(const ptx_expr *e)
+{
+    return e->kind == PTX_EXPR_SINK || (e->kind == PTX_EXPR_SYM);
+}
+
+ptx_expr *ptx_b_operand(ptx_context *ctx, ptx_expr *e)
+{
+    if (e->kind == PTX_EXPR_PAREN) {
+        ptx_expr *list = expr_new(ctx, PTX_EXPR_LIST, e->span);
+        ptx_expr **items = ptx_arena_alloc(&ctx->arena, sizeof *items);
+        items[0] = e->u.op.a;
+        list->u.list.items = items;
+        list->count = 1;
+        list->pad = e->pad;
+        return list;
+    }
+    if (e->kind == PTX_EXPR_BINARY && e->op == PTX_OP_BOR &&
+        is_name_or_sink(e->u.op.a) && is_name_or_sink(e->u.op.b))
+        e->kind = PTX_EXPR_PAIR;
+    return e;
+}
+
+/* ---- statements -------------------------------------------------------- */
+
+void ptx_b_mod(ptx_context *ctx, const ptx_tok *word)
+{
+    ptx_scratch_push(ctx, (void *)tok_name(ctx, word));
+    ptx_scratch_push(ctx, (void *)(uintptr_t)word->off);
+}
+
+ptx_node *ptx_b_instr(ptx_context *ctx, const ptx_tok *guard, bool neg,
+                      const ptx_tok *opcode, size_t mods, size_t ops, ptx_loc_t loc)
+{
+    ptx_instr *in = node_new(ctx, PTX_NODE_INSTR, sizeof *in, loc);
+    in->opcode = tok_name(ctx, opcode);
+    if (guard) {
+        in->guard = tok_name(ctx, guard);
+        in->guard_neg = neg;
+    }
+    in->ops = (ptx_expr **)take(ctx, ops, &in->nops);
+    uint32_t n;
+    void **pairs = take(ctx, mods, &n);
+    if (n / 2 > UINT16_MAX) {
+        error_at(ctx, PTX_DIAG_LIMIT, span_of(loc),
+                 "too many modifiers (the limit is %u)", (unsigned)UINT16_MAX);
+        n = 2 * UINT16_MAX;
+    }
+    in->nmods = (uint16_t)(n / 2);
+    if (in->nmods) {
+        in->mods = ptx_arena_alloc(&ctx->arena, in->nmods * sizeof *in->mods);
+        for (unsigned i = 0; i < in->nmods; i++) {
+            in->mods[i].name = pairs[2 * i];
+            in->mods[i].off = (uint32_t)(uintptr_t)pairs[2 * i + 1];
+        }
+    }
+    return &in->base;
+}
+
+ptx_node *ptx_b_label(ptx_context *ctx, const ptx_tok *name, ptx_loc_t loc)
+{
+    ptx_label *l = node_new(ctx, PTX_NODE_LABEL, sizeof *l, loc);
+    l->name = tok_name(ctx, name);
+    return &l->base;
+}
+
+ptx_node *ptx_b_block(ptx_context *ctx, ptx_nlist body, ptx_loc_t loc)
+{
+    ptx_block *b = node_new(ctx, PTX_NODE_BLOCK, sizeof *b, loc);
+    b->first = body.first;
+    return &b->base;
+}
+
+/* .loc attributes arrive as (kind, a, b, c) quadruples on the scratch. */
+void ptx_b_loc_attr(ptx_context *ctx, const ptx_tok *key, const ptx_tok *a,
+                    const ptx_tok *b, const ptx_tok *c, ptx_loc_t loc)
+{
+    ptx_tok *copy = ptx_arena_alloc(&ctx->arena, 4 * sizeof *copy);
+    memset(copy, 0, 4 * sizeof *copy);
+    copy[0] = *key;
+    copy[1] = *a;
+    if (b)
+        copy[2] = *b;
+    if (c)
+        copy[3] = *c;
+    bool fname = tok_is(ctx, key, "function_name");
+    bool inl = tok_is(ctx, key, "inlined_at");
+    /* a's kind tells the forms apart: a name for function_name, numbers
+     * for inlined_at */
+    bool a_is_name = ctx->src[a->off] < '0' || ctx->src[a->off] > '9';
+    if ((fname && (!a_is_name || c)) || (inl && (a_is_name || !c)) || (!fname && !inl)) {
+        error_at(ctx, PTX_DIAG_DIRECTIVE, span_of(loc),
+                 "'.loc' takes 'function_name LABEL[+N]' and 'inlined_at FILE LINE COLUMN' after the column; found '%.*s'",
+                 (int)key->len, ctx->src + key->off);
+        return;
+    }
+    ptx_scratch_push(ctx, copy);
+}
+
+static uint32_t u32_of(ptx_context *ctx, const ptx_tok *t, const char *what)
+{
+    if (t->u > UINT32_MAX) {
+        error_at(ctx, PTX_DIAG_LITERAL, tok_span(t), "%s %llu is out of range", what,
+                 (unsigned long long)t->u);
+        return UINT32_MAX;
+    }
+    return (uint32_t)t->u;
+}
+
+ptx_node *ptx_b_loc(ptx_context *ctx, const ptx_tok nums[3], size_t attrs, ptx_loc_t loc)
+{
+    ptx_loc *l = node_new(ctx, PTX_NODE_LOC, sizeof *l, loc);
+    l->file = u32_of(ctx, &nums[0], "file index");
+    l->line = u32_of(ctx, &nums[1], "line");
+    l->col = u32_of(ctx, &nums[2], "column");
+    uint32_t n;
+    ptx_tok **items = (ptx_tok **)take(ctx, attrs, &n);
+    for (uint32_t i = 0; i < n; i++) {
+        ptx_tok *q = items[i];
+        if (tok_is(ctx, &q[0], "function_name")) {
+            l->function_name = tok_name(ctx, &q[1]);
+            l->function_offset = q[2].len ? q[2].u : 0;
+        } else {
+            l->has_inlined_at = 1;
+            l->in_file = u32_of(ctx, &q[1], "file index");
+            l->in_line = u32_of(ctx, &q[2], "line");
+            l->in_col = u32_of(ctx, &q[3], "column");
+        }
+    }
+    return &l->base;
+}
+
+void ptx_b_string(ptx_context *ctx, const ptx_tok *t)
+{
+    ptx_scratch_push(ctx, (void *)ptx_intern(ctx, ctx->src + t->off + 1, t->len - 2));
+}
+
+void ptx_b_name(ptx_context *ctx, const ptx_tok *t)
+{
+    ptx_scratch_push(ctx, (void *)tok_name(ctx, t));
+}
+
+ptx_node *ptx_b_pragma(ptx_context *ctx, size_t strings, ptx_loc_t loc)
+{
+    ptx_pragma *p = node_new(ctx, PTX_NODE_PRAGMA, sizeof *p, loc);
+    p->strings = (const ptx_name **)take(ctx, strings, &p->nstrings);
+    return &p->base;
+}
+
+ptx_node *ptx_b_targets(ptx_context *ctx, const ptx_tok *label, bool branch,
+                        size_t names, ptx_loc_t loc)
+{
+    ptx_targets *t = node_new(ctx, PTX_NODE_TARGETS, sizeof *t, loc);
+    t->is_branch = branch;
+    t->label = tok_name(ctx, label);
+    t->names = (ptx_expr **)take(ctx, names, &t->count);
+    return &t->base;
+}
+
+/* ---- function directives ----------------------------------------------- */
+
+static const uint8_t fdir_arity[PTX_FDIR_COUNT][2] = {   /* min, max values */
+    [PTX_FDIR_MAXNREG] = { 1, 1 }, [PTX_FDIR_MAXNTID] = { 1, 3 },
+    [PTX_FDIR_REQNTID] = { 1, 3 }, [PTX_FDIR_MINNCTAPERSM] = { 1, 1 },
+    [PTX_FDIR_MAXNCTAPERSM] = { 1, 1 }, [PTX_FDIR_REQNCTAPERCLUSTER] = { 1, 3 },
+    [PTX_FDIR_EXPLICITCLUSTER] = { 0, 0 }, [PTX_FDIR_MAXCLUSTERRANK] = { 1, 1 },
+    [PTX_FDIR_BLOCKSARECLUSTERS] = { 0, 0 }, [PTX_FDIR_LOCAL_MAXNREG] = { 1, 1 },
+    [PTX_FDIR_NORETURN] = { 0, 0 }, [PTX_FDIR_ABI_PRESERVE] = { 1, 1 },
+    [PTX_FDIR_ABI_PRESERVE_CONTROL] = { 1, 1 },
+};
+
+void ptx_b_fdir(ptx_context *ctx, const ptx_tok *kind, size_t values, ptx_loc_t loc)
+{
+    ptx_fdir *d = ptx_arena_zalloc(&ctx->arena, sizeof *d);
+    d->kind = (uint8_t)kind->k;
+    d->span = span_of(loc);
+    uint32_t n;
+    ptx_expr **vals = (ptx_expr **)take(ctx, values, &n);
+    const char *name = ptx_fdir_name(kind->k);
+    if (n < fdir_arity[kind->k][0] || n > fdir_arity[kind->k][1]) {
+        if (fdir_arity[kind->k][1] == 0)
+            error_at(ctx, PTX_DIAG_DIRECTIVE, d->span, "'%s' takes no value", name);
+        else if (fdir_arity[kind->k][1] == 1)
+            error_at(ctx, PTX_DIAG_DIRECTIVE, d->span, "'%s' takes one value", name);
+        else
+            error_at(ctx, PTX_DIAG_DIRECTIVE, d->span, "'%s' takes one to three values", name);
+        if (n > 3)
+            n = 3;
+    }
+    d->nvals = (uint8_t)n;
+    for (uint32_t i = 0; i < n; i++) {
+        if (vals[i]->u.i > UINT32_MAX)
+            error_at(ctx, PTX_DIAG_LITERAL, vals[i]->span, "'%s' value is out of range", name);
+        d->vals[i] = (uint32_t)vals[i]->u.i;
+    }
+    ptx_scratch_push(ctx, d);
+}
+
+void ptx_b_fdir_pragma(ptx_context *ctx, size_t strings, ptx_loc_t loc)
+{
+    ptx_fdir *d = ptx_arena_zalloc(&ctx->arena, sizeof *d);
+    d->kind = PTX_FDIR_PRAGMA;
+    d->span = span_of(loc);
+    uint32_t n;
+    d->strings = (const ptx_name **)take(ctx, strings, &n);
+    d->nvals = (uint8_t)(n > 255 ? 255 : n);
+    ptx_scratch_push(ctx, d);
+}
+
+static ptx_fdir *take_fdirs(ptx_context *ctx, size_t mark, uint32_t *count)
+{
+    uint32_t n;
+    ptx_fdir **ds = (ptx_fdir **)take(ctx, mark, &n);
+    ptx_fdir *out = NULL;
+    if (n) {
+        out = ptx_arena_alloc(&ctx->arena, n * sizeof *out);
+        for (uint32_t i = 0; i < n; i++)
+            out[i] = *ds[i];
+    }
+    *count = n;
+    return out;
+}
+
+static bool is_func_dir(unsigned k)
+{
+    return k == PTX_FDIR_NORETURN || k == PTX_FDIR_ABI_PRESERVE ||
+           k == PTX_FDIR_ABI_PRESERVE_CONTROL;
+}
+
+/* .func and .callprototype: only .noreturn, .abi_preserve,
+ * .abi_preserve_control, in that order, each once; .func also takes
+ * .local_maxnreg and .pragma. */
+static void check_func_dirs(ptx_context *ctx, const ptx_fdir *d, uint32_t n,
+                            bool has_ret, const char *what)
+{
+    int last = -1;
+    for (uint32_t i = 0; i < n; i++) {
+        bool func = strcmp(what, ".func") == 0;
+        if (func && (d[i].kind == PTX_FDIR_PRAGMA || d[i].kind == PTX_FDIR_LOCAL_MAXNREG))
+            continue;
+        if (!is_func_dir(d[i].kind)) {
+            error_at(ctx, PTX_DIAG_DIRECTIVE, d[i].span, "'%s' is not allowed on '%s'",
+                     ptx_fdir_name(d[i].kind), what);
+            continue;
+        }
+        if ((int)d[i].kind <= last)
+            error_at(ctx, PTX_DIAG_DIRECTIVE, d[i].span,
+                     "'%s' is out of place: write .noreturn, .abi_preserve, .abi_preserve_control in this order, each once",
+                     ptx_fdir_name(d[i].kind));
+        last = d[i].kind;
+        if (d[i].kind == PTX_FDIR_NORETURN && has_ret)
+            error_at(ctx, PTX_DIAG_DIRECTIVE, d[i].span,
+                     "'.noreturn' is not allowed on a function with a return parameter");
+    }
+}
+
+static void check_entry_dirs(ptx_context *ctx, const ptx_fdir *d, uint32_t n)
+{
+    const ptx_fdir *seen[PTX_FDIR_COUNT] = { 0 };
+    for (uint32_t i = 0; i < n; i++) {
+        if (is_func_dir(d[i].kind)) {
+            error_at(ctx, PTX_DIAG_DIRECTIVE, d[i].span, "'%s' is not allowed on '.entry'",
+                     ptx_fdir_name(d[i].kind));
+            continue;
+        }
+        if (d[i].kind != PTX_FDIR_PRAGMA && seen[d[i].kind])
+            error_at(ctx, PTX_DIAG_DIRECTIVE, d[i].span, "'%s' is given twice",
+                     ptx_fdir_name(d[i].kind));
+        seen[d[i].kind] = &d[i];
+    }
+    if (seen[PTX_FDIR_MAXNTID] && seen[PTX_FDIR_REQNTID])
+        error_at(ctx, PTX_DIAG_DIRECTIVE, seen[PTX_FDIR_REQNTID]->span,
+                 "'.maxntid' and '.reqntid' cannot both be given");
+    if (seen[PTX_FDIR_MAXCLUSTERRANK] && seen[PTX_FDIR_REQNCTAPERCLUSTER])
+        error_at(ctx, PTX_DIAG_DIRECTIVE, seen[PTX_FDIR_MAXCLUSTERRANK]->span,
+                 "'.maxclusterrank' and '.reqnctapercluster' cannot both be given");
+    if (seen[PTX_FDIR_BLOCKSARECLUSTERS] &&
+        (!seen[PTX_FDIR_REQNTID] || !seen[PTX_FDIR_REQNCTAPERCLUSTER]))
+        error_at(ctx, PTX_DIAG_DIRECTIVE, seen[PTX_FDIR_BLOCKSARECLUSTERS]->span,
+                 "'.blocksareclusters' needs both '.reqntid' and '.reqnctapercluster'");
+    const ptx_module *m = ctx->module;
+    if (seen[PTX_FDIR_MAXNCTAPERSM] && m &&
+        (m->version_major > 2 || (m->version_major == 2 && m->version_minor >= 1)))
+        error_at(ctx, PTX_DIAG_UNSUPPORTED, seen[PTX_FDIR_MAXNCTAPERSM]->span,
+                 "'.maxnctapersm' is not supported as of PTX ISA 2.1");
+}
+
+/* ---- declarations ----------------------------------------------------- */
+
+static const char *const instruction_only_types[] = {
+    ".bf16", ".bf16x2", ".tf32", ".e4m3", ".e5m2", ".e2m3", ".e3m2", ".e2m1",
+    ".ue8m0", ".ue4m3", ".s2f6", ".e4m3x2", ".e5m2x2", ".e2m3x2", ".e3m2x2",
+    ".e2m1x2", ".ue8m0x2", ".s2f6x2", ".e4m3x4", ".e5m2x4", ".e2m3x4",
+    ".e3m2x4", ".e2m1x4", ".f32x2", ".u16x2", ".s16x2", ".u4", ".s4", ".b1",
+};
+
+void ptx_b_spec(ptx_context *ctx, ptx_spec_kind kind, const ptx_tok *t, ptx_loc_t loc)
+{
+    ptx_spec *s = ptx_arena_zalloc(&ctx->arena, sizeof *s);
+    s->kind = (uint8_t)kind;
+    s->span = span_of(loc);
+    switch (kind) {
+    case PTX_SPEC_ALIGN:
+        s->val = u32_of(ctx, t, "alignment");
+        break;
+    case PTX_SPEC_WORD:
+        s->word = tok_name(ctx, t);
+        break;
+    default:
+        s->val = t->k;
+        break;
+    }
+    ptx_scratch_push(ctx, s);
+}
+
+ptx_spec *ptx_b_attr(ptx_context *ctx, const ptx_tok *word, const ptx_tok *a,
+                     const ptx_tok *b, ptx_loc_t loc)
+{
+    ptx_spec *s = ptx_arena_zalloc(&ctx->arena, sizeof *s);
+    s->span = span_of(loc);
+    if (!a && tok_is(ctx, word, ".managed")) {
+        s->attrs = PTX_ATTR_MANAGED;
+    } else if (a && tok_is(ctx, word, ".unified")) {
+        s->attrs = PTX_ATTR_UNIFIED;
+        s->unified[0] = a->u;
+        s->unified[1] = b->u;
+    } else {
+        error_at(ctx, PTX_DIAG_DECL, s->span,
+                 "unknown attribute '%.*s': expected .managed or .unified(UUID1, UUID2)",
+                 (int)word->len, ctx->src + word->off);
+    }
+    return s;
+}
+
+ptx_spec *ptx_b_attr_merge(ptx_context *ctx, ptx_spec *a, ptx_spec *b)
+{
+    if (a->attrs & b->attrs)
+        error_at(ctx, PTX_DIAG_DECL, b->span, "attribute given twice");
+    a->attrs |= b->attrs;
+    if (b->attrs & PTX_ATTR_UNIFIED) {
+        a->unified[0] = b->unified[0];
+        a->unified[1] = b->unified[1];
+    }
+    a->span.len = b->span.off + b->span.len - a->span.off;
+    return a;
+}
+
+ptx_spec *ptx_b_attr_spec(ptx_context *ctx, ptx_spec *attrs, ptx_loc_t loc)
+{
+    (void)ctx;
+    attrs->kind = attrs->attrs & PTX_ATTR_UNIFIED ? PTX_SPEC_ATTR_UNIFIED : PTX_SPEC_ATTR_MANAGED;
+    attrs->span = span_of(loc);
+    return attrs;
+}
+
+ptx_var *ptx_b_var(ptx_context *ctx, const ptx_tok *name, bool sink)
+{
+    ptx_var *v = ptx_arena_zalloc(&ctx->arena, sizeof *v);
+    v->name = sink ? ptx_intern(ctx, "_", 1) : tok_name(ctx, name);
+    v->span = tok_span(name);
+    return v;
+}
+
+void ptx_b_var_dim(ptx_context *ctx, ptx_var *v, const ptx_tok *n, ptx_loc_t loc)
+{
+    uint64_t *dims = ptx_arena_alloc(&ctx->arena, (v->ndims + 1) * sizeof *dims);
+    if (v->ndims)
+        memcpy(dims, v->dims, v->ndims * sizeof *dims);
+    if (!n && v->ndims)
+        error_at(ctx, PTX_DIAG_DECL, span_of(loc),
+                 "only the first dimension of an array may be left unsized");
+    dims[v->ndims++] = n ? n->u : PTX_DIM_UNSIZED;
+    if (n && n->u == PTX_DIM_UNSIZED)
+        error_at(ctx, PTX_DIAG_LITERAL, tok_span(n), "array dimension is out of range");
+    v->dims = dims;
+    v->span.len = loc.end - v->span.off;
+}
+
+void ptx_b_var_range(ptx_context *ctx, ptx_var *v, const ptx_tok *n, ptx_loc_t loc)
+{
+    (void)loc;
+    if (n->u == 0 || n->u > UINT32_MAX) {
+        error_at(ctx, PTX_DIAG_DECL, tok_span(n),
+                 "register count in '<%llu>' must be between 1 and %u",
+                 (unsigned long long)n->u, (unsigned)UINT32_MAX);
+        v->range = 1;
+    } else {
+        v->range = (uint32_t)n->u;
+    }
+    v->span.len = n->off + n->len + 1 - v->span.off;
+}
+
+void ptx_b_var_init(ptx_context *ctx, ptx_var *v, ptx_expr *init)
+{
+    (void)ctx;
+    v->init = init;
+}
+
+static unsigned type_bits(unsigned t)
+{
+    switch (t) {
+    case PTX_TYPE_S8: case PTX_TYPE_U8: case PTX_TYPE_B8: return 8;
+    case PTX_TYPE_S16: case PTX_TYPE_U16: case PTX_TYPE_B16: case PTX_TYPE_F16: return 16;
+    case PTX_TYPE_S32: case PTX_TYPE_U32: case PTX_TYPE_B32: case PTX_TYPE_F32:
+    case PTX_TYPE_F16X2: return 32;
+    case PTX_TYPE_S64: case PTX_TYPE_U64: case PTX_TYPE_B64: case PTX_TYPE_F64: return 64;
+    case PTX_TYPE_B128: return 128;
+    default: return 0;
+    }
+}
+
+/* Folds the specifiers into d, checking each appears once and in the
+ * order ptxas takes: linkage, space, [.ptr...], .align, .vN, type, with
+ * .align also allowed before the space, and after the type in kernel
+ * parameter lists. */
+static void apply_specs(ptx_context *ctx, ptx_decl *d, ptx_spec **specs, uint32_t n)
+{
+    enum { P_LINK, P_SPACE, P_ALIGN, P_VEC, P_TYPE };
+    int stage = -1;
+    bool in_ptr = false;
+    for (uint32_t i = 0; i < n; i++) {
+        ptx_spec *s = specs[i];
+        int at = -1;
+        switch ((ptx_spec_kind)s->kind) {
+        case PTX_SPEC_LINK:
+            if (d->linkage)
+                error_at(ctx, PTX_DIAG_DECL, s->span, "only one of .extern, .visible, .weak, .common may be given");
+            d->linkage = (uint8_t)s->val;
+            at = P_LINK;
+            break;
+        case PTX_SPEC_SPACE:
+            if (in_ptr && !d->ptr_space && s->val != PTX_SPACE_PARAM) {
+                d->ptr_space = (uint8_t)s->val;
+                continue;
+            }
+            if (d->space)
+                error_at(ctx, PTX_DIAG_DECL, s->span, "a declaration has one state space");
+            d->space = (uint8_t)s->val;
+            at = P_SPACE;
+            break;
+        case PTX_SPEC_ALIGN:
+            if (s->val == 0 || (s->val & (s->val - 1)))
+                error_at(ctx, PTX_DIAG_DECL, s->span, "alignment %u is not a power of two", s->val);
+            if (in_ptr && !d->ptr_align) {
+                d->ptr_align = s->val;
+                continue;
+            }
+            if (d->align)
+                error_at(ctx, PTX_DIAG_DECL, s->span, "'.align' is given twice");
+            d->align = s->val;
+            if (stage == P_TYPE) {
+                /* after the type: only kernel parameters; checked later */
+                d->pad |= 1;
+                continue;
+            }
+            at = stage < P_SPACE ? stage : P_ALIGN;
+            break;
+        case PTX_SPEC_VEC:
+            if (d->vec)
+                error_at(ctx, PTX_DIAG_DECL, s->span, "a vector size is given twice");
+            d->vec = (uint8_t)s->val;
+            at = P_VEC;
+            break;
+        case PTX_SPEC_TYPE:
+            if (d->type)
+                error_at(ctx, PTX_DIAG_DECL, s->span, "a declaration has one type");
+            d->type = (uint8_t)s->val;
+            at = P_TYPE;
+            break;
+        case PTX_SPEC_WORD: {
+            const char *w = s->word->text;
+            bool instr_only = false;
+            for (size_t k = 0; k < sizeof instruction_only_types / sizeof *instruction_only_types; k++)
+                if (strcmp(w, instruction_only_types[k]) == 0)
+                    instr_only = true;
+            if (instr_only)
+                error_at(ctx, PTX_DIAG_DECL, s->span,
+                         "'%s' may only be used as an instruction type; declare a .b%s variable instead",
+                         w, strstr(w, "x4") || !strcmp(w, ".tf32") || !strcmp(w, ".bf16x2") ||
+                            !strcmp(w, ".u16x2") || !strcmp(w, ".s16x2") ? "32"
+                            : !strcmp(w, ".f32x2") ? "64" : strstr(w, "x2") || !strcmp(w, ".bf16") ? "16" : "8");
+            else
+                error_at(ctx, PTX_DIAG_DECL, s->span, "'%s' is not a declaration specifier", w);
+            continue;
+        }
+        case PTX_SPEC_PTR:
+            if (d->has_ptr)
+                error_at(ctx, PTX_DIAG_DECL, s->span, "'.ptr' is given twice");
+            d->has_ptr = 1;
+            in_ptr = true;
+            continue;
+        case PTX_SPEC_ATTR_MANAGED:
+        case PTX_SPEC_ATTR_UNIFIED:
+            d->attrs |= s->attrs;
+            if (s->attrs & PTX_ATTR_UNIFIED) {
+                d->unified[0] = s->unified[0];
+                d->unified[1] = s->unified[1];
+            }
+            if (stage != P_SPACE)
+                error_at(ctx, PTX_DIAG_DECL, s->span, "'.attribute' must follow the state space");
+            continue;
+        }
+        if (at < stage)
+            error_at(ctx, PTX_DIAG_DECL, s->span,
+                     "'%.*s' is out of place: write linkage, state space, .align, vector size, then the type",
+                     (int)s->span.len, ctx->src + s->span.off);
+        else
+            stage = at;
+        if (at != P_SPACE)
+            in_ptr = false;
+    }
+}
+
+static ptx_decl *decl_from(ptx_context *ctx, size_t specs, ptx_loc_t loc)
+{
+    ptx_decl *d = node_new(ctx, PTX_NODE_DECL, sizeof *d, loc);
+    uint32_t n;
+    ptx_spec **sp = (ptx_spec **)take(ctx, specs, &n);
+    apply_specs(ctx, d, sp, n);
+    ptx_span at = span_of(loc);
+    at.len = 0;
+    if (!d->space)
+        error_at(ctx, PTX_DIAG_DECL, at, "a declaration needs a state space (.reg, .global, .shared, ...)");
+    else if (!d->type)
+        error_at(ctx, PTX_DIAG_DECL, at, "a declaration needs a type (.b32, .u64, .pred, ...)");
+    if (d->space == PTX_SPACE_SREG)
+        error_at(ctx, PTX_DIAG_DECL, at, "special registers (.sreg) are predefined and cannot be declared");
+    if (d->space == PTX_SPACE_TEX)
+        error_at(ctx, PTX_DIAG_UNSUPPORTED, at,
+                 "'.tex' variables are not supported as of PTX ISA 1.5; use '.global .texref'");
+    if (d->vec) {
+        if (d->vec == 8)
+            error_at(ctx, PTX_DIAG_DECL, at, "'.v8' is only an instruction modifier; variables are .v2 or .v4");
+        else if (d->type == PTX_TYPE_PRED)
+            error_at(ctx, PTX_DIAG_DECL, at, "vectors of '.pred' are not allowed");
+        else if (type_bits(d->type) * d->vec > 128)
+            error_at(ctx, PTX_DIAG_DECL, at, "vector of %u x %u bits exceeds the 128-bit limit",
+                     (unsigned)d->vec, type_bits(d->type));
+    }
+    return d;
+}
+
+ptx_decl *ptx_b_decl(ptx_context *ctx, size_t specs, size_t vars, ptx_loc_t loc)
+{
+    uint32_t n;
+    ptx_var **vs = (ptx_var **)take(ctx, vars, &n);
+    ptx_decl *d = decl_from(ctx, specs, loc);
+    d->nvars = n;
+    d->vars = ptx_arena_alloc(&ctx->arena, n * sizeof *d->vars);
+    for (uint32_t i = 0; i < n; i++)
+        d->vars[i] = *vs[i];
+    return d;
+}
+
+ptx_decl *ptx_b_param(ptx_context *ctx, size_t specs, ptx_var *var, ptx_loc_t loc)
+{
+    ptx_decl *d = decl_from(ctx, specs, loc);
+    d->nvars = 1;
+    d->vars = var;
+    return d;
+}
+
+static void check_vars(ptx_context *ctx, ptx_decl *d, ptx_decl_site site)
+{
+    bool initable = d->space == PTX_SPACE_CONST || d->space == PTX_SPACE_GLOBAL;
+    for (uint32_t i = 0; i < d->nvars; i++) {
+        ptx_var *v = &d->vars[i];
+        bool sink = v->name->len == 1 && v->name->text[0] == '_';
+        if (sink && site != PTX_SITE_PROTO_PARAM)
+            error_at(ctx, PTX_DIAG_DECL, v->span, "'_' is the sink symbol and cannot be declared");
+        if (v->range && (v->ndims || v->init))
+            error_at(ctx, PTX_DIAG_DECL, v->span,
+                     "a parameterised name '%s<%u>' cannot have array dimensions or an initialiser",
+                     v->name->text, v->range);
+        if (v->init && !initable)
+            error_at(ctx, PTX_DIAG_DECL, v->init->span,
+                     "only .const and .global variables can be initialised");
+        else if (v->init && d->linkage == PTX_LINK_EXTERN)
+            error_at(ctx, PTX_DIAG_DECL, v->init->span, "an .extern variable cannot be initialised");
+        if (v->ndims && d->space == PTX_SPACE_REG)
+            error_at(ctx, PTX_DIAG_DECL, v->span, "arrays cannot be allocated in registers (.reg)");
+        if (v->ndims && v->dims[0] == PTX_DIM_UNSIZED && !v->init &&
+            d->linkage != PTX_LINK_EXTERN && site != PTX_SITE_FUNC_PARAM &&
+            site != PTX_SITE_PROTO_PARAM)
+            error_at(ctx, PTX_DIAG_DECL, v->span,
+                     "an unsized array needs an initialiser or '.extern'");
+    }
+    if ((d->pad & 1) && site != PTX_SITE_ENTRY_PARAM)
+        error_at(ctx, PTX_DIAG_DECL, d->base.span,
+                 "'.align' after the type is only allowed in '.entry' parameter lists");
+    if (d->has_ptr && site != PTX_SITE_ENTRY_PARAM)
+        error_at(ctx, PTX_DIAG_DECL, d->base.span,
+                 "'.ptr' is a kernel parameter attribute: only allowed in '.entry' parameter lists");
+    d->pad = 0;
+}
+
+ptx_node *ptx_b_decl_at(ptx_context *ctx, ptx_decl *d, ptx_decl_site site)
+{
+    check_vars(ctx, d, site);
+    if (site == PTX_SITE_MODULE && (d->space == PTX_SPACE_REG || d->space == PTX_SPACE_LOCAL))
+        error_at(ctx, PTX_DIAG_DECL, d->base.span,
+                 "'%s' variables cannot be declared at module scope", ptx_space_name(d->space));
+    if (d->space == PTX_SPACE_PARAM && site == PTX_SITE_MODULE)
+        error_at(ctx, PTX_DIAG_DECL, d->base.span, "'.param' variables cannot be declared at module scope");
+    if (site == PTX_SITE_BODY && d->linkage && d->linkage != PTX_LINK_EXTERN)
+        error_at(ctx, PTX_DIAG_DECL, d->base.span, "'%s' is only allowed at module scope",
+                 ptx_linkage_name(d->linkage));
+    return &d->base;
+}
+
+static void check_params(ptx_context *ctx, ptx_decl **ps, uint32_t n, ptx_decl_site site)
+{
+    for (uint32_t i = 0; i < n; i++) {
+        ptx_decl *d = ps[i];
+        check_vars(ctx, d, site);
+        if (d->linkage)
+            error_at(ctx, PTX_DIAG_DECL, d->base.span, "parameters have no linkage");
+        if (site == PTX_SITE_ENTRY_PARAM && d->space && d->space != PTX_SPACE_PARAM)
+            error_at(ctx, PTX_DIAG_DECL, d->base.span, "'.entry' parameters must be '.param'");
+        else if (d->space && d->space != PTX_SPACE_PARAM && d->space != PTX_SPACE_REG)
+            error_at(ctx, PTX_DIAG_DECL, d->base.span, "parameters must be '.param' or '.reg'");
+        if (d->vars[0].ndims && d->vars[0].dims[0] == PTX_DIM_UNSIZED && i + 1 != n)
+            error_at(ctx, PTX_DIAG_DECL, d->vars[0].span, "only the last parameter may be an unsized array");
+    }
+}
+
+/* ---- functions -------------------------------------------------------- */
+
+ptx_func *ptx_b_func_head(ptx_context *ctx, size_t specs, bool entry, size_t ret,
+                          const ptx_tok *name, size_t params, size_t dirs,
+                          ptx_loc_t loc)
+{
+    ptx_func *f = node_new(ctx, PTX_NODE_FUNC, sizeof *f, loc);
+    f->is_entry = entry;
+    f->name = tok_name(ctx, name);
+    f->dirs = take_fdirs(ctx, dirs, &f->ndirs);
+    f->has_params = params != PTX_NO_LIST;
+    f->params = (ptx_decl **)take(ctx, params, &f->nparams);
+    f->has_ret = ret != PTX_NO_LIST;
+    f->ret = (ptx_decl **)take(ctx, ret, &f->nret);
+    uint32_t n;
+    ptx_spec **sp = (ptx_spec **)take(ctx, specs, &n);
+    for (uint32_t i = 0; i < n; i++) {
+        switch ((ptx_spec_kind)sp[i]->kind) {
+        case PTX_SPEC_LINK:
+            if (f->linkage)
+                error_at(ctx, PTX_DIAG_DECL, sp[i]->span,
+                         "only one of .extern, .visible, .weak may be given");
+            if (sp[i]->val == PTX_LINK_COMMON)
+                error_at(ctx, PTX_DIAG_DECL, sp[i]->span, "'.common' applies to variables only");
+            f->linkage = (uint8_t)sp[i]->val;
+            break;
+        case PTX_SPEC_ATTR_MANAGED:
+        case PTX_SPEC_ATTR_UNIFIED:
+            if (entry || (sp[i]->attrs & PTX_ATTR_MANAGED))
+                error_at(ctx, PTX_DIAG_DECL, sp[i]->span,
+                         "a function takes only '.attribute(.unified(...))', after '.func'");
+            f->attrs |= sp[i]->attrs;
+            f->unified[0] = sp[i]->unified[0];
+            f->unified[1] = sp[i]->unified[1];
+            break;
+        default:
+            error_at(ctx, PTX_DIAG_DECL, sp[i]->span, "'%.*s' cannot precede '%s'",
+                     (int)sp[i]->span.len, ctx->src + sp[i]->span.off,
+                     entry ? ".entry" : ".func");
+            break;
+        }
+    }
+    check_params(ctx, f->params, f->nparams, entry ? PTX_SITE_ENTRY_PARAM : PTX_SITE_FUNC_PARAM);
+    check_params(ctx, f->ret, f->nret, PTX_SITE_FUNC_PARAM);
+    if (f->nret > 1)
+        error_at(ctx, PTX_DIAG_DECL, f->ret[1]->base.span, "a function has at most one return parameter");
+    if (entry)
+        check_entry_dirs(ctx, f->dirs, f->ndirs);
+    else
+        check_func_dirs(ctx, f->dirs, f->ndirs, f->nret > 0, ".func");
+    return f;
+}
+
+ptx_node *ptx_b_func(ptx_context *ctx, ptx_func *head, ptx_node *body, ptx_loc_t loc)
+{
+    (void)ctx;
+    head->body = (ptx_block *)body;
+    head->base.span = span_of(loc);
+    return &head->base;
+}
+
+ptx_node *ptx_b_callproto(ptx_context *ctx, const ptx_tok *label, size_t ret,
+                          size_t params, size_t dirs, ptx_loc_t loc)
+{
+    ptx_callproto *p = node_new(ctx, PTX_NODE_CALLPROTO, sizeof *p, loc);
+    p->label = tok_name(ctx, label);
+    p->dirs = take_fdirs(ctx, dirs, &p->ndirs);
+    p->has_params = params != PTX_NO_LIST;
+    p->params = (ptx_decl **)take(ctx, params, &p->nparams);
+    p->has_ret = ret != PTX_NO_LIST;
+    p->ret = (ptx_decl **)take(ctx, ret, &p->nret);
+    check_params(ctx, p->params, p->nparams, PTX_SITE_PROTO_PARAM);
+    check_params(ctx, p->ret, p->nret, PTX_SITE_PROTO_PARAM);
+    check_func_dirs(ctx, p->dirs, p->ndirs, p->nret > 0, ".callprototype");
+    return &p->base;
+}
+
+/* ---- module items ---------------------------------------------------- */
+
+ptx_node *ptx_b_alias(ptx_context *ctx, const ptx_tok *a, const ptx_tok *b, ptx_loc_t loc)
+{
+    ptx_alias *n = node_new(ctx, PTX_NODE_ALIAS, sizeof *n, loc);
+    n->alias = tok_name(ctx, a);
+    n->aliasee = tok_name(ctx, b);
+    return &n->base;
+}
+
+ptx_node *ptx_b_file(ptx_context *ctx, const ptx_tok *index, const ptx_tok *path,
+                     const ptx_tok *ts, const ptx_tok *size, ptx_loc_t loc)
+{
+    ptx_file *f = node_new(ctx, PTX_NODE_FILE, sizeof *f, loc);
+    f->index = u32_of(ctx, index, "file index");
+    f->path = ptx_intern(ctx, ctx->src + path->off + 1, path->len - 2);
+    if (ts) {
+        f->has_info = 1;
+        f->timestamp = ts->u;
+        f->size = size->u;
+    }
+    return &f->base;
+}
+
+ptx_node *ptx_b_section(ptx_context *ctx, const ptx_tok *name, ptx_nlist body, ptx_loc_t loc)
+{
+    ptx_section *s = node_new(ctx, PTX_NODE_SECTION, sizeof *s, loc);
+    s->name = tok_name(ctx, name);
+    s->first = body.first;
+    return &s->base;
+}
+
+static const char *const data_words[] = {
+    ".b8", ".b16", ".b32", ".b64", ".byte", ".4byte", ".quad",
+};
+
+ptx_node *ptx_b_data(ptx_context *ctx, const ptx_tok *word, size_t values, ptx_loc_t loc)
+{
+    ptx_data *d = node_new(ctx, PTX_NODE_DATA, sizeof *d, loc);
+    d->word = tok_name(ctx, word);
+    d->values = (ptx_expr **)take(ctx, values, &d->count);
+    bool known = false;
+    for (size_t i = 0; i < sizeof data_words / sizeof *data_words; i++)
+        if (strcmp(d->word->text, data_words[i]) == 0)
+            known = true;
+    if (!known)
+        error_at(ctx, PTX_DIAG_DIRECTIVE, tok_span(word),
+                 "'%s' is not a section data directive: expected .b8, .b16, .b32, .b64, .byte, .4byte or .quad",
+                 d->word->text);
+    return &d->base;
+}
+
+ptx_node *ptx_b_dwarf(ptx_context *ctx, const ptx_tok *line, ptx_loc_t loc)
+{
+    ptx_dwarf *d = node_new(ctx, PTX_NODE_DWARF, sizeof *d, loc);
+    const char *p = ctx->src + line->off + 7, *end = ctx->src + line->off + line->len;
+    while (p < end && (*p == ' ' || *p == '\t'))
+        p++;
+    while (end > p && (end[-1] == ' ' || end[-1] == '\t' || end[-1] == '\r'))
+        end--;
+    d->text = ptx_intern(ctx, p, (size_t)(end - p));
+    const ptx_module *m = ctx->module;
+    if (m && m->version_major >= 2)
+        error_at(ctx, PTX_DIAG_UNSUPPORTED, span_of(loc),
+                 "'@@DWARF' is not supported as of PTX ISA 2.0; use '.section'");
+    return &d->base;
+}
+
+/* ---- header ---------------------------------------------------------- */
+
+/* Targets and the PTX ISA version that introduced each. */
+static const struct { const char *name; uint8_t major, minor; } targets[] = {
+    { "sm_10", 1, 0 }, { "sm_11", 1, 0 }, { "sm_12", 1, 2 }, { "sm_13", 1, 2 },
+    { "sm_20", 2, 0 }, { "sm_30", 3, 0 }, { "sm_32", 4, 0 }, { "sm_35", 3, 1 },
+    { "sm_37", 4, 1 }, { "sm_50", 4, 0 }, { "sm_52", 4, 1 }, { "sm_53", 4, 2 },
+    { "sm_60", 5, 0 }, { "sm_61", 5, 0 }, { "sm_62", 5, 0 }, { "sm_70", 6, 0 },
+    { "sm_72", 6, 1 }, { "sm_75", 6, 3 }, { "sm_80", 7, 0 }, { "sm_86", 7, 1 },
+    { "sm_87", 7, 4 }, { "sm_88", 9, 0 }, { "sm_89", 7, 8 }, { "sm_90", 7, 8 },
+    { "sm_90a", 8, 0 }, { "sm_100", 8, 6 }, { "sm_100a", 8, 6 }, { "sm_100f", 8, 8 },
+    { "sm_101", 8, 6 }, { "sm_101a", 8, 6 }, { "sm_101f", 8, 8 }, { "sm_103", 8, 8 },
+    { "sm_103a", 8, 8 }, { "sm_103f", 8, 8 }, { "sm_110", 9, 0 }, { "sm_110a", 9, 0 },
+    { "sm_110f", 9, 0 }, { "sm_120", 8, 7 }, { "sm_120a", 8, 7 }, { "sm_120f", 8, 8 },
+    { "sm_121", 8, 8 }, { "sm_121a", 8, 8 }, { "sm_121f", 8, 8 },
+    { "texmode_unified", 1, 5 }, { "texmode_independent", 1, 5 }, { "debug", 3, 0 },
+    { "map_f64_to_f32", 1, 0 },
+};
+
+void ptx_b_version(ptx_context *ctx, const ptx_tok *t, ptx_loc_t loc)
+{
+    ptx_module *m = ptx_arena_zalloc(&ctx->arena, sizeof *m);
+    ctx->module = m;
+    m->version_span = span_of(loc);
+    const char *p = ctx->src + t->off, *end = p + t->len;
+    unsigned major = 0, minor = 0;
+    bool ok = p < end && *p >= '0' && *p <= '9';
+    while (p < end && *p >= '0' && *p <= '9' && major < 1000)
+        major = major * 10 + (unsigned)(*p++ - '0');
+    ok = ok && p < end && *p++ == '.' && p < end;
+    const char *frac = p;
+    while (p < end && *p >= '0' && *p <= '9' && minor < 1000)
+        minor = minor * 10 + (unsigned)(*p++ - '0');
+    ok = ok && p == end;
+    /* "9.00" means 9.0: trailing zeros of the fraction do not count */
+    for (const char *q = end; ok && q - frac > 1 && q[-1] == '0'; q--)
+        minor /= 10;
+    if (!ok) {
+        error_at(ctx, PTX_DIAG_HEADER, tok_span(t),
+                 "'.version' expects MAJOR.MINOR such as 9.0");
+        major = 9;
+        minor = 0;
+    } else if (major == 0 || major > 9 || (major == 9 && minor > 1)) {
+        error_at(ctx, PTX_DIAG_HEADER, tok_span(t),
+                 "unsupported .version %u.%u: ptx-front reads PTX ISA 1.0 to 9.1", major, minor);
+    }
+    m->version_major = major;
+    m->version_minor = minor;
+}
+
+static bool version_at_least(const ptx_module *m, unsigned major, unsigned minor)
+{
+    return m->version_major > major ||
+           (m->version_major == major && m->version_minor >= minor);
+}
+
+static void check_target_names(ptx_context *ctx, const ptx_name **names, uint32_t n, ptx_span at)
+{
+    const ptx_module *m = ctx->module;
+    for (uint32_t i = 0; i < n; i++) {
+        const char *s = names[i]->text;
+        char arch[32];
+        if (strncmp(s, "compute_", 8) == 0 && names[i]->len < 24) {
+            snprintf(arch, sizeof arch, "sm_%s", s + 8);
+            s = arch;
+        }
+        size_t k = 0, nt = sizeof targets / sizeof *targets;
+        while (k < nt && strcmp(targets[k].name, s) != 0)
+            k++;
+        if (k == nt) {
+            error_at(ctx, PTX_DIAG_HEADER, at, "unknown target '%s'", names[i]->text);
+            continue;
+        }
+        if (m && !version_at_least(m, targets[k].major, targets[k].minor))
+            error_at(ctx, PTX_DIAG_HEADER, at,
+                     "target '%s' requires PTX ISA .version %u.%u or later",
+                     names[i]->text, targets[k].major, targets[k].minor);
+        if (i == 0 && s[0] != 's')
+            error_at(ctx, PTX_DIAG_HEADER, at,
+                     "'.target' must name an architecture (sm_NN) before its options");
+    }
+}
+
+void ptx_b_target(ptx_context *ctx, size_t names, ptx_loc_t loc)
+{
+    ptx_module *m = ctx->module;
+    m->targets = (const ptx_name **)take(ctx, names, &m->ntargets);
+    m->target_span = span_of(loc);
+    check_target_names(ctx, m->targets, m->ntargets, m->target_span);
+}
+
+ptx_node *ptx_b_target_item(ptx_context *ctx, size_t names, ptx_loc_t loc)
+{
+    ptx_target *t = node_new(ctx, PTX_NODE_TARGET, sizeof *t, loc);
+    t->names = (const ptx_name **)take(ctx, names, &t->count);
+    check_target_names(ctx, t->names, t->count, t->base.span);
+    return &t->base;
+}
+
+void ptx_b_address_size(ptx_context *ctx, const ptx_tok *t, ptx_loc_t loc)
+{
+    ptx_module *m = ctx->module;
+    m->address_span = span_of(loc);
+    if (t->u != 32 && t->u != 64)
+        error_at(ctx, PTX_DIAG_HEADER, tok_span(t), "'.address_size' must be 32 or 64");
+    m->address_size = (unsigned)(t->u == 32 ? 32 : 64);
+}
+
+void ptx_b_module(ptx_context *ctx, ptx_nlist items)
+{
+    if (ctx->module)
+        ctx->module->first = items.first;
+}

@@ -1,0 +1,140 @@
+/* The builders the grammar's actions call: one function per construct, so
+ * that each action is one line.  Builders allocate in the context's arena,
+ * check what the grammar cannot express (orders, ranges, placements) and
+ * report it as a diagnostic. */
+#ifndef PTX_AST_BUILD_H
+#define PTX_AST_BUILD_H
+
+#include "internal.h"
+
+/* A token's value: its source span, plus what the scanner computed. */
+typedef struct ptx_tok {
+    uint32_t off, len;
+    uint32_t k;                 /* keyword kind, or PTX_INT_* flags */
+    union {
+        uint64_t u;
+        double d;
+    };
+} ptx_tok;
+
+/* Source range of a grammar symbol, as byte offsets [off, end). */
+typedef struct ptx_loc_t {
+    uint32_t off, end;
+} ptx_loc_t;
+
+typedef struct ptx_nlist {
+    ptx_node *first, *last;
+} ptx_nlist;
+
+typedef struct ptx_parser_state {
+    ptx_context *ctx;
+    void *scanner;
+} ptx_parser_state;
+
+/* A mark is the scratch-stack height where a list begins; NO_LIST says the
+ * optional list was not written at all. */
+#define PTX_NO_LIST SIZE_MAX
+
+/* Where a declaration stands: the checks differ. */
+typedef enum ptx_decl_site {
+    PTX_SITE_MODULE, PTX_SITE_BODY, PTX_SITE_ENTRY_PARAM, PTX_SITE_FUNC_PARAM,
+    PTX_SITE_PROTO_PARAM
+} ptx_decl_site;
+
+typedef enum ptx_spec_kind {
+    PTX_SPEC_LINK, PTX_SPEC_SPACE, PTX_SPEC_ALIGN, PTX_SPEC_VEC, PTX_SPEC_TYPE,
+    PTX_SPEC_WORD, PTX_SPEC_PTR, PTX_SPEC_ATTR_MANAGED, PTX_SPEC_ATTR_UNIFIED
+} ptx_spec_kind;
+
+/* A declaration specifier: .global, .align 8, .v4, .b32, .attribute(...) */
+typedef struct ptx_spec {
+    uint8_t kind;               /* ptx_spec_kind */
+    uint8_t attrs;              /* PTX_ATTR_* for attributes */
+    uint32_t val;               /* enum value, vector size or alignment */
+    ptx_span span;
+    const ptx_name *word;       /* PTX_SPEC_WORD: the unknown dot-word */
+    uint64_t unified[2];
+} ptx_spec;
+
+size_t ptx_mark(ptx_context *ctx);
+
+/* expressions */
+ptx_expr *ptx_b_int(ptx_context *ctx, const ptx_tok *t);
+ptx_expr *ptx_b_float(ptx_context *ctx, const ptx_tok *t);
+ptx_expr *ptx_b_bits(ptx_context *ctx, const ptx_tok *t, bool f64);
+ptx_expr *ptx_b_sym(ptx_context *ctx, const ptx_tok *name, const ptx_tok *sel);
+ptx_expr *ptx_b_sink(ptx_context *ctx, const ptx_tok *t);
+ptx_expr *ptx_b_unary(ptx_context *ctx, ptx_op op, ptx_expr *a, ptx_loc_t loc);
+ptx_expr *ptx_b_binary(ptx_context *ctx, ptx_op op, ptx_expr *a, ptx_expr *b);
+ptx_expr *ptx_b_cond(ptx_context *ctx, ptx_expr *a, ptx_expr *b, ptx_expr *c);
+ptx_expr *ptx_b_cast(ptx_context *ctx, const ptx_tok *type, ptx_expr *a, ptx_loc_t loc);
+ptx_expr *ptx_b_index(ptx_context *ctx, ptx_expr *a, ptx_expr *b, ptx_loc_t loc);
+/* ( items ): a parenthesised expression when one item, else a list */
+ptx_expr *ptx_b_parens(ptx_context *ctx, size_t mark, ptx_loc_t loc);
+ptx_expr *ptx_b_list(ptx_context *ctx, ptx_expr_kind kind, size_t mark, ptx_loc_t loc);
+ptx_expr *ptx_b_addr_suffix(ptx_context *ctx, ptx_expr *addr, const ptx_tok *word, ptx_loc_t loc);
+ptx_expr *ptx_b_apply(ptx_context *ctx, const ptx_tok *fn, bool fn_is_int, ptx_expr *a, ptx_loc_t loc);
+/* a whole operand: a top-level (x) becomes a one-item list, a|b a pair */
+ptx_expr *ptx_b_operand(ptx_context *ctx, ptx_expr *e);
+void ptx_b_push(ptx_context *ctx, void *item);
+
+/* statements */
+void ptx_b_mod(ptx_context *ctx, const ptx_tok *word);
+ptx_node *ptx_b_instr(ptx_context *ctx, const ptx_tok *guard, bool neg,
+                      const ptx_tok *opcode, size_t mods, size_t ops, ptx_loc_t loc);
+ptx_node *ptx_b_label(ptx_context *ctx, const ptx_tok *name, ptx_loc_t loc);
+ptx_node *ptx_b_block(ptx_context *ctx, ptx_nlist body, ptx_loc_t loc);
+ptx_node *ptx_b_loc(ptx_context *ctx, const ptx_tok nums[3], size_t attrs, ptx_loc_t loc);
+void ptx_b_loc_attr(ptx_context *ctx, const ptx_tok *key, const ptx_tok *a,
+                    const ptx_tok *b, const ptx_tok *c, ptx_loc_t loc);
+ptx_node *ptx_b_pragma(ptx_context *ctx, size_t strings, ptx_loc_t loc);
+void ptx_b_string(ptx_context *ctx, const ptx_tok *t);
+ptx_node *ptx_b_callproto(ptx_context *ctx, const ptx_tok *label, size_t ret,
+                          size_t params, size_t dirs, ptx_loc_t loc);
+ptx_node *ptx_b_targets(ptx_context *ctx, const ptx_tok *label, bool branch,
+                        size_t names, ptx_loc_t loc);
+ptx_nlist ptx_b_append(ptx_nlist list, ptx_node *n);
+
+/* declarations */
+void ptx_b_spec(ptx_context *ctx, ptx_spec_kind kind, const ptx_tok *t, ptx_loc_t loc);
+ptx_spec *ptx_b_attr(ptx_context *ctx, const ptx_tok *word, const ptx_tok *a,
+                     const ptx_tok *b, ptx_loc_t loc);
+ptx_spec *ptx_b_attr_merge(ptx_context *ctx, ptx_spec *a, ptx_spec *b);
+ptx_spec *ptx_b_attr_spec(ptx_context *ctx, ptx_spec *attrs, ptx_loc_t loc);
+ptx_var *ptx_b_var(ptx_context *ctx, const ptx_tok *name, bool sink);
+void ptx_b_var_dim(ptx_context *ctx, ptx_var *v, const ptx_tok *n, ptx_loc_t loc);
+void ptx_b_var_range(ptx_context *ctx, ptx_var *v, const ptx_tok *n, ptx_loc_t loc);
+void ptx_b_var_init(ptx_context *ctx, ptx_var *v, ptx_expr *init);
+ptx_decl *ptx_b_decl(ptx_context *ctx, size_t specs, size_t vars, ptx_loc_t loc);
+/* checks what depends on where the declaration stands */
+ptx_node *ptx_b_decl_at(ptx_context *ctx, ptx_decl *d, ptx_decl_site site);
+ptx_decl *ptx_b_param(ptx_context *ctx, size_t specs, ptx_var *var, ptx_loc_t loc);
+
+/* functions */
+void ptx_b_fdir(ptx_context *ctx, const ptx_tok *kind, size_t values, ptx_loc_t loc);
+void ptx_b_fdir_pragma(ptx_context *ctx, size_t strings, ptx_loc_t loc);
+ptx_func *ptx_b_func_head(ptx_context *ctx, size_t specs, bool entry, size_t ret,
+                          const ptx_tok *name, size_t params, size_t dirs,
+                          ptx_loc_t loc);
+ptx_node *ptx_b_func(ptx_context *ctx, ptx_func *head, ptx_node *body, ptx_loc_t loc);
+
+/* module items */
+ptx_node *ptx_b_alias(ptx_context *ctx, const ptx_tok *a, const ptx_tok *b, ptx_loc_t loc);
+ptx_node *ptx_b_file(ptx_context *ctx, const ptx_tok *index, const ptx_tok *path,
+                     const ptx_tok *ts, const ptx_tok *size, ptx_loc_t loc);
+ptx_node *ptx_b_section(ptx_context *ctx, const ptx_tok *name, ptx_nlist body, ptx_loc_t loc);
+ptx_node *ptx_b_data(ptx_context *ctx, const ptx_tok *word, size_t values, ptx_loc_t loc);
+ptx_node *ptx_b_target_item(ptx_context *ctx, size_t names, ptx_loc_t loc);
+ptx_node *ptx_b_dwarf(ptx_context *ctx, const ptx_tok *line, ptx_loc_t loc);
+void ptx_b_name(ptx_context *ctx, const ptx_tok *t);
+
+/* header and module */
+void ptx_b_version(ptx_context *ctx, const ptx_tok *t, ptx_loc_t loc);
+void ptx_b_target(ptx_context *ctx, size_t names, ptx_loc_t loc);
+void ptx_b_address_size(ptx_context *ctx, const ptx_tok *t, ptx_loc_t loc);
+void ptx_b_module(ptx_context *ctx, ptx_nlist items);
+
+/* After error recovery: drop half-built lists; true when parsing must stop. */
+bool ptx_b_recover(ptx_context *ctx);
+
+#endif

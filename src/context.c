@@ -1,0 +1,343 @@
+/* The context: owns the arena, the names, the diagnostics and the source
+ * copy of one parse; reads files; maps offsets to lines. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "internal.h"
+
+const char *ptx_version(void)
+{
+    return PTX_FRONT_VERSION;
+}
+
+ptx_context *ptx_context_new(void)
+{
+    ptx_context *ctx = calloc(1, sizeof *ctx);
+    if (!ctx)
+        return NULL;
+    ptx_arena_init(&ctx->arena);
+    ctx->arena.oom = &ctx->oom;
+    ctx->max_errors = 20;
+    ctx->filename = "<input>";
+    return ctx;
+}
+
+void ptx_context_free(ptx_context *ctx)
+{
+    if (!ctx)
+        return;
+    ptx_arena_release(&ctx->arena);
+    ptx_interner_release(&ctx->names);
+    free(ctx->diags);
+    free(ctx->scratch);
+    free(ctx->src);
+    free(ctx->lines);
+    free(ctx);
+}
+
+void ptx_context_set_max_errors(ptx_context *ctx, unsigned max_errors)
+{
+    ctx->max_errors = max_errors;
+}
+
+const ptx_module *ptx_context_module(const ptx_context *ctx)
+{
+    return ctx->module;
+}
+
+const char *ptx_context_filename(const ptx_context *ctx)
+{
+    return ctx->filename;
+}
+
+const char *ptx_context_source(const ptx_context *ctx, size_t *len)
+{
+    if (len)
+        *len = ctx->srclen;
+    return ctx->src;
+}
+
+const char *ptx_context_io_error(const ptx_context *ctx)
+{
+    return ctx->io_error;
+}
+
+/* ---- diagnostics ---------------------------------------------------- */
+
+bool ptx_diag_vadd(ptx_context *ctx, ptx_severity sev, ptx_diag_code code,
+                   ptx_span span, const char *fmt, va_list ap)
+{
+    if (ctx->stopped)
+        return false;
+    if (ctx->ndiags == ctx->diagcap) {
+        size_t cap = ctx->diagcap ? ctx->diagcap * 2 : 16;
+        ptx_diag *d = realloc(ctx->diags, cap * sizeof *d);
+        if (!d)
+            longjmp(ctx->oom, 1);
+        ctx->diags = d;
+        ctx->diagcap = cap;
+    }
+    char small[256];
+    va_list ap2;
+    va_copy(ap2, ap);
+    int n = vsnprintf(small, sizeof small, fmt, ap);
+    char *msg;
+    if (n < 0)
+        n = 0;
+    if ((size_t)n < sizeof small) {
+        msg = ptx_arena_strndup(&ctx->arena, small, (size_t)n);
+    } else {
+        msg = ptx_arena_alloc(&ctx->arena, (size_t)n + 1);
+        vsnprintf(msg, (size_t)n + 1, fmt, ap2);
+    }
+    va_end(ap2);
+    ptx_diag *d = &ctx->diags[ctx->ndiags++];
+    d->severity = sev;
+    d->code = code;
+    d->message = msg;
+    d->span = span;
+    if (sev == PTX_SEV_ERROR) {
+        ctx->nerrors++;
+        if (ctx->max_errors && ctx->nerrors >= ctx->max_errors) {
+            ctx->stopped = true;
+            ptx_span at = span;
+            at.len = 0;
+            if (ctx->ndiags == ctx->diagcap) {
+                ptx_diag *g = realloc(ctx->diags, (ctx->diagcap + 1) * sizeof *g);
+                if (!g)
+                    longjmp(ctx->oom, 1);
+                ctx->diags = g;
+                ctx->diagcap++;
+            }
+            ptx_diag *last = &ctx->diags[ctx->ndiags++];
+            last->severity = PTX_SEV_NOTE;
+            last->code = PTX_DIAG_LIMIT;
+            last->message = ptx_arena_strndup(&ctx->arena,
+                "too many errors; stopping (the limit is set with --max-errors)", 63);
+            last->span = at;
+            return false;
+        }
+    }
+    return true;
+}
+
+bool ptx_diag_add(ptx_context *ctx, ptx_severity sev, ptx_diag_code code,
+                  ptx_span span, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    bool ok = ptx_diag_vadd(ctx, sev, code, span, fmt, ap);
+    va_end(ap);
+    return ok;
+}
+
+size_t ptx_diag_count(const ptx_context *ctx)
+{
+    return ctx->ndiags;
+}
+
+size_t ptx_error_count(const ptx_context *ctx)
+{
+    return ctx->nerrors;
+}
+
+const ptx_diag *ptx_diag_get(const ptx_context *ctx, size_t i)
+{
+    return i < ctx->ndiags ? &ctx->diags[i] : NULL;
+}
+
+/* ---- positions -------------------------------------------------------- */
+
+static bool build_lines(ptx_context *ctx)
+{
+    size_t cap = 1024, n = 0;
+    uint32_t *lines = malloc(cap * sizeof *lines);
+    if (!lines)
+        return false;
+    lines[n++] = 0;
+    const char *p = ctx->src, *end = ctx->src + ctx->srclen;
+    while (p < end && (p = memchr(p, '\n', (size_t)(end - p))) != NULL) {
+        p++;
+        if (n == cap) {
+            uint32_t *l = realloc(lines, cap * 2 * sizeof *l);
+            if (!l) {
+                free(lines);
+                return false;
+            }
+            lines = l;
+            cap *= 2;
+        }
+        lines[n++] = (uint32_t)(p - ctx->src);
+    }
+    ctx->lines = lines;
+    ctx->nlines = n;
+    return true;
+}
+
+ptx_position ptx_context_position(const ptx_context *cctx, uint32_t off)
+{
+    ptx_position pos = { 0, 0 };
+    ptx_context *ctx = (ptx_context *)cctx;   /* the line table is a cache */
+    if (!ctx->src || off == PTX_NO_OFFSET)
+        return pos;
+    if (!ctx->lines && !build_lines(ctx))
+        return pos;
+    if (off > ctx->srclen)
+        off = (uint32_t)ctx->srclen;
+    size_t lo = 0, hi = ctx->nlines;
+    while (hi - lo > 1) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (ctx->lines[mid] <= off)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    pos.line = (uint32_t)lo + 1;
+    pos.col = off - ctx->lines[lo] + 1;
+    return pos;
+}
+
+/* ---- list building ----------------------------------------------------- */
+
+void ptx_scratch_push(ptx_context *ctx, void *item)
+{
+    if (ctx->nscratch == ctx->scratchcap) {
+        size_t cap = ctx->scratchcap ? ctx->scratchcap * 2 : 256;
+        void **s = realloc(ctx->scratch, cap * sizeof *s);
+        if (!s)
+            longjmp(ctx->oom, 1);
+        ctx->scratch = s;
+        ctx->scratchcap = cap;
+    }
+    ctx->scratch[ctx->nscratch++] = item;
+}
+
+void **ptx_scratch_take(ptx_context *ctx, size_t mark, uint32_t *count)
+{
+    size_t n = ctx->nscratch > mark ? ctx->nscratch - mark : 0;
+    void **items = NULL;
+    if (n) {
+        items = ptx_arena_alloc(&ctx->arena, n * sizeof *items);
+        memcpy(items, ctx->scratch + mark, n * sizeof *items);
+    }
+    ctx->nscratch = mark < ctx->nscratch ? mark : ctx->nscratch;
+    *count = (uint32_t)n;
+    return items;
+}
+
+/* ---- parsing ----------------------------------------------------------- */
+
+/* Runs after the caller has armed ctx->oom with setjmp. */
+static ptx_status parse_owned(ptx_context *ctx)
+{
+    if (ctx->srclen >= UINT32_MAX - 2) {
+        ptx_span none = { 0, 0 };
+        ptx_diag_add(ctx, PTX_SEV_ERROR, PTX_DIAG_LIMIT, none,
+                     "input of %zu bytes is too large (the limit is 4 GiB)",
+                     ctx->srclen);
+        return PTX_ERR_INPUT;
+    }
+    ptx_run_parser(ctx);
+    return ctx->nerrors ? PTX_ERR_INPUT : PTX_OK;
+}
+
+ptx_status ptx_parse_buffer(ptx_context *ctx, const char *name,
+                            const char *data, size_t len,
+                            const ptx_module **out)
+{
+    if (!ctx || (!data && len) || ctx->parsed)
+        return PTX_ERR_USAGE;
+    ctx->parsed = true;
+    if (setjmp(ctx->oom)) {
+        ctx->module = NULL;
+        return PTX_ERR_NOMEM;
+    }
+    if (name)
+        ctx->filename = ptx_arena_strndup(&ctx->arena, name, strlen(name));
+    ctx->src = malloc(len + 2);
+    if (!ctx->src)
+        return PTX_ERR_NOMEM;
+    if (len)
+        memcpy(ctx->src, data, len);
+    ctx->src[len] = ctx->src[len + 1] = '\0';
+    ctx->srclen = len;
+    ptx_status st = parse_owned(ctx);
+    if (out)
+        *out = ctx->module;
+    return st;
+}
+
+static ptx_status read_stream(ptx_context *ctx, FILE *f)
+{
+    size_t cap = 1 << 16, len = 0;
+    char *buf = malloc(cap);
+    if (!buf)
+        return PTX_ERR_NOMEM;
+    for (;;) {
+        if (cap - len <= 2) {
+            char *b = realloc(buf, cap * 2);
+            if (!b) {
+                free(buf);
+                return PTX_ERR_NOMEM;
+            }
+            buf = b;
+            cap *= 2;
+        }
+        size_t n = fread(buf + len, 1, cap - len - 2, f);
+        len += n;
+        if (n == 0 && (feof(f) || ferror(f)))
+            break;
+    }
+    if (ferror(f)) {
+        ctx->io_error = ptx_arena_strndup(&ctx->arena, strerror(errno), strlen(strerror(errno)));
+        free(buf);
+        return PTX_ERR_IO;
+    }
+    buf[len] = buf[len + 1] = '\0';
+    ctx->src = buf;
+    ctx->srclen = len;
+    return PTX_OK;
+}
+
+ptx_status ptx_parse_file(ptx_context *ctx, const char *path,
+                          const ptx_module **out)
+{
+    if (!ctx || !path || ctx->parsed)
+        return PTX_ERR_USAGE;
+    ctx->parsed = true;
+    FILE *volatile f = NULL;
+    bool is_stdin = strcmp(path, "-") == 0;
+    if (setjmp(ctx->oom)) {
+        if (f && !is_stdin)
+            fclose(f);
+        ctx->module = NULL;
+        return PTX_ERR_NOMEM;
+    }
+    ctx->filename = is_stdin ? "<stdin>" : ptx_arena_strndup(&ctx->arena, path, strlen(path));
+    f = is_stdin ? stdin : fopen(path, "rb");
+    if (!f) {
+        const char *e = strerror(errno);
+        ctx->io_error = ptx_arena_strndup(&ctx->arena, e, strlen(e));
+        return PTX_ERR_IO;
+    }
+    struct stat sb;
+    if (fstat(fileno(f), &sb) == 0 && S_ISDIR(sb.st_mode)) {
+        ctx->io_error = "is a directory";
+        if (!is_stdin)
+            fclose(f);
+        return PTX_ERR_IO;
+    }
+    ptx_status st = read_stream(ctx, f);
+    if (!is_stdin)
+        fclose(f);
+    f = NULL;
+    if (st != PTX_OK)
+        return st;
+    st = parse_owned(ctx);
+    if (out)
+        *out = ctx->module;
+    return st;
+}

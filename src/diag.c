@@ -1,0 +1,61 @@
+/* Rendering a diagnostic the way GCC does: position, severity, message,
+ * then the source line with a caret and tildes under the range. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+
+static const char *const severity_names[] = { "note", "warning", "error" };
+
+ptx_status ptx_diag_render(const ptx_context *ctx, const ptx_diag *d,
+                           ptx_write_fn write, void *user)
+{
+    if (!ctx || !d || !write)
+        return PTX_ERR_USAGE;
+    ptx_out *o = malloc(sizeof *o);
+    if (!o)
+        return PTX_ERR_NOMEM;
+    ptx_out_init(o, write, user);
+    ptx_position pos = ptx_context_position(ctx, d->span.off);
+    ptx_out_str(o, ctx->filename);
+    if (pos.line)
+        ptx_out_fmt(o, ":%u:%u", pos.line, pos.col);
+    ptx_out_fmt(o, ": %s: ", severity_names[d->severity <= PTX_SEV_ERROR ? d->severity : 2]);
+    ptx_out_str(o, d->message);
+    ptx_out_char(o, '\n');
+    if (pos.line && ctx->src) {
+        const char *start = ctx->src + (d->span.off - (pos.col - 1));
+        const char *end = ctx->src + ctx->srclen;
+        const char *eol = memchr(start, '\n', (size_t)(end - start));
+        if (!eol)
+            eol = end;
+        if (eol > start && eol[-1] == '\r')
+            eol--;
+        /* long lines are shown around the error */
+        const char *from = start;
+        size_t col = pos.col - 1;
+        if (col > 120) {
+            from = start + col - 60;
+            col = 60;
+        }
+        const char *to = eol - from > 200 ? from + 200 : eol;
+        ptx_out_str(o, " ");
+        for (const char *p = from; p < to; p++) {
+            unsigned char c = (unsigned char)*p;
+            ptx_out_char(o, c == '\t' ? '\t' : (c < 0x20 || c >= 0x7f) ? '?' : (char)c);
+        }
+        ptx_out_str(o, "\n ");
+        for (size_t i = 0; i < col; i++)
+            ptx_out_char(o, from[i] == '\t' ? '\t' : ' ');
+        ptx_out_char(o, '^');
+        size_t len = d->span.len;
+        if (from + col + len > to)
+            len = (size_t)(to - (from + col));
+        for (size_t i = 1; i < len; i++)
+            ptx_out_char(o, '~');
+        ptx_out_char(o, '\n');
+    }
+    ptx_status st = ptx_out_finish(o);
+    free(o);
+    return st;
+}

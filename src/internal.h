@@ -1,0 +1,118 @@
+/* Internal interfaces shared by the library's source files. */
+#ifndef PTX_INTERNAL_H
+#define PTX_INTERNAL_H
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "ptx/ptx.h"
+
+/* ---- arena (arena.c) ------------------------------------------------ */
+
+typedef struct ptx_arena_block ptx_arena_block;
+
+typedef struct ptx_arena {
+    char *cur, *end;
+    ptx_arena_block *head;
+    size_t next_size;         /* size of the next ordinary block */
+    size_t total;             /* bytes obtained from malloc */
+    jmp_buf *oom;             /* where to go when malloc fails; NULL: return NULL */
+} ptx_arena;
+
+void ptx_arena_init(ptx_arena *a);
+void ptx_arena_release(ptx_arena *a);
+/* 8-byte aligned, uninitialised memory; on failure longjmps to a->oom. */
+void *ptx_arena_alloc(ptx_arena *a, size_t size);
+void *ptx_arena_zalloc(ptx_arena *a, size_t size);
+char *ptx_arena_strndup(ptx_arena *a, const char *s, size_t n);
+
+/* ---- interning (intern.c) ------------------------------------------- */
+
+typedef struct ptx_interner {
+    const ptx_name **slots;
+    size_t mask;              /* slots - 1 */
+    size_t count;
+} ptx_interner;
+
+void ptx_interner_release(ptx_interner *in);
+const ptx_name *ptx_intern(ptx_context *ctx, const char *s, size_t len);
+
+/* ---- the context (context.c) ----------------------------------------- */
+
+struct ptx_context {
+    ptx_arena arena;
+    ptx_interner names;
+    jmp_buf oom;
+
+    const char *filename;
+    char *src;                /* private copy, followed by two NUL bytes */
+    size_t srclen;
+    uint32_t *lines;          /* offsets of line starts, built on demand */
+    size_t nlines;
+    const char *io_error;
+
+    ptx_diag *diags;          /* malloc'd; freed with the context */
+    size_t ndiags, diagcap, nerrors;
+    unsigned max_errors;
+    bool parsed;
+    bool stopped;             /* the error limit was reached */
+
+    void **scratch;           /* list building stack (malloc'd) */
+    size_t nscratch, scratchcap;
+
+    unsigned expr_depth;      /* open parentheses/braces/brackets in an operand */
+    ptx_module *module;
+};
+
+/* Adds a diagnostic; returns false when the error limit is reached. */
+bool ptx_diag_add(ptx_context *ctx, ptx_severity sev, ptx_diag_code code,
+                  ptx_span span, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 5, 6)))
+#endif
+    ;
+bool ptx_diag_vadd(ptx_context *ctx, ptx_severity sev, ptx_diag_code code,
+                   ptx_span span, const char *fmt, va_list ap);
+
+void ptx_scratch_push(ptx_context *ctx, void *item);
+/* Moves the items above `mark` into an arena array and pops them. */
+void **ptx_scratch_take(ptx_context *ctx, size_t mark, uint32_t *count);
+
+/* ---- scanner and parser glue (grammar/ptx.l, grammar/ptx.y) ----------- */
+
+/* Parses ctx->src; returns non-zero when the parser gave up. */
+int ptx_run_parser(ptx_context *ctx);
+
+/* ---- output buffering (print_util.c) --------------------------------- */
+
+typedef struct ptx_out {
+    ptx_write_fn write;
+    void *user;
+    size_t len;
+    bool failed;
+    char buf[1 << 16];
+} ptx_out;
+
+void ptx_out_init(ptx_out *o, ptx_write_fn write, void *user);
+void ptx_out_flush(ptx_out *o);
+void ptx_out_mem(ptx_out *o, const char *s, size_t n);
+void ptx_out_str(ptx_out *o, const char *s);
+void ptx_out_char(ptx_out *o, char c);
+void ptx_out_name(ptx_out *o, const ptx_name *n);
+void ptx_out_u64(ptx_out *o, uint64_t v);
+void ptx_out_i64(ptx_out *o, int64_t v);
+void ptx_out_fmt(ptx_out *o, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+void ptx_out_indent(ptx_out *o, unsigned n);
+/* Prints an expression in PTX syntax (shared by the PTX and tree printers). */
+void ptx_out_expr(ptx_out *o, const ptx_expr *e);
+void ptx_out_expr_depth(ptx_out *o, const ptx_expr *e, unsigned depth);
+ptx_status ptx_out_finish(ptx_out *o);
+
+#endif

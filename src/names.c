@@ -1,0 +1,78 @@
+/* Spellings of the AST's enumerations, shared by printers and users. */
+#include "ptx/ast.h"
+
+#define LOOKUP(table, i) \
+    ((unsigned)(i) < sizeof(table) / sizeof(table[0]) ? table[i] : NULL)
+
+static const char *const type_names[PTX_TYPE_COUNT] = {
+    [PTX_TYPE_NONE] = "", [PTX_TYPE_S8] = ".s8", [PTX_TYPE_S16] = ".s16",
+    [PTX_TYPE_S32] = ".s32", [PTX_TYPE_S64] = ".s64", [PTX_TYPE_U8] = ".u8",
+    [PTX_TYPE_U16] = ".u16", [PTX_TYPE_U32] = ".u32", [PTX_TYPE_U64] = ".u64",
+    [PTX_TYPE_F16] = ".f16", [PTX_TYPE_F16X2] = ".f16x2", [PTX_TYPE_F32] = ".f32",
+    [PTX_TYPE_F64] = ".f64", [PTX_TYPE_B8] = ".b8", [PTX_TYPE_B16] = ".b16",
+    [PTX_TYPE_B32] = ".b32", [PTX_TYPE_B64] = ".b64", [PTX_TYPE_B128] = ".b128",
+    [PTX_TYPE_PRED] = ".pred", [PTX_TYPE_TEXREF] = ".texref",
+    [PTX_TYPE_SAMPLERREF] = ".samplerref", [PTX_TYPE_SURFREF] = ".surfref",
+};
+
+static const char *const space_names[PTX_SPACE_COUNT] = {
+    [PTX_SPACE_NONE] = "", [PTX_SPACE_REG] = ".reg", [PTX_SPACE_SREG] = ".sreg",
+    [PTX_SPACE_CONST] = ".const", [PTX_SPACE_GLOBAL] = ".global",
+    [PTX_SPACE_LOCAL] = ".local", [PTX_SPACE_PARAM] = ".param",
+    [PTX_SPACE_SHARED] = ".shared", [PTX_SPACE_TEX] = ".tex",
+};
+
+static const char *const linkage_names[PTX_LINK_COUNT] = {
+    [PTX_LINK_NONE] = "", [PTX_LINK_EXTERN] = ".extern",
+    [PTX_LINK_VISIBLE] = ".visible", [PTX_LINK_WEAK] = ".weak",
+    [PTX_LINK_COMMON] = ".common",
+};
+
+static const char *const op_names[PTX_OP_COUNT] = {
+    [PTX_OP_NONE] = "", [PTX_OP_NEG] = "-", [PTX_OP_PLUS] = "+", [PTX_OP_LNOT] = "!",
+    [PTX_OP_BNOT] = "~", [PTX_OP_MUL] = "*", [PTX_OP_DIV] = "/", [PTX_OP_MOD] = "%",
+    [PTX_OP_ADD] = "+", [PTX_OP_SUB] = "-", [PTX_OP_SHL] = "<<", [PTX_OP_SHR] = ">>",
+    [PTX_OP_LT] = "<", [PTX_OP_GT] = ">", [PTX_OP_LE] = "<=", [PTX_OP_GE] = ">=",
+    [PTX_OP_EQ] = "==", [PTX_OP_NE] = "!=", [PTX_OP_BAND] = "&", [PTX_OP_BXOR] = "^",
+    [PTX_OP_BOR] = "|", [PTX_OP_LAND] = "&&", [PTX_OP_LOR] = "||",
+};
+
+static const char *const fdir_names[PTX_FDIR_COUNT] = {
+    [PTX_FDIR_MAXNREG] = ".maxnreg", [PTX_FDIR_MAXNTID] = ".maxntid",
+    [PTX_FDIR_REQNTID] = ".reqntid", [PTX_FDIR_MINNCTAPERSM] = ".minnctapersm",
+    [PTX_FDIR_MAXNCTAPERSM] = ".maxnctapersm",
+    [PTX_FDIR_REQNCTAPERCLUSTER] = ".reqnctapercluster",
+    [PTX_FDIR_EXPLICITCLUSTER] = ".explicitcluster",
+    [PTX_FDIR_MAXCLUSTERRANK] = ".maxclusterrank",
+    [PTX_FDIR_BLOCKSARECLUSTERS] = ".blocksareclusters",
+    [PTX_FDIR_LOCAL_MAXNREG] = ".local_maxnreg", [PTX_FDIR_NORETURN] = ".noreturn",
+    [PTX_FDIR_ABI_PRESERVE] = ".abi_preserve",
+    [PTX_FDIR_ABI_PRESERVE_CONTROL] = ".abi_preserve_control",
+    [PTX_FDIR_PRAGMA] = ".pragma",
+};
+
+static const char *const node_names[PTX_NODE_COUNT] = {
+    [PTX_NODE_FUNC] = "function", [PTX_NODE_ALIAS] = "alias", [PTX_NODE_FILE] = "file",
+    [PTX_NODE_SECTION] = "section", [PTX_NODE_TARGET] = "target",
+    [PTX_NODE_DWARF] = "dwarf", [PTX_NODE_DECL] = "decl", [PTX_NODE_PRAGMA] = "pragma",
+    [PTX_NODE_INSTR] = "instr", [PTX_NODE_LABEL] = "label", [PTX_NODE_BLOCK] = "block",
+    [PTX_NODE_LOC] = "loc", [PTX_NODE_CALLPROTO] = "callprototype",
+    [PTX_NODE_TARGETS] = "targets", [PTX_NODE_DATA] = "data",
+};
+
+static const char *const expr_names[PTX_EXPR_COUNT] = {
+    [PTX_EXPR_INT] = "int", [PTX_EXPR_FLOAT] = "float", [PTX_EXPR_F32] = "f32bits",
+    [PTX_EXPR_F64] = "f64bits", [PTX_EXPR_SYM] = "sym", [PTX_EXPR_SINK] = "sink",
+    [PTX_EXPR_UNARY] = "unary", [PTX_EXPR_CAST] = "cast", [PTX_EXPR_BINARY] = "binary",
+    [PTX_EXPR_COND] = "cond", [PTX_EXPR_PAREN] = "paren", [PTX_EXPR_INDEX] = "index",
+    [PTX_EXPR_ADDR] = "addr", [PTX_EXPR_VEC] = "vec", [PTX_EXPR_LIST] = "list",
+    [PTX_EXPR_PAIR] = "pair", [PTX_EXPR_GENERIC] = "generic", [PTX_EXPR_MASK] = "mask",
+};
+
+const char *ptx_type_name(ptx_type t) { return LOOKUP(type_names, t); }
+const char *ptx_space_name(ptx_space s) { return LOOKUP(space_names, s); }
+const char *ptx_linkage_name(ptx_linkage l) { return LOOKUP(linkage_names, l); }
+const char *ptx_op_name(ptx_op op) { return LOOKUP(op_names, op); }
+const char *ptx_fdir_name(ptx_fdir_kind k) { return LOOKUP(fdir_names, k); }
+const char *ptx_node_kind_name(ptx_node_kind k) { return LOOKUP(node_names, k); }
+const char *ptx_expr_kind_name(ptx_expr_kind k) { return LOOKUP(expr_names, k); }

@@ -1,0 +1,61 @@
+#!/bin/sh
+# One file of the conformance run: accepted with no diagnostic, --emit-ptx
+# reparses to the same tree, and (with ptxas) the re-emitted PTX assembles
+# to the same cubin.  Prints "PASS file", "FAIL file: why" or "SKIP...".
+# usage: check-file.sh PTX_FRONT WORKDIR FILE MODE   (MODE: corpus | examples)
+front=$1 work=$2 f=$3 mode=$4
+base=$work/$(echo "$f" | tr '/' '_')
+here=$(dirname "$0")
+PTXAS=${PTXAS:-/usr/local/cuda/bin/ptxas}
+
+if ! "$front" "$f" 2>"$base.err" || [ -s "$base.err" ]; then
+    echo "FAIL $f: not accepted: $(head -1 "$base.err")"
+    exit 0
+fi
+if ! "$front" --emit-ptx "$f" -o "$base.out.ptx" 2>"$base.err"; then
+    echo "FAIL $f: --emit-ptx failed: $(head -1 "$base.err")"
+    exit 0
+fi
+"$front" --ast --no-locations "$f" >"$base.ast1" 2>&1
+"$front" --ast --no-locations "$base.out.ptx" >"$base.ast2" 2>&1
+if ! cmp -s "$base.ast1" "$base.ast2"; then
+    echo "FAIL $f: the re-emitted PTX parses to a different tree"
+    exit 0
+fi
+rm -f "$base.ast1" "$base.ast2"
+
+if [ -n "$NO_PTXAS" ] || [ ! -x "$PTXAS" ]; then
+    echo "PASS $f (no ptxas: cubins not compared)"
+    rm -f "$base.out.ptx" "$base.err"
+    exit 0
+fi
+arch=$(grep -m1 -oE '^[[:space:]]*\.target[[:space:]]+(sm|compute)_[0-9]+[af]?' "$f" |
+       grep -oE '(sm|compute)_[0-9]+[af]?' | sed 's/compute_/sm_/')
+[ -z "$arch" ] && arch=sm_90
+case "$arch" in sm_1?|sm_2?|sm_3?|sm_5?|sm_6?|sm_70|sm_72) arch=sm_75;; esac
+flags=""
+if [ "$mode" = examples ]; then
+    flags="-c -O0"
+else
+    case "$f" in *rdc*) flags="-c";; esac
+    # ptxas 13.0 itself crashes on this valid file at -O3
+    case "$f" in *gen_cuptx_sync.sm_80.ptx) flags="$flags -O0";; esac
+fi
+if ! "$PTXAS" $flags -arch="$arch" "$f" -o "$base.a.cubin" >/dev/null 2>&1; then
+    echo "SKIP $f: ptxas rejects the original"
+    exit 0
+fi
+if ! "$PTXAS" $flags -arch="$arch" "$base.out.ptx" -o "$base.b.cubin" 2>"$base.err" >/dev/null; then
+    echo "FAIL $f: ptxas rejects the re-emitted PTX: $(grep -m1 error "$base.err")"
+    exit 0
+fi
+if cmp -s "$base.a.cubin" "$base.b.cubin"; then
+    echo "PASS $f (cubin identical)"
+elif command -v python3 >/dev/null 2>&1 && [ -f "$here/../../../shared/tools/cubin-diff.py" ] &&
+     python3 "$here/../../../shared/tools/cubin-diff.py" "$base.a.cubin" "$base.b.cubin" >"$base.err" 2>&1; then
+    echo "PASS $f (cubin identical but for the PTX-text debug sections)"
+else
+    echo "FAIL $f: cubins differ: $(head -1 "$base.err")"
+    exit 0
+fi
+rm -f "$base.a.cubin" "$base.b.cubin" "$base.out.ptx" "$base.err"

@@ -1,0 +1,28 @@
+#!/bin/sh
+# The conformance run: every .ptx of the nvcc corpus and of the spec
+# examples in ../shared must be accepted and round-trip (see check-file.sh).
+# Skips, saying so, when ../shared is absent.  usage: run.sh PTX_FRONT
+front=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
+here=$(cd "$(dirname "$0")" && pwd)
+shared=${PTX_SHARED:-$here/../../../shared}
+if [ ! -d "$shared/corpus/public" ]; then
+    echo "conformance: SKIPPED: $shared/corpus not found (the corpora live beside the checkout)"
+    exit 0
+fi
+PTXAS=${PTXAS:-/usr/local/cuda/bin/ptxas}
+[ -x "$PTXAS" ] || echo "conformance: ptxas not found at $PTXAS: cubins are not compared"
+work=$(mktemp -d "${TMPDIR:-/tmp}/ptx-conf.XXXXXX")
+jobs=${JOBS:-$(nproc 2>/dev/null || echo 2)}
+{
+    ls "$shared"/corpus/public/*.ptx | sed 's/$/ corpus/'
+    ls "$shared"/ptx-isa/examples/*.ptx "$shared"/ptx-isa/examples/manual/*.ptx \
+       "$shared"/ptx-isa/examples/real/*.ptx | sed 's/$/ examples/'
+} | xargs -P "$jobs" -n 2 sh "$here/check-file.sh" "$front" "$work" >"$work/results.txt"
+grep '^FAIL' "$work/results.txt"
+pass=$(grep -c '^PASS' "$work/results.txt")
+fail=$(grep -c '^FAIL' "$work/results.txt")
+skip=$(grep -c '^SKIP' "$work/results.txt")
+same=$(grep -c 'cubin identical' "$work/results.txt")
+echo "conformance: $same of $pass accepted files gave identical cubins after --emit-ptx"
+echo "conformance: $pass passed, $fail failed, $skip skipped"
+if [ "$fail" -eq 0 ]; then rm -rf "$work"; else echo "conformance: outputs kept in $work"; exit 1; fi
