@@ -13,7 +13,12 @@ PREFIX      ?= /usr/local
 CHECK_CFLAGS ?= $(shell $(PKG_CONFIG) --cflags check 2>/dev/null)
 CHECK_LIBS   ?= $(shell $(PKG_CONFIG) --libs check 2>/dev/null)
 OPT         ?= -O2 -g
+# warnings are errors in CI (which sets CI=true), or with WERROR=-Werror
+ifeq ($(CI),true)
+WERROR      ?= -Werror
+else
 WERROR      ?=
+endif
 
 B := build
 WARN := -std=c11 -Wall -Wextra -Wpedantic -Wshadow -Wstrict-prototypes -Wmissing-prototypes
@@ -33,7 +38,7 @@ LIB_OBJS := $(patsubst src/%.c,$(B)/obj/%.o,$(LIB_SRCS)) $(B)/obj/ptx.tab.o $(B)
 HEADERS := $(wildcard include/ptx/*.h) $(wildcard src/*.h)
 UNIT_SRCS := $(wildcard test/unit/*.c)
 
-.PHONY: all check unit conformance clean install uninstall
+.PHONY: all check unit errors examples conformance clean distclean install uninstall update-golden
 all: $(B)/ptx-front $(B)/libptxfront.a
 
 $(B)/gen/ptx.tab.c $(B)/gen/ptx.tab.h &: grammar/ptx.y
@@ -70,13 +75,32 @@ $(B)/check_ptx: $(UNIT_SRCS) test/unit/check_suites.h $(B)/libptxfront.a
 unit: $(B)/check_ptx
 	$(B)/check_ptx
 
+# the README's embedding example, built as a user would build it
+$(B)/embed: examples/embed.c $(B)/libptxfront.a
+	$(CC) $(ALL_CFLAGS) -o $@ $< $(B)/libptxfront.a $(ALL_LDFLAGS)
+
+examples: $(B)/embed $(B)/ptx-front
+	$(B)/embed examples/saxpy.ptx | grep -qx '20 instructions'
+	$(B)/ptx-front --ast examples/saxpy.ptx | grep -q 'instr fma  modifiers .rn .f32'
+	@echo "examples: 2 passed, 0 failed"
+
+# bad input: each test/errors/*.ptx against its .expected diagnostics
+errors: $(B)/ptx-front
+	sh test/errors/run.sh $(B)/ptx-front
+
+update-golden: $(B)/ptx-front
+	sh test/errors/run.sh $(B)/ptx-front --update
+
 conformance: $(B)/ptx-front
 	sh test/conformance/run.sh $(B)/ptx-front
 
-check: unit conformance
+check: unit errors examples conformance
 
 clean:
-	rm -rf $(B)/gen $(B)/obj $(B)/ptx-front $(B)/libptxfront.a $(B)/check_ptx $(B)/test
+	rm -rf $(B)/gen $(B)/obj $(B)/ptx-front $(B)/libptxfront.a $(B)/check_ptx $(B)/embed
+
+distclean: clean
+	rm -rf $(B)
 
 install: all
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib $(DESTDIR)$(PREFIX)/include/ptx

@@ -67,6 +67,19 @@ static void ptx_yyerror(PTX_YYLTYPE *loc, ptx_parser_state *pp, const char *msg)
 %token <tok> BRANCHTARGETS "'.branchtargets'" ALIGN "'.align'" PTR "'.ptr'" ATTRIBUTE "'.attribute'"
 %token <tok> SHL "'<<'" SHR "'>>'" LE "'<='" GE "'>='" EQ "'=='" NE "'!='" LAND "'&&'" LOR "'||'"
 
+%right '?' ':'
+%left LOR
+%left LAND
+%left '|'
+%left '^'
+%left '&'
+%left EQ NE
+%left '<' '>' LE GE
+%left SHL SHR
+%left '+' '-'
+%left '*' '/' '%'
+%precedence UNARY
+
 %type <tok> anyword
 %type <spec> attributes attribute
 %type <list> items stmts sec_items
@@ -76,7 +89,7 @@ static void ptx_yyerror(PTX_YYLTYPE *loc, ptx_parser_state *pp, const char *msg)
 %type <var> declarator declname dimmed
 %type <mark> specs specs_opt mods ops ops_opt exprs exprs_opt param_list params_opt ret_opt
 %type <mark> declarator_list fdirs strings names int_list int_list_opt sec_vals loc_attrs target_names
-%type <expr> operand expr cond lor land bor bxor band eq rel shift add mul unary postfix primary
+%type <expr> operand expr postfix primary
 %type <expr> secval secterm
 
 %%
@@ -317,80 +330,34 @@ operand
     : expr                              { $$ = ptx_b_operand(CTX, $1); }
     ;
 
+/* One nonterminal with declared precedences (C's, lowest first) instead of
+ * a cascade: an operand costs one reduction, not a dozen. */
 expr
-    : cond
-    ;
-
-cond
-    : lor
-    | lor '?' expr ':' cond             { $$ = ptx_b_cond(CTX, $1, $3, $5); }
-    ;
-
-lor
-    : land
-    | lor LOR land                      { $$ = ptx_b_binary(CTX, PTX_OP_LOR, $1, $3); }
-    ;
-
-land
-    : bor
-    | land LAND bor                     { $$ = ptx_b_binary(CTX, PTX_OP_LAND, $1, $3); }
-    ;
-
-bor
-    : bxor
-    | bor '|' bxor                      { $$ = ptx_b_binary(CTX, PTX_OP_BOR, $1, $3); }
-    ;
-
-bxor
-    : band
-    | bxor '^' band                     { $$ = ptx_b_binary(CTX, PTX_OP_BXOR, $1, $3); }
-    ;
-
-band
-    : eq
-    | band '&' eq                       { $$ = ptx_b_binary(CTX, PTX_OP_BAND, $1, $3); }
-    ;
-
-eq
-    : rel
-    | eq EQ rel                         { $$ = ptx_b_binary(CTX, PTX_OP_EQ, $1, $3); }
-    | eq NE rel                         { $$ = ptx_b_binary(CTX, PTX_OP_NE, $1, $3); }
-    ;
-
-rel
-    : shift
-    | rel '<' shift                     { $$ = ptx_b_binary(CTX, PTX_OP_LT, $1, $3); }
-    | rel '>' shift                     { $$ = ptx_b_binary(CTX, PTX_OP_GT, $1, $3); }
-    | rel LE shift                      { $$ = ptx_b_binary(CTX, PTX_OP_LE, $1, $3); }
-    | rel GE shift                      { $$ = ptx_b_binary(CTX, PTX_OP_GE, $1, $3); }
-    ;
-
-shift
-    : add
-    | shift SHL add                     { $$ = ptx_b_binary(CTX, PTX_OP_SHL, $1, $3); }
-    | shift SHR add                     { $$ = ptx_b_binary(CTX, PTX_OP_SHR, $1, $3); }
-    ;
-
-add
-    : mul
-    | add '+' mul                       { $$ = ptx_b_binary(CTX, PTX_OP_ADD, $1, $3); }
-    | add '-' mul                       { $$ = ptx_b_binary(CTX, PTX_OP_SUB, $1, $3); }
-    ;
-
-mul
-    : unary
-    | mul '*' unary                     { $$ = ptx_b_binary(CTX, PTX_OP_MUL, $1, $3); }
-    | mul '/' unary                     { $$ = ptx_b_binary(CTX, PTX_OP_DIV, $1, $3); }
-    | mul '%' unary                     { $$ = ptx_b_binary(CTX, PTX_OP_MOD, $1, $3); }
-    ;
-
-unary
     : postfix
-    | '-' unary                         { $$ = ptx_b_unary(CTX, PTX_OP_NEG, $2, @$); }
-    | '+' unary                         { $$ = ptx_b_unary(CTX, PTX_OP_PLUS, $2, @$); }
-    | '!' unary                         { $$ = ptx_b_unary(CTX, PTX_OP_LNOT, $2, @$); }
-    | '~' unary                         { $$ = ptx_b_unary(CTX, PTX_OP_BNOT, $2, @$); }
-    | '(' TYPE ')' unary                { $$ = ptx_b_cast(CTX, &$2, $4, @$); }
+    | expr '?' expr ':' expr            { $$ = ptx_b_cond(CTX, $1, $3, $5); }
+    | expr LOR expr                     { $$ = ptx_b_binary(CTX, PTX_OP_LOR, $1, $3); }
+    | expr LAND expr                    { $$ = ptx_b_binary(CTX, PTX_OP_LAND, $1, $3); }
+    | expr '|' expr                     { $$ = ptx_b_binary(CTX, PTX_OP_BOR, $1, $3); }
+    | expr '^' expr                     { $$ = ptx_b_binary(CTX, PTX_OP_BXOR, $1, $3); }
+    | expr '&' expr                     { $$ = ptx_b_binary(CTX, PTX_OP_BAND, $1, $3); }
+    | expr EQ expr                      { $$ = ptx_b_binary(CTX, PTX_OP_EQ, $1, $3); }
+    | expr NE expr                      { $$ = ptx_b_binary(CTX, PTX_OP_NE, $1, $3); }
+    | expr '<' expr                     { $$ = ptx_b_binary(CTX, PTX_OP_LT, $1, $3); }
+    | expr '>' expr                     { $$ = ptx_b_binary(CTX, PTX_OP_GT, $1, $3); }
+    | expr LE expr                      { $$ = ptx_b_binary(CTX, PTX_OP_LE, $1, $3); }
+    | expr GE expr                      { $$ = ptx_b_binary(CTX, PTX_OP_GE, $1, $3); }
+    | expr SHL expr                     { $$ = ptx_b_binary(CTX, PTX_OP_SHL, $1, $3); }
+    | expr SHR expr                     { $$ = ptx_b_binary(CTX, PTX_OP_SHR, $1, $3); }
+    | expr '+' expr                     { $$ = ptx_b_binary(CTX, PTX_OP_ADD, $1, $3); }
+    | expr '-' expr                     { $$ = ptx_b_binary(CTX, PTX_OP_SUB, $1, $3); }
+    | expr '*' expr                     { $$ = ptx_b_binary(CTX, PTX_OP_MUL, $1, $3); }
+    | expr '/' expr                     { $$ = ptx_b_binary(CTX, PTX_OP_DIV, $1, $3); }
+    | expr '%' expr                     { $$ = ptx_b_binary(CTX, PTX_OP_MOD, $1, $3); }
+    | '-' expr %prec UNARY              { $$ = ptx_b_unary(CTX, PTX_OP_NEG, $2, @$); }
+    | '+' expr %prec UNARY              { $$ = ptx_b_unary(CTX, PTX_OP_PLUS, $2, @$); }
+    | '!' expr %prec UNARY              { $$ = ptx_b_unary(CTX, PTX_OP_LNOT, $2, @$); }
+    | '~' expr %prec UNARY              { $$ = ptx_b_unary(CTX, PTX_OP_BNOT, $2, @$); }
+    | '(' TYPE ')' expr %prec UNARY     { $$ = ptx_b_cast(CTX, &$2, $4, @$); }
     ;
 
 postfix
@@ -474,11 +441,43 @@ static const char *token_text(ptx_context *ctx, const PTX_YYLTYPE *loc, int *len
     return ctx->src + loc->off;
 }
 
+/* Where many tokens would do (any operator may continue an operand), the
+ * message names the punctuation that ends or separates things, which is
+ * what a person most often forgot. */
+static bool is_structural(yysymbol_kind_t k)
+{
+    static const char *const punct[] = { "';'", "','", "')'", "']'", "'}'", "'{'", "':'" };
+    const char *name = yysymbol_name(k);
+    for (size_t i = 0; i < sizeof punct / sizeof *punct; i++)
+        if (strcmp(name, punct[i]) == 0)
+            return true;
+    return false;
+}
+
 static int report_syntax_error(const yypcontext_t *yyctx, ptx_parser_state *pp)
 {
-    enum { MAX_EXPECTED = 6 };
+    enum { MAX_LISTED = 5, MAX_EXPECTED = 128 };
     yysymbol_kind_t expected[MAX_EXPECTED];
+    const char *names[MAX_EXPECTED];
     int n = yypcontext_expected_tokens(yyctx, expected, MAX_EXPECTED);
+    for (int i = 0; i < n; i++)
+        names[i] = yysymbol_name(expected[i]);
+    if (n > MAX_LISTED) {
+        int k = 0;
+        bool ident = false, integer = false, rbrace = false;
+        for (int i = 0; i < n; i++) {
+            ident |= expected[i] == YYSYMBOL_IDENT;
+            integer |= expected[i] == YYSYMBOL_INT;
+            rbrace |= strcmp(yysymbol_name(expected[i]), "'}'") == 0;
+        }
+        if (ident)
+            names[k++] = integer ? "an operand" : rbrace ? "a statement" : "a name";
+        for (int i = 0; i < n; i++)
+            if (is_structural(expected[i]) &&
+                !(integer && strcmp(yysymbol_name(expected[i]), "'{'") == 0))
+                names[k++] = yysymbol_name(expected[i]);
+        n = k <= MAX_LISTED ? k : 0;
+    }
     yysymbol_kind_t found = yypcontext_token(yyctx);
     const PTX_YYLTYPE *loc = yypcontext_location(yyctx);
     ptx_span span = { loc->off, loc->end - loc->off };
@@ -496,12 +495,10 @@ static int report_syntax_error(const yypcontext_t *yyctx, ptx_parser_state *pp)
         else
             used = (size_t)snprintf(msg, sizeof msg, "unexpected %s '%.*s'", what, len, text);
     }
-    if (n > 0 && n <= MAX_EXPECTED - 1) {
-        for (int i = 0; i < n && used < sizeof msg; i++)
-            used += (size_t)snprintf(msg + used, sizeof msg - used, "%s%s",
-                                     i == 0 ? ", expected " : i == n - 1 ? " or " : ", ",
-                                     yysymbol_name(expected[i]));
-    }
+    for (int i = 0; i < n && used < sizeof msg; i++)
+        used += (size_t)snprintf(msg + used, sizeof msg - used, "%s%s",
+                                 i == 0 ? ", expected " : i == n - 1 ? " or " : ", ",
+                                 names[i]);
     ptx_diag_add(CTX, PTX_SEV_ERROR, PTX_DIAG_SYNTAX, span, "%s", msg);
     return 0;
 }

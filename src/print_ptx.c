@@ -1,9 +1,66 @@
-/* The PTX printer: writes the module back as PTX text.  Layout is
- * canonical (tabs, one statement a line); content is exactly the tree, so
- * ptxas gives the same code for the output as for the original. */
+/* The PTX printer: writes the module back as PTX text.  Content is exactly
+ * the tree.  Layout is canonical (tabs, one statement a line), except that
+ * when the source positions are known each statement, parameter and operand
+ * goes on the line it came from: ptxas puts PTX line numbers into the debug
+ * line table and into the names of block-scoped variables, so keeping them
+ * keeps the cubin identical. */
 #include <stdlib.h>
 
 #include "internal.h"
+
+typedef struct printer {
+    ptx_out *o;
+    const ptx_context *ctx;     /* NULL: canonical layout */
+    uint32_t line;              /* current output line, 1-based */
+    bool bol;                   /* nothing written on this line yet */
+} printer;
+
+static void nl(printer *p)
+{
+    ptx_out_char(p->o, '\n');
+    p->line++;
+    p->bol = true;
+}
+
+static uint32_t source_line(const printer *p, uint32_t off)
+{
+    if (!p->ctx || off == PTX_NO_OFFSET)
+        return 0;
+    return ptx_context_position(p->ctx, off).line;
+}
+
+/* Starts an item that begins at source offset `off`: on its own source
+ * line when that is below the current one, on the current line when the
+ * source had it there too, else on a new line. */
+static void begin(printer *p, uint32_t off, unsigned indent)
+{
+    uint32_t want = source_line(p, off);
+    if (want > p->line) {
+        while (p->line < want)
+            nl(p);
+    } else if (want == p->line && !p->bol) {
+        ptx_out_char(p->o, ' ');
+        return;
+    } else if (!p->bol) {
+        nl(p);
+    }
+    ptx_out_indent(p->o, indent);
+    p->bol = false;
+}
+
+/* Within an item: continues on the source line of `off` when it is below
+ * the current one (returns true), else stays on this line. */
+static bool follow(printer *p, uint32_t off, unsigned indent)
+{
+    uint32_t want = source_line(p, off);
+    if (want <= p->line)
+        return false;
+    while (p->line < want)
+        nl(p);
+    ptx_out_indent(p->o, indent);
+    p->bol = false;
+    return true;
+}
 
 static void out_strings(ptx_out *o, const ptx_name *const *s, uint32_t n)
 {
@@ -36,18 +93,18 @@ static void out_var(ptx_out *o, const ptx_var *v)
 /* A declaration without its ';': also a parameter. */
 static void out_decl(ptx_out *o, const ptx_decl *d)
 {
-    bool sp = false;
-#define SEP() do { if (sp) ptx_out_char(o, ' '); sp = true; } while (0)
+    const char *sep = "";
     if (d->linkage) {
-        SEP();
         ptx_out_str(o, ptx_linkage_name(d->linkage));
+        sep = " ";
     }
     if (d->space) {
-        SEP();
+        ptx_out_str(o, sep);
         ptx_out_str(o, ptx_space_name(d->space));
+        sep = " ";
     }
     if (d->attrs) {
-        SEP();
+        ptx_out_str(o, sep);
         ptx_out_str(o, ".attribute(");
         if (d->attrs & PTX_ATTR_MANAGED)
             ptx_out_str(o, ".managed");
@@ -55,53 +112,65 @@ static void out_decl(ptx_out *o, const ptx_decl *d)
             ptx_out_fmt(o, "%s.unified(%llu, %llu)", d->attrs & PTX_ATTR_MANAGED ? ", " : "",
                         (unsigned long long)d->unified[0], (unsigned long long)d->unified[1]);
         ptx_out_char(o, ')');
+        sep = " ";
     }
     if (d->align) {
-        SEP();
-        ptx_out_fmt(o, ".align %u", d->align);
+        ptx_out_fmt(o, "%s.align %u", sep, d->align);
+        sep = " ";
     }
     if (d->vec) {
-        SEP();
-        ptx_out_fmt(o, ".v%u", (unsigned)d->vec);
+        ptx_out_fmt(o, "%s.v%u", sep, (unsigned)d->vec);
+        sep = " ";
     }
     if (d->type) {
-        SEP();
+        ptx_out_str(o, sep);
         ptx_out_str(o, ptx_type_name(d->type));
     }
     if (d->has_ptr) {
-        SEP();
-        ptx_out_str(o, ".ptr");
+        ptx_out_str(o, " .ptr");
         if (d->ptr_space)
             ptx_out_str(o, ptx_space_name(d->ptr_space));
         if (d->ptr_align)
             ptx_out_fmt(o, ".align %u", d->ptr_align);
     }
-#undef SEP
     for (uint32_t i = 0; i < d->nvars; i++) {
         ptx_out_str(o, i ? ", " : " ");
         out_var(o, &d->vars[i]);
     }
 }
 
-static void out_params(ptx_out *o, ptx_decl *const *ps, uint32_t n, bool multiline)
+static void out_params(printer *p, ptx_decl *const *ps, uint32_t n, bool multiline)
 {
+    ptx_out *o = p->o;
     ptx_out_char(o, '(');
     for (uint32_t i = 0; i < n; i++) {
-        if (multiline)
-            ptx_out_str(o, i ? ",\n\t" : "\n\t");
-        else if (i)
-            ptx_out_mem(o, ", ", 2);
+        if (i)
+            ptx_out_char(o, ',');
+        if (!follow(p, ps[i]->base.span.off, 1)) {
+            if (multiline && !p->ctx) {
+                nl(p);
+                ptx_out_char(o, '\t');
+            } else if (i) {
+                ptx_out_char(o, ' ');
+            }
+        }
         out_decl(o, ps[i]);
     }
-    if (multiline && n)
-        ptx_out_char(o, '\n');
+    if (multiline && n && !p->ctx)
+        nl(p);
     ptx_out_char(o, ')');
 }
 
-static void out_dirs(ptx_out *o, const ptx_fdir *d, uint32_t n, const char *sep)
+static void out_dirs(printer *p, const ptx_fdir *d, uint32_t n, bool own_lines)
 {
+    ptx_out *o = p->o;
     for (uint32_t i = 0; i < n; i++) {
-        ptx_out_str(o, sep);
+        if (!follow(p, d[i].span.off, 0)) {
+            if (own_lines && !p->ctx)
+                nl(p);
+            else
+                ptx_out_char(o, ' ');
+        }
         ptx_out_str(o, ptx_fdir_name(d[i].kind));
         if (d[i].kind == PTX_FDIR_PRAGMA) {
             ptx_out_char(o, ' ');
@@ -114,8 +183,9 @@ static void out_dirs(ptx_out *o, const ptx_fdir *d, uint32_t n, const char *sep)
     }
 }
 
-static void out_func_head(ptx_out *o, const ptx_func *f)
+static void out_func_head(printer *p, const ptx_func *f)
 {
+    ptx_out *o = p->o;
     if (f->linkage) {
         ptx_out_str(o, ptx_linkage_name(f->linkage));
         ptx_out_char(o, ' ');
@@ -125,17 +195,18 @@ static void out_func_head(ptx_out *o, const ptx_func *f)
         ptx_out_fmt(o, ".attribute(.unified(%llu, %llu)) ",
                     (unsigned long long)f->unified[0], (unsigned long long)f->unified[1]);
     if (f->has_ret) {
-        out_params(o, f->ret, f->nret, false);
+        out_params(p, f->ret, f->nret, false);
         ptx_out_char(o, ' ');
     }
     ptx_out_name(o, f->name);
     if (f->has_params)
-        out_params(o, f->params, f->nparams, true);
-    out_dirs(o, f->dirs, f->ndirs, "\n");
+        out_params(p, f->params, f->nparams, true);
+    out_dirs(p, f->dirs, f->ndirs, true);
 }
 
-static void out_instr(ptx_out *o, const ptx_instr *in)
+static void out_instr(printer *p, const ptx_instr *in, unsigned indent)
 {
+    ptx_out *o = p->o;
     if (in->guard) {
         ptx_out_str(o, in->guard_neg ? "@!" : "@");
         ptx_out_name(o, in->guard);
@@ -145,7 +216,10 @@ static void out_instr(ptx_out *o, const ptx_instr *in)
     for (unsigned i = 0; i < in->nmods; i++)
         ptx_out_name(o, in->mods[i].name);
     for (uint32_t i = 0; i < in->nops; i++) {
-        ptx_out_str(o, i ? ", " : " \t");
+        if (i)
+            ptx_out_char(o, ',');
+        if (!follow(p, in->ops[i]->span.off, indent + 1))
+            ptx_out_str(o, i ? " " : " \t");
         ptx_out_expr(o, in->ops[i]);
     }
     ptx_out_char(o, ';');
@@ -164,12 +238,16 @@ static void out_loc(ptx_out *o, const ptx_loc *l)
         ptx_out_fmt(o, ", inlined_at %u %u %u", l->in_file, l->in_line, l->in_col);
 }
 
-static void out_leaf(ptx_out *o, const ptx_node *n, unsigned depth)
+static void out_leaf(printer *p, const ptx_node *n, unsigned indent)
 {
+    ptx_out *o = p->o;
+    bool label_like = n->kind == PTX_NODE_LABEL || n->kind == PTX_NODE_CALLPROTO ||
+                      n->kind == PTX_NODE_TARGETS;
+    begin(p, n->span.off, label_like ? 0 : indent);
     switch ((ptx_node_kind)n->kind) {
     case PTX_NODE_FUNC:      /* a prototype */
-        out_func_head(o, (const ptx_func *)n);
-        ptx_out_str(o, ";\n");
+        out_func_head(p, (const ptx_func *)n);
+        ptx_out_char(o, ';');
         return;
     case PTX_NODE_ALIAS: {
         const ptx_alias *a = (const ptx_alias *)n;
@@ -177,7 +255,7 @@ static void out_leaf(ptx_out *o, const ptx_node *n, unsigned depth)
         ptx_out_name(o, a->alias);
         ptx_out_mem(o, ", ", 2);
         ptx_out_name(o, a->aliasee);
-        ptx_out_str(o, ";\n");
+        ptx_out_char(o, ';');
         return;
     }
     case PTX_NODE_FILE: {
@@ -188,7 +266,6 @@ static void out_leaf(ptx_out *o, const ptx_node *n, unsigned depth)
         if (f->has_info)
             ptx_out_fmt(o, ", %llu, %llu", (unsigned long long)f->timestamp,
                         (unsigned long long)f->size);
-        ptx_out_char(o, '\n');
         return;
     }
     case PTX_NODE_TARGET: {
@@ -199,56 +276,48 @@ static void out_leaf(ptx_out *o, const ptx_node *n, unsigned depth)
                 ptx_out_mem(o, ", ", 2);
             ptx_out_name(o, t->names[i]);
         }
-        ptx_out_char(o, '\n');
         return;
     }
     case PTX_NODE_DWARF:
         ptx_out_str(o, "@@DWARF ");
         ptx_out_name(o, ((const ptx_dwarf *)n)->text);
-        ptx_out_char(o, '\n');
         return;
     case PTX_NODE_DECL:
-        ptx_out_indent(o, depth);
         out_decl(o, (const ptx_decl *)n);
-        ptx_out_str(o, ";\n");
+        ptx_out_char(o, ';');
         return;
     case PTX_NODE_PRAGMA: {
-        const ptx_pragma *p = (const ptx_pragma *)n;
-        ptx_out_indent(o, depth);
+        const ptx_pragma *pr = (const ptx_pragma *)n;
         ptx_out_str(o, ".pragma ");
-        out_strings(o, p->strings, p->nstrings);
-        ptx_out_str(o, ";\n");
+        out_strings(o, pr->strings, pr->nstrings);
+        ptx_out_char(o, ';');
         return;
     }
     case PTX_NODE_INSTR:
-        ptx_out_indent(o, depth);
-        out_instr(o, (const ptx_instr *)n);
-        ptx_out_char(o, '\n');
+        out_instr(p, (const ptx_instr *)n, indent);
         return;
     case PTX_NODE_LABEL:
         ptx_out_name(o, ((const ptx_label *)n)->name);
-        ptx_out_str(o, ":\n");
+        ptx_out_char(o, ':');
         return;
     case PTX_NODE_LOC:
-        ptx_out_indent(o, depth);
         out_loc(o, (const ptx_loc *)n);
-        ptx_out_char(o, '\n');
         return;
     case PTX_NODE_CALLPROTO: {
-        const ptx_callproto *p = (const ptx_callproto *)n;
-        ptx_out_name(o, p->label);
+        const ptx_callproto *cp = (const ptx_callproto *)n;
+        ptx_out_name(o, cp->label);
         ptx_out_str(o, ": .callprototype ");
-        if (p->has_ret) {
-            out_params(o, p->ret, p->nret, false);
+        if (cp->has_ret) {
+            out_params(p, cp->ret, cp->nret, false);
             ptx_out_char(o, ' ');
         }
         ptx_out_char(o, '_');
-        if (p->has_params) {
+        if (cp->has_params) {
             ptx_out_char(o, ' ');
-            out_params(o, p->params, p->nparams, false);
+            out_params(p, cp->params, cp->nparams, false);
         }
-        out_dirs(o, p->dirs, p->ndirs, " ");
-        ptx_out_str(o, ";\n");
+        out_dirs(p, cp->dirs, cp->ndirs, false);
+        ptx_out_char(o, ';');
         return;
     }
     case PTX_NODE_TARGETS: {
@@ -260,7 +329,7 @@ static void out_leaf(ptx_out *o, const ptx_node *n, unsigned depth)
                 ptx_out_mem(o, ", ", 2);
             ptx_out_expr(o, t->names[i]);
         }
-        ptx_out_str(o, ";\n");
+        ptx_out_char(o, ';');
         return;
     }
     case PTX_NODE_DATA: {
@@ -270,7 +339,6 @@ static void out_leaf(ptx_out *o, const ptx_node *n, unsigned depth)
             ptx_out_str(o, i ? ", " : " ");
             ptx_out_expr(o, d->values[i]);
         }
-        ptx_out_char(o, '\n');
         return;
     }
     case PTX_NODE_SECTION:
@@ -280,21 +348,34 @@ static void out_leaf(ptx_out *o, const ptx_node *n, unsigned depth)
     }
 }
 
-static void out_header(ptx_out *o, const ptx_module *m)
+static void out_header(printer *p, const ptx_module *m)
 {
-    ptx_out_fmt(o, ".version %u.%u\n.target ", m->version_major, m->version_minor);
+    ptx_out *o = p->o;
+    begin(p, m->version_span.off, 0);
+    ptx_out_fmt(o, ".version %u.%u", m->version_major, m->version_minor);
+    begin(p, m->target_span.off, 0);
+    ptx_out_str(o, ".target ");
     for (uint32_t i = 0; i < m->ntargets; i++) {
         if (i)
             ptx_out_mem(o, ", ", 2);
         ptx_out_name(o, m->targets[i]);
     }
-    ptx_out_char(o, '\n');
-    if (m->address_size)
-        ptx_out_fmt(o, ".address_size %u\n", m->address_size);
-    ptx_out_char(o, '\n');
+    if (m->address_size) {
+        begin(p, m->address_span.off, 0);
+        ptx_out_fmt(o, ".address_size %u", m->address_size);
+    }
+    if (!p->ctx)
+        nl(p);
 }
 
-ptx_status ptx_print_ptx(const ptx_module *m, ptx_write_fn write, void *user)
+static uint32_t last_byte(const ptx_node *n)
+{
+    return n->span.off == PTX_NO_OFFSET || n->span.len == 0 ? n->span.off
+                                                            : n->span.off + n->span.len - 1;
+}
+
+ptx_status ptx_print_ptx(const ptx_context *ctx, const ptx_module *m,
+                         ptx_write_fn write, void *user)
 {
     if (!m || !write)
         return PTX_ERR_USAGE;
@@ -306,7 +387,10 @@ ptx_status ptx_print_ptx(const ptx_module *m, ptx_write_fn write, void *user)
         return PTX_ERR_NOMEM;
     }
     ptx_out_init(o, write, user);
-    out_header(o, m);
+    /* positions only make sense for the tree this context parsed */
+    printer pr = { o, ctx && ptx_context_module(ctx) == m ? ctx : NULL, 1, true };
+    printer *p = &pr;
+    out_header(p, m);
     const ptx_node *n;
     ptx_event ev;
     ptx_status st = PTX_OK;
@@ -318,35 +402,49 @@ ptx_status ptx_print_ptx(const ptx_module *m, ptx_write_fn write, void *user)
         /* statements inside a function body are indented by block depth;
          * the body block itself sits at depth 1 */
         unsigned depth = ptx_iter_depth(it);
+        unsigned indent = depth > 1 ? depth - 1 : 0;
         switch ((ptx_node_kind)n->kind) {
         case PTX_NODE_FUNC:
             if (!((const ptx_func *)n)->body) {
-                out_leaf(o, n, 0);
+                out_leaf(p, n, 0);
             } else if (ev == PTX_EVENT_ENTER) {
-                out_func_head(o, (const ptx_func *)n);
-                ptx_out_char(o, '\n');
-            } else {
-                ptx_out_char(o, '\n');
+                if (!p->ctx && !p->bol)
+                    nl(p);
+                begin(p, n->span.off, 0);
+                out_func_head(p, (const ptx_func *)n);
             }
             break;
         case PTX_NODE_BLOCK:
-            ptx_out_indent(o, depth > 1 ? depth - 1 : 0);
-            ptx_out_str(o, ev == PTX_EVENT_ENTER ? "{\n" : "}\n");
+            if (ev == PTX_EVENT_ENTER) {
+                begin(p, n->span.off, indent);
+                ptx_out_char(o, '{');
+            } else {
+                begin(p, last_byte(n), indent);
+                ptx_out_char(o, '}');
+                if (!p->ctx && depth == 1)
+                    nl(p);
+            }
             break;
         case PTX_NODE_SECTION:
             if (ev == PTX_EVENT_ENTER) {
+                begin(p, n->span.off, 0);
                 ptx_out_str(o, ".section\t");
                 ptx_out_name(o, ((const ptx_section *)n)->name);
-                ptx_out_str(o, "\n{\n");
+                nl(p);
+                ptx_out_char(o, '{');
+                p->bol = false;
             } else {
-                ptx_out_str(o, "}\n");
+                begin(p, last_byte(n), 0);
+                ptx_out_char(o, '}');
             }
             break;
         default:
-            out_leaf(o, n, depth > 1 ? depth - 1 : 0);
+            out_leaf(p, n, indent);
             break;
         }
     }
+    if (!p->bol)
+        nl(p);
     ptx_iter_free(it);
     ptx_status fin = ptx_out_finish(o);
     free(o);

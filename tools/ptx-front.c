@@ -123,7 +123,7 @@ int main(int argc, char **argv)
                     fprintf(out, "== %s\n", files[i]);
                 ptx_status ps = mode == AST
                     ? ptx_print_tree(ctx, m, print_flags, ptx_write_file, out)
-                    : ptx_print_ptx(m, ptx_write_file, out);
+                    : ptx_print_ptx(ctx, m, ptx_write_file, out);
                 if (ps != PTX_OK) {
                     fprintf(stderr, "ptx-front: cannot write output: %s\n",
                             ps == PTX_ERR_NOMEM ? "out of memory" : strerror(errno));

@@ -154,17 +154,22 @@ enum {
 ptx_status ptx_print_tree(const ptx_context *ctx, const ptx_module *m,
                           unsigned flags, ptx_write_fn write, void *user);
 
-/* Prints the module as PTX text that ptxas assembles to the same code. */
-ptx_status ptx_print_ptx(const ptx_module *m, ptx_write_fn write, void *user);
+/* Prints the module as PTX text that ptxas assembles to the same code.
+ * When `ctx` is the context that parsed `m`, every statement, parameter and
+ * operand is put on the line it had in the source (ptxas records PTX line
+ * numbers in debug info and in some symbol names); with ctx NULL the layout
+ * is canonical. */
+ptx_status ptx_print_ptx(const ptx_context *ctx, const ptx_module *m,
+                         ptx_write_fn write, void *user);
 
 /* ------------------------------------------------------------------ */
 /* Walking the tree without recursion                                  */
 
 typedef enum ptx_event {
+    PTX_EVENT_NOMEM = -1, /* the iterator could not grow its stack */
     PTX_EVENT_DONE = 0,   /* no more nodes */
-    PTX_EVENT_ENTER,      /* a node; containers are followed by their children */
-    PTX_EVENT_EXIT,       /* the end of a container: FUNC with body, BLOCK, SECTION */
-    PTX_EVENT_NOMEM       /* the iterator could not grow its stack */
+    PTX_EVENT_ENTER = 1,  /* a node; containers are followed by their children */
+    PTX_EVENT_EXIT = 2    /* the end of a container: FUNC with body, BLOCK, SECTION */
 } ptx_event;
 
 typedef struct ptx_iter ptx_iter;
@@ -175,7 +180,8 @@ typedef struct ptx_iter ptx_iter;
 ptx_iter *ptx_iter_new(const ptx_module *m);
 void ptx_iter_free(ptx_iter *it);
 
-/* Advances; *node receives the node of an ENTER or EXIT event. */
+/* Advances; *node receives the node of an ENTER or EXIT event.  Events
+ * that carry a node are positive: `while (ptx_iter_next(it, &n) > 0)`. */
 ptx_event ptx_iter_next(ptx_iter *it, const ptx_node **node);
 
 /* Nesting depth of the current node: 0 for module items. */

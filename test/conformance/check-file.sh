@@ -49,13 +49,37 @@ if ! "$PTXAS" $flags -arch="$arch" "$base.out.ptx" -o "$base.b.cubin" 2>"$base.e
     echo "FAIL $f: ptxas rejects the re-emitted PTX: $(grep -m1 error "$base.err")"
     exit 0
 fi
+diffpy=$here/../../../shared/tools/cubin-diff.py
 if cmp -s "$base.a.cubin" "$base.b.cubin"; then
     echo "PASS $f (cubin identical)"
-elif command -v python3 >/dev/null 2>&1 && [ -f "$here/../../../shared/tools/cubin-diff.py" ] &&
-     python3 "$here/../../../shared/tools/cubin-diff.py" "$base.a.cubin" "$base.b.cubin" >"$base.err" 2>&1; then
-    echo "PASS $f (cubin identical but for the PTX-text debug sections)"
-else
-    echo "FAIL $f: cubins differ: $(head -1 "$base.err")"
+elif ! command -v python3 >/dev/null 2>&1 || [ ! -f "$diffpy" ]; then
+    echo "FAIL $f: cubins differ and cubin-diff.py cannot run to tell where"
     exit 0
+elif python3 "$diffpy" "$base.a.cubin" "$base.b.cubin" >"$base.err" 2>&1; then
+    echo "PASS $f (cubin identical but for the two PTX-text debug sections)"
+else
+    # What is left can only be explained by the PTX text itself, which
+    # --emit-ptx does not keep byte for byte (comments, spacing):
+    #  - debug builds: the sm_100 'merc' copy of the embedded PTX text, and
+    #    (with -c) the text's hash in the name of its section;
+    #  - known-differences.txt: files where ptxas names block-scoped
+    #    symbols differently when a '//' comment follows a '{'.
+    sections=$(sed -n 's/^differ in: //p' "$base.err")
+    textonly=yes
+    for s in $sections; do
+        case "$s" in
+            .nv.merc.nv_debug_ptx_txt|.nv_debug_ptx_txt.*|.shstrtab|.strtab) ;;
+            *) textonly=no ;;
+        esac
+    done
+    name=$(basename "$f")
+    if [ $textonly = yes ] && grep -q '^[[:space:]]*\.loc' "$f"; then
+        echo "PASS $f (cubin identical but for sections holding the PTX text: $sections)"
+    elif grep -q "^$name	$sections	" "$here/known-differences.txt"; then
+        echo "PASS $f (known difference: $(grep "^$name	" "$here/known-differences.txt" | cut -f3))"
+    else
+        echo "FAIL $f: cubins differ: $(head -1 "$base.err")"
+        exit 0
+    fi
 fi
 rm -f "$base.a.cubin" "$base.b.cubin" "$base.out.ptx" "$base.err"

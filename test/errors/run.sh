@@ -1,0 +1,32 @@
+#!/bin/sh
+# Bad input: every test/errors/NAME.ptx must be rejected (exit status 1)
+# with exactly the diagnostics in NAME.expected.  --update rewrites the
+# .expected files from the current output (review the diff!).
+# usage: run.sh PTX_FRONT [--update]
+front=$1
+here=$(cd "$(dirname "$0")" && pwd)
+update=$2
+pass=0 fail=0
+cd "$here" || exit 2
+for f in *.ptx; do
+    name=${f%.ptx}
+    out=$("$front" "$f" 2>&1)
+    rc=$?
+    if [ "$update" = --update ]; then
+        printf '%s\n' "$out" >"$name.expected"
+        continue
+    fi
+    if [ $rc -ne 1 ]; then
+        echo "FAIL $f: exit status $rc, expected 1"
+        fail=$((fail + 1))
+    elif [ "$out" != "$(cat "$name.expected" 2>/dev/null)" ]; then
+        echo "FAIL $f: diagnostics differ from $name.expected:"
+        printf '%s\n' "$out" | diff "$name.expected" - | head -20
+        fail=$((fail + 1))
+    else
+        pass=$((pass + 1))
+    fi
+done
+[ "$update" = --update ] && { echo "errors: .expected files rewritten"; exit 0; }
+echo "errors: $pass passed, $fail failed"
+[ $fail -eq 0 ]
