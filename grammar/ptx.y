@@ -89,7 +89,7 @@ static void ptx_yyerror(PTX_YYLTYPE *loc, ptx_parser_state *pp, const char *msg)
 %type <var> declarator declname dimmed
 %type <mark> specs specs_opt mods ops ops_opt exprs exprs_opt param_list params_opt ret_opt
 %type <mark> declarator_list fdirs strings names int_list int_list_opt sec_vals loc_attrs target_names
-%type <expr> operand expr postfix primary
+%type <expr> operand expr postfix primary list_item name_item
 %type <expr> secval secterm
 
 %%
@@ -107,8 +107,8 @@ target_dir
     ;
 
 target_names
-    : IDENT                             { $$ = ptx_mark(CTX); ptx_b_name(CTX, &$1); }
-    | target_names ',' IDENT            { $$ = $1; ptx_b_name(CTX, &$3); }
+    : IDENT                             { $$ = ptx_mark(CTX); ptx_b_target_name(CTX, &$1, true); }
+    | target_names ',' IDENT            { $$ = $1; ptx_b_target_name(CTX, &$3, false); }
     ;
 
 address_size_opt
@@ -288,8 +288,13 @@ stmt
     ;
 
 names
-    : IDENT                             { $$ = ptx_mark(CTX); ptx_b_push(CTX, ptx_b_sym(CTX, &$1, NULL)); }
-    | names ',' IDENT                   { $$ = $1; ptx_b_push(CTX, ptx_b_sym(CTX, &$3, NULL)); }
+    : name_item                         { $$ = ptx_mark(CTX); ptx_b_push(CTX, $1); }
+    | names ',' name_item               { $$ = $1; ptx_b_push(CTX, $3); }
+    ;
+
+name_item
+    : IDENT                             { $$ = ptx_b_sym(CTX, &$1, NULL); }
+    | IDENT '<' INT '>'                 { $$ = ptx_b_range(CTX, &$1, &$3, @$); }
     ;
 
 loc_stmt
@@ -301,6 +306,7 @@ loc_attrs
     | loc_attrs ',' IDENT IDENT         { $$ = $1; ptx_b_loc_attr(CTX, &$3, &$4, NULL, NULL, @$); }
     | loc_attrs ',' IDENT IDENT '+' INT { $$ = $1; ptx_b_loc_attr(CTX, &$3, &$4, &$6, NULL, @$); }
     | loc_attrs ',' IDENT INT INT INT   { $$ = $1; ptx_b_loc_attr(CTX, &$3, &$4, &$5, &$6, @$); }
+    | loc_attrs ',' IDENT INT           { $$ = $1; ptx_b_loc_attr(CTX, &$3, &$4, NULL, NULL, @$); }
     ;
 
 instr
@@ -388,8 +394,13 @@ exprs_opt
     ;
 
 exprs
-    : expr                              { $$ = ptx_mark(CTX); ptx_b_push(CTX, $1); }
-    | exprs ',' expr                    { $$ = $1; ptx_b_push(CTX, $3); }
+    : list_item                         { $$ = ptx_mark(CTX); ptx_b_push(CTX, $1); }
+    | exprs ',' list_item               { $$ = $1; ptx_b_push(CTX, $3); }
+    ;
+
+list_item
+    : expr
+    | IDENT '=' expr                    { $$ = ptx_b_field(CTX, &$1, $3, @$); }
     ;
 
 /* ---- debug sections --------------------------------------------------------- */

@@ -6,7 +6,8 @@
 
 #include "ast_build.h"
 
-enum { MAX_EXPR_DEPTH = 200 };
+/* ptxas itself gives up near 10000 levels */
+enum { MAX_EXPR_DEPTH = 10000 };
 
 static ptx_span span_of(ptx_loc_t loc)
 {
@@ -100,6 +101,7 @@ static ptx_expr *expr_new(ptx_context *ctx, ptx_expr_kind kind, ptx_span span)
     ptx_expr *e = ptx_arena_alloc(&ctx->arena, sizeof *e);
     memset(e, 0, sizeof *e);
     e->kind = (uint8_t)kind;
+    e->depth = 1;
     e->span = span;
     return e;
 }
@@ -110,22 +112,22 @@ static ptx_span join(ptx_span a, ptx_span b)
     return s;
 }
 
-/* Depth is kept in the pad byte so printers may recurse safely. */
+/* The depth bounds the recursion of everything that walks expressions. */
 static void set_depth(ptx_context *ctx, ptx_expr *e, const ptx_expr *a,
                       const ptx_expr *b, const ptx_expr *c)
 {
     unsigned d = 0;
-    if (a && a->pad > d)
-        d = a->pad;
-    if (b && b->pad > d)
-        d = b->pad;
-    if (c && c->pad > d)
-        d = c->pad;
+    if (a && a->depth > d)
+        d = a->depth;
+    if (b && b->depth > d)
+        d = b->depth;
+    if (c && c->depth > d)
+        d = c->depth;
     d++;
-    if (d == MAX_EXPR_DEPTH)
+    if (d == MAX_EXPR_DEPTH + 1)
         error_at(ctx, PTX_DIAG_LIMIT, e->span,
                  "expression nested too deeply (the limit is %d levels)", MAX_EXPR_DEPTH);
-    e->pad = (uint8_t)(d > MAX_EXPR_DEPTH ? MAX_EXPR_DEPTH : d);
+    e->depth = (uint16_t)(d > MAX_EXPR_DEPTH + 1 ? MAX_EXPR_DEPTH + 1 : d);
 }
 
 static void no_bits_operand(ptx_context *ctx, const ptx_expr *a)
@@ -176,7 +178,9 @@ ptx_expr *ptx_b_sink(ptx_context *ctx, const ptx_tok *t)
 
 ptx_expr *ptx_b_unary(ptx_context *ctx, ptx_op op, ptx_expr *a, ptx_loc_t loc)
 {
-    no_bits_operand(ctx, a);
+    /* ptxas takes -0d..., not -0f... */
+    if (!(op == PTX_OP_NEG && a->kind == PTX_EXPR_F64))
+        no_bits_operand(ctx, a);
     ptx_expr *e = expr_new(ctx, PTX_EXPR_UNARY, span_of(loc));
     e->op = (uint8_t)op;
     e->u.op.a = a;
@@ -231,16 +235,67 @@ ptx_expr *ptx_b_index(ptx_context *ctx, ptx_expr *a, ptx_expr *b, ptx_loc_t loc)
     return e;
 }
 
+/* A constant: literals and WARP_SZ combined by operators, no other name. */
+static bool is_constant(const ptx_expr *e)
+{
+    switch ((ptx_expr_kind)e->kind) {
+    case PTX_EXPR_INT: case PTX_EXPR_FLOAT:
+        return true;
+    case PTX_EXPR_SYM:
+        return !e->u.sym.sel && strcmp(e->u.sym.name->text, "WARP_SZ") == 0;
+    case PTX_EXPR_UNARY: case PTX_EXPR_PAREN: case PTX_EXPR_CAST:
+        return is_constant(e->u.op.a);
+    case PTX_EXPR_BINARY:
+        return is_constant(e->u.op.a) && is_constant(e->u.op.b);
+    case PTX_EXPR_COND:
+        return is_constant(e->u.op.a) && is_constant(e->u.op.b) && is_constant(e->u.op.c);
+    default:
+        return false;
+    }
+}
+
+/* What ptxas takes between brackets: [name], [name+constant], [integer],
+ * [array[index]]; the sign of an offset goes into the constant. */
+static void check_address(ptx_context *ctx, const ptx_expr *addr)
+{
+    if (addr->count != 1)
+        return;
+    const ptx_expr *a = addr->u.list.items[0];
+    if (a->depth > MAX_EXPR_DEPTH)
+        return;
+    if (a->kind == PTX_EXPR_SYM || a->kind == PTX_EXPR_INT || a->kind == PTX_EXPR_INDEX)
+        return;
+    if (a->kind == PTX_EXPR_BINARY && (a->u.op.a->kind == PTX_EXPR_SYM ||
+                                       a->u.op.a->kind == PTX_EXPR_INDEX)) {
+        if (a->op == PTX_OP_SUB) {
+            error_at(ctx, PTX_DIAG_EXPR, a->span,
+                     "an address offset is added, with its sign: write [%s+-...]",
+                     a->u.op.a->kind == PTX_EXPR_SYM ? a->u.op.a->u.sym.name->text : "...");
+            return;
+        }
+        if (a->op == PTX_OP_ADD) {
+            if (!is_constant(a->u.op.b))
+                error_at(ctx, PTX_DIAG_EXPR, a->u.op.b->span,
+                         "an address offset must be a constant expression");
+            return;
+        }
+    }
+    error_at(ctx, PTX_DIAG_EXPR, a->span,
+             "an address is [name], [name+constant] or [integer]");
+}
+
 ptx_expr *ptx_b_list(ptx_context *ctx, ptx_expr_kind kind, size_t mark, ptx_loc_t loc)
 {
     ptx_expr *e = expr_new(ctx, kind, span_of(loc));
     e->u.list.items = (ptx_expr **)take(ctx, mark, &e->count);
     unsigned d = 0;
     for (uint32_t i = 0; i < e->count; i++)
-        if (e->u.list.items[i]->pad > d)
-            d = e->u.list.items[i]->pad;
-    ptx_expr probe = { .pad = (uint8_t)d };
+        if (e->u.list.items[i]->depth > d)
+            d = e->u.list.items[i]->depth;
+    ptx_expr probe = { .depth = (uint16_t)d };
     set_depth(ctx, e, &probe, NULL, NULL);
+    if (kind == PTX_EXPR_ADDR)
+        check_address(ctx, e);
     return e;
 }
 
@@ -251,7 +306,7 @@ ptx_expr *ptx_b_parens(ptx_context *ctx, size_t mark, ptx_loc_t loc)
         return list;
     ptx_expr *e = expr_new(ctx, PTX_EXPR_PAREN, list->span);
     e->u.op.a = list->u.list.items[0];
-    e->pad = list->pad;
+    e->depth = list->depth;
     return e;
 }
 
@@ -274,7 +329,7 @@ ptx_expr *ptx_b_apply(ptx_context *ctx, const ptx_tok *fn, bool fn_is_int, ptx_e
 {
     ptx_expr *e;
     if (fn_is_int) {
-        if (!is_byte_mask(fn->u) || (fn->k & PTX_INT_RADIX_MASK) != PTX_INT_HEX)
+        if (!is_byte_mask(fn->u))
             error_at(ctx, PTX_DIAG_EXPR, tok_span(fn),
                      "'%.*s(...)' is not a byte mask: write 0xFF, 0xFF00, ... 0xFF00000000000000",
                      (int)fn->len, ctx->src + fn->off);
@@ -293,6 +348,26 @@ ptx_expr *ptx_b_apply(ptx_context *ctx, const ptx_tok *fn, bool fn_is_int, ptx_e
     return e;
 }
 
+ptx_expr *ptx_b_field(ptx_context *ctx, const ptx_tok *name, ptx_expr *value, ptx_loc_t loc)
+{
+    ptx_expr *e = expr_new(ctx, PTX_EXPR_FIELD, span_of(loc));
+    e->u.op.a = ptx_b_sym(ctx, name, NULL);
+    e->u.op.b = value;
+    set_depth(ctx, e, value, NULL, NULL);
+    return e;
+}
+
+ptx_expr *ptx_b_range(ptx_context *ctx, const ptx_tok *name, const ptx_tok *n, ptx_loc_t loc)
+{
+    ptx_expr *e = expr_new(ctx, PTX_EXPR_RANGE, span_of(loc));
+    e->u.sym.name = tok_name(ctx, name);
+    e->count = (uint32_t)(n->u > UINT32_MAX ? UINT32_MAX : n->u);
+    if (n->u > UINT32_MAX)
+        error_at(ctx, PTX_DIAG_LITERAL, tok_span(n), "label count %llu is out of range",
+                 (unsigned long long)n->u);
+    return e;
+}
+
 static bool is_name_or_sink(const ptx_expr *e)
 {
     return e->kind == PTX_EXPR_SINK || (e->kind == PTX_EXPR_SYM);
@@ -306,7 +381,7 @@ ptx_expr *ptx_b_operand(ptx_context *ctx, ptx_expr *e)
         items[0] = e->u.op.a;
         list->u.list.items = items;
         list->count = 1;
-        list->pad = e->pad;
+        list->depth = e->depth;
         return list;
     }
     if (e->kind == PTX_EXPR_BINARY && e->op == PTX_OP_BOR &&
@@ -382,8 +457,10 @@ void ptx_b_loc_attr(ptx_context *ctx, const ptx_tok *key, const ptx_tok *a,
     /* a's kind tells the forms apart: a name for function_name, numbers
      * for inlined_at */
     bool a_is_name = ctx->src[a->off] < '0' || ctx->src[a->off] > '9';
-    if ((fname && (!a_is_name || c)) || (inl && (a_is_name || !c)) || (!fname && !inl)) {
-        error_at(ctx, PTX_DIAG_DIRECTIVE, span_of(loc),
+    if ((fname && (!a_is_name || c)) || (inl && (a_is_name || !c)) || (!fname && !inl) ||
+        (!a_is_name && !c)) {
+        (void)loc;
+        error_at(ctx, PTX_DIAG_DIRECTIVE, tok_span(key),
                  "'.loc' takes 'function_name LABEL[+N]' and 'inlined_at FILE LINE COLUMN' after the column; found '%.*s'",
                  (int)key->len, ctx->src + key->off);
         return;
@@ -429,15 +506,30 @@ void ptx_b_string(ptx_context *ctx, const ptx_tok *t)
     ptx_scratch_push(ctx, (void *)ptx_intern(ctx, ctx->src + t->off + 1, t->len - 2));
 }
 
-void ptx_b_name(ptx_context *ctx, const ptx_tok *t)
+/* The pragmas of PTX ISA 9.0; ptxas refuses any other. */
+static void check_pragmas(ptx_context *ctx, const ptx_name **s, uint32_t n, ptx_loc_t loc)
 {
-    ptx_scratch_push(ctx, (void *)tok_name(ctx, t));
+    static const char *const known[] = {
+        "nounroll", "enable_smem_spilling", "used_bytes_mask", "frequency",
+    };
+    for (uint32_t i = 0; i < n; i++) {
+        size_t word = strcspn(s[i]->text, " \t");
+        bool ok = false;
+        for (size_t k = 0; k < sizeof known / sizeof *known; k++)
+            if (strlen(known[k]) == word && strncmp(s[i]->text, known[k], word) == 0)
+                ok = true;
+        if (!ok)
+            error_at(ctx, PTX_DIAG_DIRECTIVE, span_of(loc),
+                     "unknown pragma \"%s\": expected nounroll, used_bytes_mask N, enable_smem_spilling or frequency N",
+                     s[i]->text);
+    }
 }
 
 ptx_node *ptx_b_pragma(ptx_context *ctx, size_t strings, ptx_loc_t loc)
 {
     ptx_pragma *p = node_new(ctx, PTX_NODE_PRAGMA, sizeof *p, loc);
     p->strings = (const ptx_name **)take(ctx, strings, &p->nstrings);
+    check_pragmas(ctx, p->strings, p->nstrings, loc);
     return &p->base;
 }
 
@@ -484,7 +576,9 @@ void ptx_b_fdir(ptx_context *ctx, const ptx_tok *kind, size_t values, ptx_loc_t 
     d->nvals = (uint8_t)n;
     for (uint32_t i = 0; i < n; i++) {
         if (vals[i]->u.i > UINT32_MAX)
-            error_at(ctx, PTX_DIAG_LITERAL, vals[i]->span, "'%s' value is out of range", name);
+            error_at(ctx, PTX_DIAG_LITERAL, vals[i]->span,
+                     "'%s' value %llu is out of range (at most 4294967295)", name,
+                     (unsigned long long)vals[i]->u.i);
         d->vals[i] = (uint32_t)vals[i]->u.i;
     }
     ptx_scratch_push(ctx, d);
@@ -497,6 +591,7 @@ void ptx_b_fdir_pragma(ptx_context *ctx, size_t strings, ptx_loc_t loc)
     d->span = span_of(loc);
     uint32_t n;
     d->strings = (const ptx_name **)take(ctx, strings, &n);
+    check_pragmas(ctx, d->strings, n, loc);
     d->nvals = (uint8_t)(n > 255 ? 255 : n);
     ptx_scratch_push(ctx, d);
 }
@@ -557,9 +652,7 @@ static void check_entry_dirs(ptx_context *ctx, const ptx_fdir *d, uint32_t n)
                      ptx_fdir_name(d[i].kind));
             continue;
         }
-        if (d[i].kind != PTX_FDIR_PRAGMA && seen[d[i].kind])
-            error_at(ctx, PTX_DIAG_DIRECTIVE, d[i].span, "'%s' is given twice",
-                     ptx_fdir_name(d[i].kind));
+        /* ptxas takes a directive given twice */
         seen[d[i].kind] = &d[i];
     }
     if (seen[PTX_FDIR_MAXNTID] && seen[PTX_FDIR_REQNTID])
@@ -581,6 +674,19 @@ static void check_entry_dirs(ptx_context *ctx, const ptx_fdir *d, uint32_t n)
 
 /* ---- declarations ----------------------------------------------------- */
 
+static unsigned type_bits(unsigned t)
+{
+    switch (t) {
+    case PTX_TYPE_S8: case PTX_TYPE_U8: case PTX_TYPE_B8: return 8;
+    case PTX_TYPE_S16: case PTX_TYPE_U16: case PTX_TYPE_B16: case PTX_TYPE_F16: return 16;
+    case PTX_TYPE_S32: case PTX_TYPE_U32: case PTX_TYPE_B32: case PTX_TYPE_F32:
+    case PTX_TYPE_F16X2: return 32;
+    case PTX_TYPE_S64: case PTX_TYPE_U64: case PTX_TYPE_B64: case PTX_TYPE_F64: return 64;
+    case PTX_TYPE_B128: return 128;
+    default: return 0;
+    }
+}
+
 static const char *const instruction_only_types[] = {
     ".bf16", ".bf16x2", ".tf32", ".e4m3", ".e5m2", ".e2m3", ".e3m2", ".e2m1",
     ".ue8m0", ".ue4m3", ".s2f6", ".e4m3x2", ".e5m2x2", ".e2m3x2", ".e3m2x2",
@@ -595,7 +701,13 @@ void ptx_b_spec(ptx_context *ctx, ptx_spec_kind kind, const ptx_tok *t, ptx_loc_
     s->span = span_of(loc);
     switch (kind) {
     case PTX_SPEC_ALIGN:
-        s->val = u32_of(ctx, t, "alignment");
+        if (t->u == 0 || t->u > UINT32_MAX || (t->u & (t->u - 1))) {
+            error_at(ctx, PTX_DIAG_DECL, s->span, "alignment %llu is not a power of two below 2^32",
+                     (unsigned long long)t->u);
+            s->val = 1;
+        } else {
+            s->val = (uint32_t)t->u;
+        }
         break;
     case PTX_SPEC_WORD:
         s->word = tok_name(ctx, t);
@@ -663,9 +775,9 @@ void ptx_b_var_dim(ptx_context *ctx, ptx_var *v, const ptx_tok *n, ptx_loc_t loc
     if (!n && v->ndims)
         error_at(ctx, PTX_DIAG_DECL, span_of(loc),
                  "only the first dimension of an array may be left unsized");
-    dims[v->ndims++] = n ? n->u : PTX_DIM_UNSIZED;
-    if (n && n->u == PTX_DIM_UNSIZED)
-        error_at(ctx, PTX_DIAG_LITERAL, tok_span(n), "array dimension is out of range");
+    if (!n && !v->ndims)
+        v->unsized = 1;
+    dims[v->ndims++] = n ? n->u : 0;
     v->dims = dims;
     v->span.len = loc.end - v->span.off;
 }
@@ -673,11 +785,12 @@ void ptx_b_var_dim(ptx_context *ctx, ptx_var *v, const ptx_tok *n, ptx_loc_t loc
 void ptx_b_var_range(ptx_context *ctx, ptx_var *v, const ptx_tok *n, ptx_loc_t loc)
 {
     (void)loc;
-    if (n->u == 0 || n->u > UINT32_MAX) {
+    v->has_range = 1;
+    if (n->u > UINT32_MAX) {
         error_at(ctx, PTX_DIAG_DECL, tok_span(n),
-                 "register count in '<%llu>' must be between 1 and %u",
+                 "register count in '<%llu>' is above the limit of %u",
                  (unsigned long long)n->u, (unsigned)UINT32_MAX);
-        v->range = 1;
+        v->range = UINT32_MAX;
     } else {
         v->range = (uint32_t)n->u;
     }
@@ -690,28 +803,16 @@ void ptx_b_var_init(ptx_context *ctx, ptx_var *v, ptx_expr *init)
     v->init = init;
 }
 
-static unsigned type_bits(unsigned t)
-{
-    switch (t) {
-    case PTX_TYPE_S8: case PTX_TYPE_U8: case PTX_TYPE_B8: return 8;
-    case PTX_TYPE_S16: case PTX_TYPE_U16: case PTX_TYPE_B16: case PTX_TYPE_F16: return 16;
-    case PTX_TYPE_S32: case PTX_TYPE_U32: case PTX_TYPE_B32: case PTX_TYPE_F32:
-    case PTX_TYPE_F16X2: return 32;
-    case PTX_TYPE_S64: case PTX_TYPE_U64: case PTX_TYPE_B64: case PTX_TYPE_F64: return 64;
-    case PTX_TYPE_B128: return 128;
-    default: return 0;
-    }
-}
-
 /* Folds the specifiers into d, checking each appears once and in the
  * order ptxas takes: linkage, space, [.ptr...], .align, .vN, type, with
  * .align also allowed before the space, and after the type in kernel
  * parameter lists. */
-static void apply_specs(ptx_context *ctx, ptx_decl *d, ptx_spec **specs, uint32_t n)
+static bool apply_specs(ptx_context *ctx, ptx_decl *d, ptx_spec **specs, uint32_t n)
 {
     enum { P_LINK, P_SPACE, P_ALIGN, P_VEC, P_TYPE };
     int stage = -1;
-    bool in_ptr = false;
+    bool in_ptr = false, bad_type = false;
+    ptx_span vec_span = { 0, 0 };
     for (uint32_t i = 0; i < n; i++) {
         ptx_spec *s = specs[i];
         int at = -1;
@@ -733,15 +834,13 @@ static void apply_specs(ptx_context *ctx, ptx_decl *d, ptx_spec **specs, uint32_
             at = P_SPACE;
             break;
         case PTX_SPEC_ALIGN:
-            if (s->val == 0 || (s->val & (s->val - 1)))
-                error_at(ctx, PTX_DIAG_DECL, s->span, "alignment %u is not a power of two", s->val);
             if (in_ptr && !d->ptr_align) {
                 d->ptr_align = s->val;
                 continue;
             }
-            if (d->align)
-                error_at(ctx, PTX_DIAG_DECL, s->span, "'.align' is given twice");
-            d->align = s->val;
+            /* ptxas takes '.align 4 .align 8' and uses the larger */
+            if (s->val > d->align)
+                d->align = s->val;
             if (stage == P_TYPE) {
                 /* after the type: only kernel parameters; checked later */
                 d->pad |= 1;
@@ -753,6 +852,7 @@ static void apply_specs(ptx_context *ctx, ptx_decl *d, ptx_spec **specs, uint32_
             if (d->vec)
                 error_at(ctx, PTX_DIAG_DECL, s->span, "a vector size is given twice");
             d->vec = (uint8_t)s->val;
+            vec_span = s->span;
             at = P_VEC;
             break;
         case PTX_SPEC_TYPE:
@@ -767,6 +867,7 @@ static void apply_specs(ptx_context *ctx, ptx_decl *d, ptx_spec **specs, uint32_
             for (size_t k = 0; k < sizeof instruction_only_types / sizeof *instruction_only_types; k++)
                 if (strcmp(w, instruction_only_types[k]) == 0)
                     instr_only = true;
+            bad_type = true;
             if (instr_only)
                 error_at(ctx, PTX_DIAG_DECL, s->span,
                          "'%s' may only be used as an instruction type; declare a .b%s variable instead",
@@ -785,13 +886,14 @@ static void apply_specs(ptx_context *ctx, ptx_decl *d, ptx_spec **specs, uint32_
             continue;
         case PTX_SPEC_ATTR_MANAGED:
         case PTX_SPEC_ATTR_UNIFIED:
+            /* ptxas takes .attribute(...) anywhere before the type */
+            if (stage == P_TYPE)
+                error_at(ctx, PTX_DIAG_DECL, s->span, "'.attribute' must come before the type");
             d->attrs |= s->attrs;
             if (s->attrs & PTX_ATTR_UNIFIED) {
                 d->unified[0] = s->unified[0];
                 d->unified[1] = s->unified[1];
             }
-            if (stage != P_SPACE)
-                error_at(ctx, PTX_DIAG_DECL, s->span, "'.attribute' must follow the state space");
             continue;
         }
         if (at < stage)
@@ -803,6 +905,16 @@ static void apply_specs(ptx_context *ctx, ptx_decl *d, ptx_spec **specs, uint32_
         if (at != P_SPACE)
             in_ptr = false;
     }
+    if (d->vec) {
+        if (d->vec == 8)
+            error_at(ctx, PTX_DIAG_DECL, vec_span, "'.v8' is only an instruction modifier; variables are .v2 or .v4");
+        else if (d->type == PTX_TYPE_PRED)
+            error_at(ctx, PTX_DIAG_DECL, vec_span, "vectors of '.pred' are not allowed");
+        else if (type_bits(d->type) * d->vec > 128)
+            error_at(ctx, PTX_DIAG_DECL, vec_span, "vector of %u x %u bits exceeds the 128-bit limit",
+                     (unsigned)d->vec, type_bits(d->type));
+    }
+    return bad_type;
 }
 
 static ptx_decl *decl_from(ptx_context *ctx, size_t specs, ptx_loc_t loc)
@@ -810,27 +922,18 @@ static ptx_decl *decl_from(ptx_context *ctx, size_t specs, ptx_loc_t loc)
     ptx_decl *d = node_new(ctx, PTX_NODE_DECL, sizeof *d, loc);
     uint32_t n;
     ptx_spec **sp = (ptx_spec **)take(ctx, specs, &n);
-    apply_specs(ctx, d, sp, n);
+    bool bad_type = apply_specs(ctx, d, sp, n);
     ptx_span at = span_of(loc);
     at.len = 0;
     if (!d->space)
         error_at(ctx, PTX_DIAG_DECL, at, "a declaration needs a state space (.reg, .global, .shared, ...)");
-    else if (!d->type)
+    else if (!d->type && !bad_type)
         error_at(ctx, PTX_DIAG_DECL, at, "a declaration needs a type (.b32, .u64, .pred, ...)");
     if (d->space == PTX_SPACE_SREG)
         error_at(ctx, PTX_DIAG_DECL, at, "special registers (.sreg) are predefined and cannot be declared");
     if (d->space == PTX_SPACE_TEX)
         error_at(ctx, PTX_DIAG_UNSUPPORTED, at,
                  "'.tex' variables are not supported as of PTX ISA 1.5; use '.global .texref'");
-    if (d->vec) {
-        if (d->vec == 8)
-            error_at(ctx, PTX_DIAG_DECL, at, "'.v8' is only an instruction modifier; variables are .v2 or .v4");
-        else if (d->type == PTX_TYPE_PRED)
-            error_at(ctx, PTX_DIAG_DECL, at, "vectors of '.pred' are not allowed");
-        else if (type_bits(d->type) * d->vec > 128)
-            error_at(ctx, PTX_DIAG_DECL, at, "vector of %u x %u bits exceeds the 128-bit limit",
-                     (unsigned)d->vec, type_bits(d->type));
-    }
     return d;
 }
 
@@ -862,10 +965,6 @@ static void check_vars(ptx_context *ctx, ptx_decl *d, ptx_decl_site site)
         bool sink = v->name->len == 1 && v->name->text[0] == '_';
         if (sink && site != PTX_SITE_PROTO_PARAM)
             error_at(ctx, PTX_DIAG_DECL, v->span, "'_' is the sink symbol and cannot be declared");
-        if (v->range && (v->ndims || v->init))
-            error_at(ctx, PTX_DIAG_DECL, v->span,
-                     "a parameterised name '%s<%u>' cannot have array dimensions or an initialiser",
-                     v->name->text, v->range);
         if (v->init && !initable)
             error_at(ctx, PTX_DIAG_DECL, v->init->span,
                      "only .const and .global variables can be initialised");
@@ -873,7 +972,7 @@ static void check_vars(ptx_context *ctx, ptx_decl *d, ptx_decl_site site)
             error_at(ctx, PTX_DIAG_DECL, v->init->span, "an .extern variable cannot be initialised");
         if (v->ndims && d->space == PTX_SPACE_REG)
             error_at(ctx, PTX_DIAG_DECL, v->span, "arrays cannot be allocated in registers (.reg)");
-        if (v->ndims && v->dims[0] == PTX_DIM_UNSIZED && !v->init &&
+        if (v->unsized && !v->init &&
             d->linkage != PTX_LINK_EXTERN && site != PTX_SITE_FUNC_PARAM &&
             site != PTX_SITE_PROTO_PARAM)
             error_at(ctx, PTX_DIAG_DECL, v->span,
@@ -913,7 +1012,7 @@ static void check_params(ptx_context *ctx, ptx_decl **ps, uint32_t n, ptx_decl_s
             error_at(ctx, PTX_DIAG_DECL, d->base.span, "'.entry' parameters must be '.param'");
         else if (d->space && d->space != PTX_SPACE_PARAM && d->space != PTX_SPACE_REG)
             error_at(ctx, PTX_DIAG_DECL, d->base.span, "parameters must be '.param' or '.reg'");
-        if (d->vars[0].ndims && d->vars[0].dims[0] == PTX_DIM_UNSIZED && i + 1 != n)
+        if (d->vars[0].unsized && i + 1 != n)
             error_at(ctx, PTX_DIAG_DECL, d->vars[0].span, "only the last parameter may be an unsized array");
     }
 }
@@ -963,7 +1062,8 @@ ptx_func *ptx_b_func_head(ptx_context *ctx, size_t specs, bool entry, size_t ret
     check_params(ctx, f->params, f->nparams, entry ? PTX_SITE_ENTRY_PARAM : PTX_SITE_FUNC_PARAM);
     check_params(ctx, f->ret, f->nret, PTX_SITE_FUNC_PARAM);
     if (f->nret > 1)
-        error_at(ctx, PTX_DIAG_DECL, f->ret[1]->base.span, "a function has at most one return parameter");
+        ptx_diag_add(ctx, PTX_SEV_WARNING, PTX_DIAG_DECL, f->ret[1]->base.span,
+                     "more than one return parameter: the ABI returns only one");
     if (entry)
         check_entry_dirs(ctx, f->dirs, f->ndirs);
     else
@@ -1072,7 +1172,7 @@ static const struct { const char *name; uint8_t major, minor; } targets[] = {
     { "sm_37", 4, 1 }, { "sm_50", 4, 0 }, { "sm_52", 4, 1 }, { "sm_53", 4, 2 },
     { "sm_60", 5, 0 }, { "sm_61", 5, 0 }, { "sm_62", 5, 0 }, { "sm_70", 6, 0 },
     { "sm_72", 6, 1 }, { "sm_75", 6, 3 }, { "sm_80", 7, 0 }, { "sm_86", 7, 1 },
-    { "sm_87", 7, 4 }, { "sm_88", 9, 0 }, { "sm_89", 7, 8 }, { "sm_90", 7, 8 },
+    { "sm_87", 7, 4 }, { "sm_88", 8, 8 }, { "sm_89", 7, 8 }, { "sm_90", 7, 8 },
     { "sm_90a", 8, 0 }, { "sm_100", 8, 6 }, { "sm_100a", 8, 6 }, { "sm_100f", 8, 8 },
     { "sm_101", 8, 6 }, { "sm_101a", 8, 6 }, { "sm_101f", 8, 8 }, { "sm_103", 8, 8 },
     { "sm_103a", 8, 8 }, { "sm_103f", 8, 8 }, { "sm_110", 9, 0 }, { "sm_110a", 9, 0 },
@@ -1119,31 +1219,32 @@ static bool version_at_least(const ptx_module *m, unsigned major, unsigned minor
            (m->version_major == major && m->version_minor >= minor);
 }
 
-static void check_target_names(ptx_context *ctx, const ptx_name **names, uint32_t n, ptx_span at)
+void ptx_b_target_name(ptx_context *ctx, const ptx_tok *t, bool first)
 {
+    const ptx_name *name = tok_name(ctx, t);
+    ptx_scratch_push(ctx, (void *)name);
     const ptx_module *m = ctx->module;
-    for (uint32_t i = 0; i < n; i++) {
-        const char *s = names[i]->text;
-        char arch[32];
-        if (strncmp(s, "compute_", 8) == 0 && names[i]->len < 24) {
-            snprintf(arch, sizeof arch, "sm_%s", s + 8);
-            s = arch;
-        }
-        size_t k = 0, nt = sizeof targets / sizeof *targets;
-        while (k < nt && strcmp(targets[k].name, s) != 0)
-            k++;
-        if (k == nt) {
-            error_at(ctx, PTX_DIAG_HEADER, at, "unknown target '%s'", names[i]->text);
-            continue;
-        }
-        if (m && !version_at_least(m, targets[k].major, targets[k].minor))
-            error_at(ctx, PTX_DIAG_HEADER, at,
-                     "target '%s' requires PTX ISA .version %u.%u or later",
-                     names[i]->text, targets[k].major, targets[k].minor);
-        if (i == 0 && s[0] != 's')
-            error_at(ctx, PTX_DIAG_HEADER, at,
-                     "'.target' must name an architecture (sm_NN) before its options");
+    ptx_span at = tok_span(t);
+    const char *s = name->text;
+    char arch[32];
+    if (strncmp(s, "compute_", 8) == 0 && name->len < 24) {
+        snprintf(arch, sizeof arch, "sm_%s", s + 8);
+        s = arch;
     }
+    size_t k = 0, nt = sizeof targets / sizeof *targets;
+    while (k < nt && strcmp(targets[k].name, s) != 0)
+        k++;
+    if (k == nt) {
+        error_at(ctx, PTX_DIAG_HEADER, at, "unknown target '%s'", name->text);
+        return;
+    }
+    if (m && !version_at_least(m, targets[k].major, targets[k].minor))
+        error_at(ctx, PTX_DIAG_HEADER, at,
+                 "target '%s' requires PTX ISA .version %u.%u or later",
+                 name->text, targets[k].major, targets[k].minor);
+    if (first && s[0] != 's')
+        error_at(ctx, PTX_DIAG_HEADER, at,
+                 "'.target' must name an architecture (sm_NN) before its options");
 }
 
 void ptx_b_target(ptx_context *ctx, size_t names, ptx_loc_t loc)
@@ -1151,14 +1252,12 @@ void ptx_b_target(ptx_context *ctx, size_t names, ptx_loc_t loc)
     ptx_module *m = ctx->module;
     m->targets = (const ptx_name **)take(ctx, names, &m->ntargets);
     m->target_span = span_of(loc);
-    check_target_names(ctx, m->targets, m->ntargets, m->target_span);
 }
 
 ptx_node *ptx_b_target_item(ptx_context *ctx, size_t names, ptx_loc_t loc)
 {
     ptx_target *t = node_new(ctx, PTX_NODE_TARGET, sizeof *t, loc);
     t->names = (const ptx_name **)take(ctx, names, &t->count);
-    check_target_names(ctx, t->names, t->count, t->base.span);
     return &t->base;
 }
 

@@ -77,6 +77,8 @@ ptx_expr *ptx_b_apply(ptx_context *ctx, const ptx_tok *fn, bool fn_is_int, ptx_e
 /* a whole operand: a top-level (x) becomes a one-item list, a|b a pair */
 ptx_expr *ptx_b_operand(ptx_context *ctx, ptx_expr *e);
 void ptx_b_push(ptx_context *ctx, void *item);
+ptx_expr *ptx_b_field(ptx_context *ctx, const ptx_tok *name, ptx_expr *value, ptx_loc_t loc);
+ptx_expr *ptx_b_range(ptx_context *ctx, const ptx_tok *name, const ptx_tok *n, ptx_loc_t loc);
 
 /* statements */
 void ptx_b_mod(ptx_context *ctx, const ptx_tok *word);
@@ -126,7 +128,8 @@ ptx_node *ptx_b_section(ptx_context *ctx, const ptx_tok *name, ptx_nlist body, p
 ptx_node *ptx_b_data(ptx_context *ctx, const ptx_tok *word, size_t values, ptx_loc_t loc);
 ptx_node *ptx_b_target_item(ptx_context *ctx, size_t names, ptx_loc_t loc);
 ptx_node *ptx_b_dwarf(ptx_context *ctx, const ptx_tok *line, ptx_loc_t loc);
-void ptx_b_name(ptx_context *ctx, const ptx_tok *t);
+/* a name of a .target list, checked against the known targets */
+void ptx_b_target_name(ptx_context *ctx, const ptx_tok *t, bool first);
 
 /* header and module */
 void ptx_b_version(ptx_context *ctx, const ptx_tok *t, ptx_loc_t loc);

@@ -67,6 +67,7 @@ static const char *const expr_names[PTX_EXPR_COUNT] = {
     [PTX_EXPR_COND] = "cond", [PTX_EXPR_PAREN] = "paren", [PTX_EXPR_INDEX] = "index",
     [PTX_EXPR_ADDR] = "addr", [PTX_EXPR_VEC] = "vec", [PTX_EXPR_LIST] = "list",
     [PTX_EXPR_PAIR] = "pair", [PTX_EXPR_GENERIC] = "generic", [PTX_EXPR_MASK] = "mask",
+    [PTX_EXPR_FIELD] = "field", [PTX_EXPR_RANGE] = "range",
 };
 
 const char *ptx_type_name(ptx_type t) { return LOOKUP(type_names, t); }

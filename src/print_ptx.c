@@ -76,11 +76,11 @@ static void out_strings(ptx_out *o, const ptx_name *const *s, uint32_t n)
 static void out_var(ptx_out *o, const ptx_var *v)
 {
     ptx_out_name(o, v->name);
-    if (v->range)
+    if (v->has_range)
         ptx_out_fmt(o, "<%u>", v->range);
     for (uint32_t i = 0; i < v->ndims; i++) {
         ptx_out_char(o, '[');
-        if (v->dims[i] != PTX_DIM_UNSIZED)
+        if (!(i == 0 && v->unsized))
             ptx_out_u64(o, v->dims[i]);
         ptx_out_char(o, ']');
     }

@@ -60,10 +60,10 @@ static void out_decl_text(ptx_out *o, const ptx_decl *d)
         const ptx_var *v = &d->vars[i];
         ptx_out_str(o, i ? ", " : " ");
         ptx_out_name(o, v->name);
-        if (v->range)
+        if (v->has_range)
             ptx_out_fmt(o, "<%u>", v->range);
         for (uint32_t k = 0; k < v->ndims; k++) {
-            if (v->dims[k] == PTX_DIM_UNSIZED)
+            if (k == 0 && v->unsized)
                 ptx_out_str(o, "[]");
             else
                 ptx_out_fmt(o, "[%llu]", (unsigned long long)v->dims[k]);
@@ -95,6 +95,8 @@ static const char *operand_kind(const ptx_expr *e)
     case PTX_EXPR_PAIR: return "pair";
     case PTX_EXPR_GENERIC: return "generic";
     case PTX_EXPR_MASK: return "mask";
+    case PTX_EXPR_FIELD: return "field";
+    case PTX_EXPR_RANGE: return "range";
     case PTX_EXPR_COUNT: break;
     }
     return "?";
@@ -129,6 +131,27 @@ static void out_dirs(tree *t, unsigned depth, const ptx_fdir *d, uint32_t n)
     }
 }
 
+/* [base], [base+offset], [offset]: say which part is which */
+static void out_addr_parts(ptx_out *o, const ptx_expr *e)
+{
+    if (e->kind != PTX_EXPR_ADDR || e->count != 1)
+        return;
+    const ptx_expr *a = e->u.list.items[0];
+    if (a->kind == PTX_EXPR_SYM) {
+        ptx_out_str(o, "  base ");
+        ptx_out_expr(o, a);
+    } else if (a->kind == PTX_EXPR_BINARY && a->op == PTX_OP_ADD &&
+               a->u.op.a->kind == PTX_EXPR_SYM) {
+        ptx_out_str(o, "  base ");
+        ptx_out_expr(o, a->u.op.a);
+        ptx_out_str(o, " offset ");
+        ptx_out_expr(o, a->u.op.b);
+    } else if (a->kind == PTX_EXPR_INT) {
+        ptx_out_str(o, "  absolute ");
+        ptx_out_expr(o, a);
+    }
+}
+
 static void out_instr(tree *t, unsigned depth, const ptx_instr *in)
 {
     ptx_out *o = t->o;
@@ -157,6 +180,7 @@ static void out_instr(tree *t, unsigned depth, const ptx_instr *in)
             ptx_out_fmt(o, "[%u]", e->count);
         ptx_out_char(o, ' ');
         ptx_out_expr(o, e);
+        out_addr_parts(o, e);
         ptx_out_char(o, '\n');
     }
 }

@@ -7,7 +7,9 @@
 
 #include "internal.h"
 
-enum { MAX_PRINT_DEPTH = 256 };
+/* expressions are at most 10000 deep (checked by the parser); this only
+ * guards trees built by programs */
+enum { MAX_PRINT_DEPTH = 10001 };
 
 int ptx_write_file(void *file, const char *data, size_t len)
 {
@@ -262,6 +264,15 @@ void ptx_out_expr_depth(ptx_out *o, const ptx_expr *e, unsigned depth)
         ptx_out_char(o, '(');
         ptx_out_expr_depth(o, e->u.op.b, depth + 1);
         ptx_out_char(o, ')');
+        break;
+    case PTX_EXPR_FIELD:
+        ptx_out_expr_depth(o, e->u.op.a, depth + 1);
+        ptx_out_mem(o, " = ", 3);
+        ptx_out_expr_depth(o, e->u.op.b, depth + 1);
+        break;
+    case PTX_EXPR_RANGE:
+        ptx_out_name(o, e->u.sym.name);
+        ptx_out_fmt(o, "<%u>", e->count);
         break;
     case PTX_EXPR_COUNT:
         break;

@@ -84,6 +84,8 @@ typedef enum ptx_expr_kind {
     PTX_EXPR_PAIR,      /* a | b where both are names or sinks: dual destination */
     PTX_EXPR_GENERIC,   /* generic(a) in initialisers */
     PTX_EXPR_MASK,      /* 0xFF00(a): byte mask applied to a in initialisers */
+    PTX_EXPR_FIELD,     /* name = b: a field of an opaque-type initialiser */
+    PTX_EXPR_RANGE,     /* name<count>: N<5> is N0..N4 in .branchtargets */
     PTX_EXPR_COUNT
 } ptx_expr_kind;
 
@@ -107,21 +109,23 @@ enum {
 typedef struct ptx_expr ptx_expr;
 struct ptx_expr {
     uint8_t kind;       /* ptx_expr_kind */
-    uint8_t op;         /* ptx_op for UNARY/BINARY; ptx_type for CAST */
-    uint8_t flags;      /* PTX_INT_* for INT */
-    uint8_t pad;        /* internal: nesting depth */
-    uint32_t count;     /* number of items for ADDR, VEC, LIST */
+    union {
+        uint8_t op;     /* ptx_op for UNARY/BINARY; ptx_type for CAST */
+        uint8_t flags;  /* PTX_INT_* for INT */
+    };
+    uint16_t depth;     /* nesting depth: 1 for a literal or a name */
+    uint32_t count;     /* number of items for ADDR, VEC, LIST; RANGE's count */
     ptx_span span;
     union {
         uint64_t i;                         /* INT */
         double f;                           /* FLOAT */
         uint64_t bits;                      /* F32, F64 */
         struct {
-            const ptx_name *name;
+            const ptx_name *name;           /* SYM, RANGE */
             const ptx_name *sel;            /* ".x", ".b0"... or NULL */
         } sym;
         struct { ptx_expr *a, *b, *c; } op; /* UNARY/PAREN/CAST/GENERIC: a;
-                                               BINARY/INDEX/PAIR: a b; COND: a b c;
+                                               BINARY/INDEX/PAIR/FIELD: a b; COND: a b c;
                                                MASK: a is the INT mask, b the operand */
         struct {
             ptx_expr **items;
@@ -174,13 +178,13 @@ typedef struct ptx_block {
 typedef struct ptx_var {
     const ptx_name *name;       /* "_" for unnamed prototype parameters */
     ptx_span span;
-    uint32_t range;             /* N of name<N>; 0 when absent */
+    uint8_t has_range;          /* written as name<N> */
+    uint8_t unsized;            /* the first dimension is [] (dims[0] is 0) */
+    uint32_t range;             /* the N of name<N> */
     uint32_t ndims;
-    uint64_t *dims;             /* PTX_DIM_UNSIZED for [] */
+    uint64_t *dims;
     ptx_expr *init;             /* initialiser or NULL */
 } ptx_var;
-
-#define PTX_DIM_UNSIZED UINT64_MAX
 
 /* .attribute(...) contents of a declaration or function */
 enum {
