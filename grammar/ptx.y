@@ -368,7 +368,7 @@ expr
 
 postfix
     : primary
-    | postfix '[' expr ']'              { $$ = ptx_b_index(CTX, $1, $3, @$); }
+    | IDENT '[' expr ']'                { $$ = ptx_b_index(CTX, ptx_b_sym(CTX, &$1, NULL), $3, @$); }
     ;
 
 primary

@@ -235,11 +235,12 @@ ptx_expr *ptx_b_index(ptx_context *ctx, ptx_expr *a, ptx_expr *b, ptx_loc_t loc)
     return e;
 }
 
-/* A constant: literals and WARP_SZ combined by operators, no other name. */
+/* An integer constant: integer literals and WARP_SZ combined by
+ * operators, no other name. */
 static bool is_constant(const ptx_expr *e)
 {
     switch ((ptx_expr_kind)e->kind) {
-    case PTX_EXPR_INT: case PTX_EXPR_FLOAT:
+    case PTX_EXPR_INT:
         return true;
     case PTX_EXPR_SYM:
         return !e->u.sym.sel && strcmp(e->u.sym.name->text, "WARP_SZ") == 0;
@@ -276,7 +277,7 @@ static void check_address(ptx_context *ctx, const ptx_expr *addr)
         if (a->op == PTX_OP_ADD) {
             if (!is_constant(a->u.op.b))
                 error_at(ctx, PTX_DIAG_EXPR, a->u.op.b->span,
-                         "an address offset must be a constant expression");
+                         "an address offset must be an integer constant expression");
             return;
         }
     }
