@@ -204,11 +204,15 @@ func
     | func_head block                   { $$ = ptx_b_func(CTX, $1, $2, @$); }
     ;
 
+/* with no specifiers the function starts at .entry/.func, not where the
+ * empty list was placed (the end of the previous token) */
 func_head
     : specs_opt ENTRY IDENT params_opt fdirs
-                                        { $$ = ptx_b_func_head(CTX, $1, true, PTX_NO_LIST, &$3, $4, $5, @$); }
+                                        { if (@1.off == @1.end) @$.off = @2.off;
+                                          $$ = ptx_b_func_head(CTX, $1, true, PTX_NO_LIST, &$3, $4, $5, @$); }
     | specs_opt FUNC func_attr_opt ret_opt IDENT params_opt fdirs
-                                        { $$ = ptx_b_func_head(CTX, $1, false, $4, &$5, $6, $7, @$); }
+                                        { if (@1.off == @1.end) @$.off = @2.off;
+                                          $$ = ptx_b_func_head(CTX, $1, false, $4, &$5, $6, $7, @$); }
     ;
 
 func_attr_opt

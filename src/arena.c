@@ -65,6 +65,12 @@ static void *grow(ptx_arena *a, size_t size)
 
 void *ptx_arena_alloc(ptx_arena *a, size_t size)
 {
+    if (size > SIZE_MAX / 2) {
+        /* no block can hold it, and rounding it up would wrap */
+        if (a->oom)
+            longjmp(*a->oom, 1);
+        return NULL;
+    }
     size = (size + 7) & ~(size_t)7;
     if (size == 0)
         size = 8;

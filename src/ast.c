@@ -369,6 +369,22 @@ ptx_expr *ptx_b_range(ptx_context *ctx, const ptx_tok *name, const ptx_tok *n, p
     return e;
 }
 
+/* The first 'name = value' item in a list (or a list nested in it). */
+static const ptx_expr *find_field(const ptx_expr *e)
+{
+    if (e->kind == PTX_EXPR_FIELD)
+        return e;
+    if ((e->kind == PTX_EXPR_VEC || e->kind == PTX_EXPR_LIST || e->kind == PTX_EXPR_ADDR) &&
+        e->depth <= MAX_EXPR_DEPTH) {
+        for (uint32_t i = 0; i < e->count; i++) {
+            const ptx_expr *f = find_field(e->u.list.items[i]);
+            if (f)
+                return f;
+        }
+    }
+    return NULL;
+}
+
 static bool is_name_or_sink(const ptx_expr *e)
 {
     return e->kind == PTX_EXPR_SINK || (e->kind == PTX_EXPR_SYM);
@@ -409,6 +425,12 @@ ptx_node *ptx_b_instr(ptx_context *ctx, const ptx_tok *guard, bool neg,
         in->guard_neg = neg;
     }
     in->ops = (ptx_expr **)take(ctx, ops, &in->nops);
+    for (uint32_t i = 0; i < in->nops; i++) {
+        const ptx_expr *f = find_field(in->ops[i]);
+        if (f)
+            error_at(ctx, PTX_DIAG_EXPR, f->span,
+                     "'name = value' is only allowed in initialisers of .texref, .samplerref and .surfref variables");
+    }
     uint32_t n;
     void **pairs = take(ctx, mods, &n);
     if (n / 2 > UINT16_MAX) {
@@ -869,6 +891,13 @@ static bool apply_specs(ptx_context *ctx, ptx_decl *d, ptx_spec **specs, uint32_
                 if (strcmp(w, instruction_only_types[k]) == 0)
                     instr_only = true;
             bad_type = true;
+            const char *colons = strstr(w, "::");
+            if (colons && !instr_only) {
+                error_at(ctx, PTX_DIAG_DECL, s->span,
+                         "'%s' is an instruction modifier; declarations use '%.*s'", w,
+                         (int)(colons - w), w);
+                continue;
+            }
             if (instr_only)
                 error_at(ctx, PTX_DIAG_DECL, s->span,
                          "'%s' may only be used as an instruction type; declare a .b%s variable instead",
@@ -926,7 +955,7 @@ static ptx_decl *decl_from(ptx_context *ctx, size_t specs, ptx_loc_t loc)
     bool bad_type = apply_specs(ctx, d, sp, n);
     ptx_span at = span_of(loc);
     at.len = 0;
-    if (!d->space)
+    if (!d->space && !bad_type)
         error_at(ctx, PTX_DIAG_DECL, at, "a declaration needs a state space (.reg, .global, .shared, ...)");
     else if (!d->type && !bad_type)
         error_at(ctx, PTX_DIAG_DECL, at, "a declaration needs a type (.b32, .u64, .pred, ...)");
@@ -966,6 +995,11 @@ static void check_vars(ptx_context *ctx, ptx_decl *d, ptx_decl_site site)
         bool sink = v->name->len == 1 && v->name->text[0] == '_';
         if (sink && site != PTX_SITE_PROTO_PARAM)
             error_at(ctx, PTX_DIAG_DECL, v->span, "'_' is the sink symbol and cannot be declared");
+        const ptx_expr *field = v->init ? find_field(v->init) : NULL;
+        if (field && d->type != PTX_TYPE_TEXREF && d->type != PTX_TYPE_SAMPLERREF &&
+            d->type != PTX_TYPE_SURFREF)
+            error_at(ctx, PTX_DIAG_DECL, field->span,
+                     "'name = value' is only allowed in initialisers of .texref, .samplerref and .surfref variables");
         if (v->init && !initable)
             error_at(ctx, PTX_DIAG_DECL, v->init->span,
                      "only .const and .global variables can be initialised");

@@ -325,7 +325,8 @@ ptx_status ptx_parse_file(ptx_context *ctx, const char *path,
     }
     struct stat sb;
     if (fstat(fileno(f), &sb) == 0 && S_ISDIR(sb.st_mode)) {
-        ctx->io_error = "is a directory";
+        const char *e = strerror(EISDIR);
+        ctx->io_error = ptx_arena_strndup(&ctx->arena, e, strlen(e));
         if (!is_stdin)
             fclose(f);
         return PTX_ERR_IO;

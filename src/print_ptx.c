@@ -155,10 +155,12 @@ static void out_params(printer *p, ptx_decl *const *ps, uint32_t n, bool multili
             }
         }
         out_decl(o, ps[i]);
+        p->bol = false;
     }
     if (multiline && n && !p->ctx)
         nl(p);
     ptx_out_char(o, ')');
+    p->bol = false;
 }
 
 static void out_dirs(printer *p, const ptx_fdir *d, uint32_t n, bool own_lines)
@@ -172,6 +174,7 @@ static void out_dirs(printer *p, const ptx_fdir *d, uint32_t n, bool own_lines)
                 ptx_out_char(o, ' ');
         }
         ptx_out_str(o, ptx_fdir_name(d[i].kind));
+        p->bol = false;
         if (d[i].kind == PTX_FDIR_PRAGMA) {
             ptx_out_char(o, ' ');
             out_strings(o, d[i].strings, d[i].nvals);
@@ -430,7 +433,15 @@ ptx_status ptx_print_ptx(const ptx_context *ctx, const ptx_module *m,
                 begin(p, n->span.off, 0);
                 ptx_out_str(o, ".section\t");
                 ptx_out_name(o, ((const ptx_section *)n)->name);
-                nl(p);
+                /* the brace goes on its own line, as compilers write it,
+                 * unless the section's contents start right away: the
+                 * output never takes more lines than the source */
+                const ptx_section *sec = (const ptx_section *)n;
+                uint32_t next = source_line(p, sec->first ? sec->first->span.off : last_byte(n));
+                if (!p->ctx || next > p->line + 1)
+                    nl(p);
+                else
+                    ptx_out_char(o, ' ');
                 ptx_out_char(o, '{');
                 p->bol = false;
             } else {

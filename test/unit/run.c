@@ -1,0 +1,18 @@
+/* The unit-test runner: every suite in one SRunner.  CK_FORK=no in the
+ * environment runs the tests in-process (for valgrind). */
+#include <stdlib.h>
+
+#include "check_suites.h"
+
+int main(void)
+{
+    SRunner *sr = srunner_create(scanner_suite());
+    srunner_add_suite(sr, grammar_suite());
+    srunner_add_suite(sr, arena_suite());
+    srunner_add_suite(sr, print_suite());
+    srunner_add_suite(sr, diag_suite());
+    srunner_run_all(sr, CK_NORMAL);
+    int failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+}
