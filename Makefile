@@ -23,7 +23,7 @@ endif
 B := build
 WARN := -std=c11 -Wall -Wextra -Wpedantic -Wshadow -Wstrict-prototypes -Wmissing-prototypes
 DEFS := -D_POSIX_C_SOURCE=200809L
-INC := -Iinclude -Isrc -I$(B)/gen
+INC := -Iinclude -I$(B)/include -Isrc -I$(B)/gen
 ifeq ($(SANITIZE),1)
   OPT := -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=all
   LDSAN := -fsanitize=address,undefined
@@ -34,11 +34,13 @@ GEN_CFLAGS := -std=c11 -Wall -Wno-unused-function -Wno-unused-but-set-variable $
 ALL_LDFLAGS := $(LDSAN) $(LDFLAGS)
 
 LIB_SRCS := $(wildcard src/*.c)
-LIB_OBJS := $(patsubst src/%.c,$(B)/obj/%.o,$(LIB_SRCS)) $(B)/obj/ptx.tab.o $(B)/obj/lex.yy.o
-HEADERS := $(wildcard include/ptx/*.h) $(wildcard src/*.h)
+LIB_OBJS := $(patsubst src/%.c,$(B)/obj/%.o,$(LIB_SRCS)) $(B)/obj/ptx.tab.o $(B)/obj/lex.yy.o \
+            $(B)/obj/isa_tables.o
+ISA_TABLES := $(sort $(wildcard grammar/isa/*.isa))
+HEADERS := $(wildcard include/ptx/*.h) $(wildcard src/*.h) $(B)/include/ptx/isa.h
 UNIT_SRCS := $(wildcard test/unit/*.c)
 
-.PHONY: all check unit errors examples conformance clean distclean install uninstall update-golden
+.PHONY: all check unit errors examples mutations conformance clean distclean install uninstall update-golden
 all: $(B)/ptx-front $(B)/libptxfront.a
 
 $(B)/gen/ptx.tab.c $(B)/gen/ptx.tab.h &: grammar/ptx.y
@@ -49,6 +51,19 @@ $(B)/gen/ptx.tab.c $(B)/gen/ptx.tab.h &: grammar/ptx.y
 $(B)/gen/lex.yy.c: grammar/ptx.l $(B)/gen/ptx.tab.h
 	@mkdir -p $(B)/gen
 	$(FLEX) -o $@ $<
+
+# the instruction tables: data and generator both
+$(B)/isagen: tools/isagen.c
+	@mkdir -p $(B)
+	$(CC) $(WARN) $(WERROR) $(OPT) $(DEFS) -o $@ $<
+
+$(B)/include/ptx/isa.h $(B)/gen/isa_tables.c &: $(B)/isagen $(ISA_TABLES)
+	@mkdir -p $(B)/include/ptx $(B)/gen
+	$(B)/isagen $(B)/include/ptx/isa.h $(B)/gen/isa_tables.c $(ISA_TABLES)
+
+$(B)/obj/isa_tables.o: $(B)/gen/isa_tables.c $(HEADERS)
+	@mkdir -p $(B)/obj
+	$(CC) $(GEN_CFLAGS) -c -o $@ $<
 
 $(B)/obj/%.o: src/%.c $(HEADERS) $(B)/gen/ptx.tab.h
 	@mkdir -p $(B)/obj
@@ -94,10 +109,21 @@ update-golden: $(B)/ptx-front
 conformance: $(B)/ptx-front
 	sh test/conformance/run.sh $(B)/ptx-front
 
-check: unit errors examples conformance
+# single-edit mutations of corpus lines with ptxas's verdict
+SHARED ?= ../shared
+MUTATION_MIN_REJECT ?= 0
+$(B)/mutations: test/conformance/mutations.c $(B)/libptxfront.a
+	$(CC) $(ALL_CFLAGS) -o $@ $< $(B)/libptxfront.a $(ALL_LDFLAGS)
+
+mutations: $(B)/mutations
+	@if [ -f $(SHARED)/mutations/public.tsv ]; then \
+	    PTX_MUTATION_MIN_REJECT=$(MUTATION_MIN_REJECT) $(B)/mutations $(SHARED)/mutations/public.tsv $(SHARED)/corpus; \
+	else echo "mutations: SKIPPED: $(SHARED)/mutations not found"; fi
+
+check: unit errors examples mutations conformance
 
 clean:
-	rm -rf $(B)/gen $(B)/obj $(B)/ptx-front $(B)/libptxfront.a $(B)/check_ptx $(B)/embed
+	rm -rf $(B)/gen $(B)/obj $(B)/include $(B)/ptx-front $(B)/libptxfront.a $(B)/check_ptx $(B)/embed $(B)/isagen $(B)/mutations
 
 distclean: clean
 	rm -rf $(B)
@@ -106,7 +132,7 @@ install: all
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib $(DESTDIR)$(PREFIX)/include/ptx
 	install -m 755 $(B)/ptx-front $(DESTDIR)$(PREFIX)/bin/ptx-front
 	install -m 644 $(B)/libptxfront.a $(DESTDIR)$(PREFIX)/lib/libptxfront.a
-	install -m 644 include/ptx/*.h $(DESTDIR)$(PREFIX)/include/ptx/
+	install -m 644 include/ptx/*.h $(B)/include/ptx/isa.h $(DESTDIR)$(PREFIX)/include/ptx/
 
 uninstall:
 	rm -f $(DESTDIR)$(PREFIX)/bin/ptx-front $(DESTDIR)$(PREFIX)/lib/libptxfront.a

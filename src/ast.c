@@ -444,6 +444,8 @@ ptx_node *ptx_b_instr(ptx_context *ctx, const ptx_tok *guard, bool neg,
         for (unsigned i = 0; i < in->nmods; i++) {
             in->mods[i].name = pairs[2 * i];
             in->mods[i].off = (uint32_t)(uintptr_t)pairs[2 * i + 1];
+            in->mods[i].id = 0;
+            in->mods[i].category = 0;
         }
     }
     return &in->base;

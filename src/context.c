@@ -241,6 +241,8 @@ static ptx_status parse_owned(ptx_context *ctx)
         return PTX_ERR_INPUT;
     }
     ptx_run_parser(ctx);
+    if (ctx->module && !ctx->stopped)
+        ptx_isa_validate(ctx, ctx->module);
     return ctx->nerrors ? PTX_ERR_INPUT : PTX_OK;
 }
 

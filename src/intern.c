@@ -54,6 +54,7 @@ const ptx_name *ptx_intern(ptx_context *ctx, const char *s, size_t len)
     ptx_name *n = ptx_arena_alloc(&ctx->arena, sizeof *n + len + 1);
     n->len = (uint32_t)len;
     n->hash = h;
+    n->isa_id = PTX_ISA_ID_UNKNOWN;
     memcpy(n->text, s, len);
     n->text[len] = '\0';
     in->slots[i] = n;

@@ -86,6 +86,9 @@ void **ptx_scratch_take(ptx_context *ctx, size_t mark, uint32_t *count);
 /* Parses ctx->src; returns non-zero when the parser gave up. */
 int ptx_run_parser(ptx_context *ctx);
 
+/* Checks every instruction of m against the syntax tables (isa.c). */
+void ptx_isa_validate(ptx_context *ctx, ptx_module *m);
+
 /* ---- output buffering (print_util.c) --------------------------------- */
 
 typedef struct ptx_out {

@@ -20,6 +20,7 @@ static const char usage[] =
     "  --no-locations    leave line:column out of --ast\n"
     "  -o FILE           write output to FILE instead of standard output\n"
     "  --max-errors N    stop a file after N errors (default 20, 0: no limit)\n"
+    "  --list-instructions  list the instruction families the tables know\n"
     "  --help            show this help\n"
     "  --version         show the version\n"
     "\n"
@@ -66,6 +67,10 @@ int main(int argc, char **argv)
                 free(files);
                 return 2;
             }
+        } else if (strcmp(a, "--list-instructions") == 0) {
+            free(files);
+            return ptx_print_instruction_table(ptx_write_file, stdout) == PTX_OK &&
+                   fflush(stdout) == 0 ? 0 : 2;
         } else if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
             fputs(usage, stdout);
             free(files);

@@ -33,8 +33,11 @@ typedef struct ptx_span {
 typedef struct ptx_name {
     uint32_t len;
     uint32_t hash;
+    uint16_t isa_id;            /* internal: the name as a ptx_modifier, cached */
     char text[];
 } ptx_name;
+
+#define PTX_ISA_ID_UNKNOWN 0xFFFFu
 
 /* Fundamental and opaque types that can be written in a declaration. */
 typedef enum ptx_type {
@@ -294,12 +297,17 @@ typedef struct ptx_label {
 typedef struct ptx_mod {
     const ptx_name *name;       /* ".global", ".shared::cluster", ".b32"... */
     uint32_t off;               /* source offset of the dot */
+    uint16_t id;                /* ptx_modifier (ptx/isa.h), once validated */
+    uint8_t category;           /* ptx_mod_category: what it says; NONE for
+                                   the words of the instruction's name */
 } ptx_mod;
 
 typedef struct ptx_instr {
     ptx_node base;
     const ptx_name *opcode;     /* "ld", "mbarrier"...: the first word */
     const ptx_name *guard;      /* @p / @!p predicate, or NULL */
+    uint16_t family;            /* ptx_family (ptx/isa.h); NONE if unknown */
+    uint16_t form;              /* internal: the table form that matched */
     uint8_t guard_neg;
     uint8_t pad;
     uint16_t nmods;

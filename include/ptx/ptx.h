@@ -21,6 +21,7 @@
 
 #include <stdio.h>
 #include "ast.h"
+#include "ptx/isa.h"   /* generated from grammar/isa by tools/isagen */
 
 #ifdef __cplusplus
 extern "C" {
@@ -106,7 +107,8 @@ typedef enum ptx_diag_code {
     PTX_DIAG_DIRECTIVE,       /* a malformed or misplaced directive */
     PTX_DIAG_EXPR,            /* a malformed expression or operand */
     PTX_DIAG_LIMIT,           /* a documented limit was reached */
-    PTX_DIAG_UNSUPPORTED      /* a construct ptxas no longer accepts */
+    PTX_DIAG_UNSUPPORTED,     /* a construct ptxas no longer accepts */
+    PTX_DIAG_INSTRUCTION      /* an instruction the syntax tables do not allow */
 } ptx_diag_code;
 
 typedef struct ptx_diag {
@@ -161,6 +163,30 @@ ptx_status ptx_print_tree(const ptx_context *ctx, const ptx_module *m,
  * is canonical. */
 ptx_status ptx_print_ptx(const ptx_context *ctx, const ptx_module *m,
                          ptx_write_fn write, void *user);
+
+/* ------------------------------------------------------------------ */
+/* Instructions (the tables of grammar/isa)                            */
+
+/* Each parse checks every instruction against the PTX ISA 9.0 syntax
+ * tables; an instruction that passes has ptx_instr.family set and each
+ * modifier's id and category filled in. */
+
+/* Spellings: "ld", ".shared::cluster", "rounding"; NULL when out of range. */
+const char *ptx_family_name(ptx_family f);
+const char *ptx_modifier_name(ptx_modifier m);
+const char *ptx_category_name(ptx_mod_category c);
+
+/* The family of an opcode ("mbarrier"), or PTX_FAMILY_NONE. */
+ptx_family ptx_family_lookup(const char *opcode);
+
+/* The nth (from 0) modifier of `in` in category `cat`, in source order:
+ * for cvt.rn.f32.s32, (PTX_CAT_TYPE, 0) is .f32 and (PTX_CAT_TYPE, 1) .s32.
+ * PTX_MOD_NONE when there is none. */
+ptx_modifier ptx_instr_modifier(const ptx_instr *in, ptx_mod_category cat, unsigned nth);
+
+/* Writes one line per family: name, PTX ISA version and target that
+ * introduced it, and how many forms the tables give it. */
+ptx_status ptx_print_instruction_table(ptx_write_fn write, void *user);
 
 /* ------------------------------------------------------------------ */
 /* Walking the tree without recursion                                  */

@@ -1,0 +1,513 @@
+/* Instruction validation against the generated syntax tables: finds the
+ * family by opcode, then the first form whose name, modifiers, operands,
+ * PTX ISA version and target all fit, and records what each modifier
+ * means.  When none fits, the form that came closest explains the error. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+#include "isa_tables.h"
+
+/* ---- lookups ---------------------------------------------------------- */
+
+static int cmp_name(const void *key, const void *elem)
+{
+    return strcmp((const char *)key, *(const char *const *)elem);
+}
+
+/* The modifier id of a dot-word: 0 when no table knows it.  Cached in the
+ * interned name, so each distinct word is looked up once. */
+static uint16_t mod_id(const ptx_name *n)
+{
+    ptx_name *w = (ptx_name *)n;
+    if (w->isa_id == PTX_ISA_ID_UNKNOWN) {
+        const char *const *hit = bsearch(w->text, ptx_isa_mod_names + 1, PTX_MOD_COUNT - 1,
+                                         sizeof *ptx_isa_mod_names, cmp_name);
+        w->isa_id = hit ? (uint16_t)(hit - ptx_isa_mod_names) : 0;
+    }
+    return w->isa_id;
+}
+
+static int cmp_family(const void *key, const void *elem)
+{
+    return strcmp((const char *)key, ((const ptx_isa_family *)elem)->name);
+}
+
+static uint16_t family_of(const ptx_name *opcode)
+{
+    const ptx_isa_family *hit = bsearch(opcode->text, ptx_isa_families + 1, PTX_FAMILY_COUNT - 1,
+                                        sizeof *ptx_isa_families, cmp_family);
+    return hit ? (uint16_t)(hit - ptx_isa_families) : 0;
+}
+
+ptx_family ptx_family_lookup(const char *opcode)
+{
+    const ptx_isa_family *hit = bsearch(opcode, ptx_isa_families + 1, PTX_FAMILY_COUNT - 1,
+                                        sizeof *ptx_isa_families, cmp_family);
+    return hit ? (ptx_family)(hit - ptx_isa_families) : PTX_FAMILY_NONE;
+}
+
+const char *ptx_family_name(ptx_family f)
+{
+    return (unsigned)f < PTX_FAMILY_COUNT && f ? ptx_isa_families[f].name : NULL;
+}
+
+const char *ptx_modifier_name(ptx_modifier m)
+{
+    return (unsigned)m < PTX_MOD_COUNT && m ? ptx_isa_mod_names[m] : NULL;
+}
+
+const char *ptx_category_name(ptx_mod_category c)
+{
+    return (unsigned)c < PTX_CAT_COUNT && c ? ptx_isa_category_names[c] : NULL;
+}
+
+ptx_modifier ptx_instr_modifier(const ptx_instr *in, ptx_mod_category cat, unsigned nth)
+{
+    for (unsigned i = 0; i < in->nmods; i++)
+        if (in->mods[i].category == cat && nth-- == 0)
+            return (ptx_modifier)in->mods[i].id;
+    return PTX_MOD_NONE;
+}
+
+/* ---- targets ----------------------------------------------------------- */
+
+typedef struct target {
+    unsigned arch;      /* 90 for sm_90a */
+    char suffix;        /* 'a', 'f' or 0 */
+} target;
+
+static target parse_target(const char *s)
+{
+    target t = { 0, 0 };
+    if (strncmp(s, "sm_", 3) == 0)
+        s += 3;
+    else if (strncmp(s, "compute_", 8) == 0)
+        s += 8;
+    else
+        return t;
+    while (*s >= '0' && *s <= '9')
+        t.arch = t.arch * 10 + (unsigned)(*s++ - '0');
+    if (*s == 'a' || *s == 'f')
+        t.suffix = *s;
+    return t;
+}
+
+/* sm_10x = {100, 103}, sm_11x = {110, 101}, sm_12x = {120, 121} */
+static unsigned arch_family(unsigned arch)
+{
+    return arch == 101 ? 11 : arch / 10;
+}
+
+/* Does the module's target `have` provide what `need` asks? */
+static bool target_ok(target have, target need)
+{
+    if (!need.arch)
+        return true;
+    if (need.suffix == 'a')
+        return have.arch == need.arch && have.suffix == 'a';
+    if (need.suffix == 'f')
+        return have.suffix && arch_family(have.arch) == arch_family(need.arch) &&
+               have.arch >= need.arch;
+    return have.arch >= need.arch;
+}
+
+/* ---- matching ---------------------------------------------------------- */
+
+typedef enum problem {
+    P_NONE, P_NAME, P_MODIFIER, P_DUPLICATE, P_MISSING, P_OPERAND_COUNT, P_OPERAND,
+    P_VERSION, P_TARGET
+} problem;
+
+typedef struct verdict {
+    problem what;
+    unsigned index;         /* the modifier or operand concerned */
+    unsigned slot;          /* P_MISSING, P_DUPLICATE: the slot */
+    unsigned cost;          /* how far the form is from the instruction */
+} verdict;
+
+static bool slot_takes(const ptx_isa_slot *s, uint16_t id)
+{
+    if (s->kind == PTX_SLOT_LIT || s->kind == PTX_SLOT_OPT_LIT)
+        return s->ref == id;
+    const ptx_isa_set *set = &ptx_isa_sets[s->ref];
+    for (unsigned k = 0; k < set->n; k++)
+        if (set->mods[k] == id)
+            return true;
+    return false;
+}
+
+static unsigned vector_size(const ptx_instr *in, const ptx_isa_form *f)
+{
+    for (unsigned i = f->nname; i < in->nmods; i++) {
+        const char *t = in->mods[i].name->text;
+        if (t[0] == '.' && t[1] == 'v' && t[2] >= '1' && t[2] <= '9' && !t[3])
+            return (unsigned)(t[2] - '0');
+    }
+    return 1;
+}
+
+static bool is_name(const ptx_expr *e)
+{
+    return e->kind == PTX_EXPR_SYM;
+}
+
+static bool is_constant_expr(const ptx_expr *e)
+{
+    switch ((ptx_expr_kind)e->kind) {
+    case PTX_EXPR_INT: case PTX_EXPR_FLOAT: case PTX_EXPR_F32: case PTX_EXPR_F64:
+    case PTX_EXPR_UNARY: case PTX_EXPR_BINARY: case PTX_EXPR_COND: case PTX_EXPR_CAST:
+    case PTX_EXPR_PAREN:
+        return true;
+    case PTX_EXPR_SYM:
+        return strcmp(e->u.sym.name->text, "WARP_SZ") == 0;
+    default:
+        return false;
+    }
+}
+
+static bool operand_ok(const ptx_expr *e, const ptx_isa_operand *op, unsigned vec)
+{
+    unsigned acc = op->accept;
+    switch ((ptx_expr_kind)e->kind) {
+    case PTX_EXPR_SYM:
+    case PTX_EXPR_INDEX:
+        return acc & (PTX_ACC_NAME | PTX_ACC_PRED | PTX_ACC_LABEL);
+    case PTX_EXPR_SINK:
+        return acc & PTX_ACC_SINK;
+    case PTX_EXPR_ADDR:
+        return acc & PTX_ACC_ADDR;
+    case PTX_EXPR_LIST:
+        return acc & PTX_ACC_LIST;
+    case PTX_EXPR_PAIR:
+        return acc & PTX_ACC_PAIR;
+    case PTX_EXPR_VEC:
+        if (!(acc & PTX_ACC_VEC))
+            return false;
+        if (op->vec < 0)
+            return true;
+        return e->count == (op->vec ? (unsigned)op->vec : vec);
+    case PTX_EXPR_UNARY:
+        if (e->op == PTX_OP_LNOT && is_name(e->u.op.a))
+            return (acc & PTX_ACC_NOTPRED) || ((acc & PTX_ACC_IMM) && false);
+        return acc & PTX_ACC_IMM;
+    default:
+        return (acc & PTX_ACC_IMM) && is_constant_expr(e);
+    }
+}
+
+static verdict try_form(const ptx_module *m, const ptx_instr *in, const ptx_isa_form *f,
+                        const uint16_t *ids, uint8_t *assign)
+{
+    verdict v = { P_NONE, 0, 0, 0 };
+    if (in->nmods < f->nname) {
+        v.what = P_NAME;
+        v.cost = 100;
+        return v;
+    }
+    for (unsigned i = 0; i < f->nname; i++) {
+        if (ids[i] != f->name[i]) {
+            v.what = P_NAME;
+            v.index = i;
+            v.cost = 100;
+            return v;
+        }
+    }
+    bool filled[32] = { false };
+    for (unsigned i = f->nname; i < in->nmods; i++) {
+        unsigned s = 0, dup = 32;
+        for (; s < f->nslots; s++) {
+            if (!slot_takes(&f->slots[s], ids[i]))
+                continue;
+            if (!filled[s])
+                break;
+            dup = s;
+        }
+        if (s == f->nslots) {
+            if (v.what == P_NONE) {
+                v.what = dup < 32 ? P_DUPLICATE : P_MODIFIER;
+                v.index = i;
+                v.slot = dup;
+            }
+            v.cost += 10;
+            continue;
+        }
+        filled[s] = true;
+        assign[i] = (uint8_t)s;
+    }
+    for (unsigned s = 0; s < f->nslots; s++) {
+        if (!filled[s] && (f->slots[s].kind == PTX_SLOT_LIT || f->slots[s].kind == PTX_SLOT_SET)) {
+            if (v.what == P_NONE) {
+                v.what = P_MISSING;
+                v.slot = s;
+            }
+            v.cost += 10;
+        }
+    }
+    unsigned required = 0;
+    while (required < f->nops && !f->ops[required].optional)
+        required++;
+    if (in->nops < required || in->nops > f->nops) {
+        if (v.what == P_NONE)
+            v.what = P_OPERAND_COUNT;
+        v.cost += 5;
+    } else {
+        unsigned vec = vector_size(in, f);
+        for (unsigned i = 0; i < in->nops; i++) {
+            if (!operand_ok(in->ops[i], &f->ops[i], vec)) {
+                if (v.what == P_NONE) {
+                    v.what = P_OPERAND;
+                    v.index = i;
+                }
+                v.cost += 3;
+            }
+        }
+    }
+    if (v.what != P_NONE)
+        return v;
+    const ptx_isa_family *fam = &ptx_isa_families[f->family];
+    unsigned major = f->since_major ? f->since_major : fam->major;
+    unsigned minor = f->since_major ? f->since_minor : fam->minor;
+    if (m->version_major < major || (m->version_major == major && m->version_minor < minor)) {
+        v.what = P_VERSION;
+        v.cost = 1;
+        return v;
+    }
+    const char *need = f->target[0] ? f->target : fam->target;
+    if (need[0] && m->ntargets) {
+        target have = parse_target(m->targets[0]->text);
+        if (have.arch && !target_ok(have, parse_target(need))) {
+            v.what = P_TARGET;
+            v.cost = 1;
+        }
+    }
+    return v;
+}
+
+/* "add.s32" as the form would be written with the instruction's words */
+static void set_values(char *buf, size_t n, const ptx_isa_slot *s)
+{
+    buf[0] = '\0';
+    if (s->kind == PTX_SLOT_LIT || s->kind == PTX_SLOT_OPT_LIT) {
+        snprintf(buf, n, "%s", ptx_isa_mod_names[s->ref]);
+        return;
+    }
+    const ptx_isa_set *set = &ptx_isa_sets[s->ref];
+    size_t used = 0;
+    for (unsigned k = 0; k < set->n && used < n; k++)
+        used += (size_t)snprintf(buf + used, n - used, "%s%s", k ? ", " : "",
+                                 ptx_isa_mod_names[set->mods[k]]);
+}
+
+static ptx_span mod_span(const ptx_instr *in, unsigned i)
+{
+    ptx_span s = { in->mods[i].off, in->mods[i].name->len };
+    return s;
+}
+
+static const char *operand_words(unsigned acc)
+{
+    if (acc & PTX_ACC_ADDR)
+        return "an address [...]";
+    if (acc & PTX_ACC_VEC)
+        return "a vector {...}";
+    if (acc & PTX_ACC_LIST)
+        return "a list (...)";
+    if ((acc & PTX_ACC_NAME) && (acc & PTX_ACC_IMM))
+        return "a register or a constant";
+    if (acc & PTX_ACC_IMM)
+        return "a constant";
+    if (acc & PTX_ACC_PRED)
+        return "a predicate";
+    if (acc & PTX_ACC_LABEL)
+        return "a label or function name";
+    return "a register";
+}
+
+static void report(ptx_context *ctx, const ptx_module *m, const ptx_instr *in,
+                   const ptx_isa_form *f, verdict v, uint16_t opcode_off)
+{
+    (void)opcode_off;
+    const char *op = in->opcode->text;
+    char vals[512];
+    ptx_span at = in->base.span;
+    switch (v.what) {
+    case P_NONE:
+        return;
+    case P_NAME: {
+        /* no form's name matched: say which instruction names exist */
+        ptx_span s = v.index < in->nmods ? mod_span(in, v.index) : at;
+        ptx_diag_add(ctx, PTX_SEV_ERROR, PTX_DIAG_INSTRUCTION, s,
+                     "'%s%s' is not an instruction: '%s' continues with %s", op,
+                     v.index < in->nmods ? in->mods[v.index].name->text : "", op, f->text);
+        return;
+    }
+    case P_MODIFIER:
+        ptx_diag_add(ctx, PTX_SEV_ERROR, PTX_DIAG_INSTRUCTION, mod_span(in, v.index),
+                     "modifier '%s' is not valid in '%s' (closest form: %s)",
+                     in->mods[v.index].name->text, op, f->text);
+        return;
+    case P_DUPLICATE:
+        for (unsigned i = 0; i < v.index; i++) {
+            if (in->mods[i].name == in->mods[v.index].name) {
+                ptx_diag_add(ctx, PTX_SEV_ERROR, PTX_DIAG_INSTRUCTION, mod_span(in, v.index),
+                             "modifier '%s' appears twice in '%s'", in->mods[i].name->text, op);
+                return;
+            }
+        }
+        set_values(vals, sizeof vals, &f->slots[v.slot]);
+        ptx_diag_add(ctx, PTX_SEV_ERROR, PTX_DIAG_INSTRUCTION, mod_span(in, v.index),
+                     "'%s' takes one modifier of {%s}; '%s' is one too many",
+                     op, vals, in->mods[v.index].name->text);
+        return;
+    case P_MISSING:
+        set_values(vals, sizeof vals, &f->slots[v.slot]);
+        ptx_diag_add(ctx, PTX_SEV_ERROR, PTX_DIAG_INSTRUCTION, at,
+                     "'%s' needs %s %s (form: %s)", op,
+                     f->slots[v.slot].kind == PTX_SLOT_SET ? "one of" : "the modifier", vals,
+                     f->text);
+        return;
+    case P_OPERAND_COUNT: {
+        unsigned required = 0;
+        while (required < f->nops && !f->ops[required].optional)
+            required++;
+        if (required == f->nops)
+            ptx_diag_add(ctx, PTX_SEV_ERROR, PTX_DIAG_INSTRUCTION, at,
+                         "'%s' takes %u operand%s, found %u (form: %s)", op, required,
+                         required == 1 ? "" : "s", in->nops, f->text);
+        else
+            ptx_diag_add(ctx, PTX_SEV_ERROR, PTX_DIAG_INSTRUCTION, at,
+                         "'%s' takes %u to %u operands, found %u (form: %s)", op, required,
+                         (unsigned)f->nops, in->nops, f->text);
+        return;
+    }
+    case P_OPERAND:
+        ptx_diag_add(ctx, PTX_SEV_ERROR, PTX_DIAG_INSTRUCTION, in->ops[v.index]->span,
+                     "operand %u of '%s' must be %s", v.index + 1, op,
+                     operand_words(f->ops[v.index].accept));
+        return;
+    case P_VERSION: {
+        const ptx_isa_family *fam = &ptx_isa_families[f->family];
+        unsigned major = f->since_major ? f->since_major : fam->major;
+        unsigned minor = f->since_major ? f->since_minor : fam->minor;
+        ptx_diag_add(ctx, PTX_SEV_ERROR, PTX_DIAG_INSTRUCTION, at,
+                     "'%s' (%s) requires PTX ISA .version %u.%u or later; this module is %u.%u",
+                     op, f->text, major, minor, m->version_major, m->version_minor);
+        return;
+    }
+    case P_TARGET: {
+        const char *need = f->target[0] ? f->target : ptx_isa_families[f->family].target;
+        ptx_diag_add(ctx, PTX_SEV_ERROR, PTX_DIAG_INSTRUCTION, at,
+                     "'%s' (%s) requires .target %s%s; this module targets %s", op, f->text,
+                     need, need[strlen(need) - 1] == 'a' ? "" : " or later",
+                     m->targets[0]->text);
+        return;
+    }
+    }
+}
+
+/* While the tables are being written, an opcode they do not know yet is
+ * let through; once all 173 families are in, it is an error. */
+enum { ALL_FAMILIES = 173 };
+
+static void check_instr(ptx_context *ctx, const ptx_module *m, ptx_instr *in)
+{
+    uint16_t fam = family_of(in->opcode);
+    if (!fam && PTX_FAMILY_COUNT - 1 < ALL_FAMILIES)
+        return;
+    if (!fam) {
+        ptx_span s = { in->base.span.off, in->opcode->len };
+        if (in->guard) {
+            /* the opcode follows the guard: find it in the source */
+            const char *p = ctx->src + in->base.span.off, *end = p + in->base.span.len;
+            const char *hit = p;
+            while (hit < end && !(strncmp(hit, in->opcode->text, in->opcode->len) == 0 &&
+                                  hit > p && (hit[-1] == ' ' || hit[-1] == '\t' || hit[-1] == '\n')))
+                hit++;
+            if (hit < end)
+                s.off = (uint32_t)(hit - ctx->src);
+        }
+        ptx_diag_add(ctx, PTX_SEV_ERROR, PTX_DIAG_INSTRUCTION, s,
+                     "unknown instruction '%s'", in->opcode->text);
+        return;
+    }
+    uint16_t ids_small[64];
+    uint16_t *ids = in->nmods <= 64 ? ids_small : ptx_arena_alloc(&ctx->arena, in->nmods * sizeof *ids);
+    for (unsigned i = 0; i < in->nmods; i++) {
+        ids[i] = mod_id(in->mods[i].name);
+        if (!ids[i]) {
+            ptx_diag_add(ctx, PTX_SEV_ERROR, PTX_DIAG_INSTRUCTION, mod_span(in, i),
+                         "unknown modifier '%s' for '%s'", in->mods[i].name->text,
+                         in->opcode->text);
+            return;
+        }
+    }
+    const ptx_isa_family *f = &ptx_isa_families[fam];
+    uint8_t assign_small[64], best_assign_small[64];
+    uint8_t *assign = in->nmods <= 64 ? assign_small : ptx_arena_alloc(&ctx->arena, in->nmods);
+    uint8_t *best_assign = in->nmods <= 64 ? best_assign_small : ptx_arena_alloc(&ctx->arena, in->nmods);
+    verdict best = { P_NONE, 0, 0, ~0u };
+    const ptx_isa_form *best_form = NULL;
+    for (unsigned k = 0; k < f->nforms; k++) {
+        const ptx_isa_form *form = &ptx_isa_forms[f->first_form + k];
+        verdict v = try_form(m, in, form, ids, assign);
+        if (v.what == P_NONE) {
+            in->family = fam;
+            in->form = (uint16_t)(f->first_form + k);
+            for (unsigned i = 0; i < in->nmods; i++) {
+                in->mods[i].id = ids[i];
+                if (i < form->nname) {
+                    in->mods[i].category = PTX_CAT_NONE;
+                    continue;
+                }
+                const ptx_isa_slot *s = &form->slots[assign[i]];
+                in->mods[i].category = s->kind >= PTX_SLOT_SET ? ptx_isa_sets[s->ref].category
+                                                                : PTX_CAT_OTHER;
+            }
+            return;
+        }
+        if (v.cost < best.cost) {
+            best = v;
+            best_form = form;
+            memcpy(best_assign, assign, in->nmods);
+        }
+    }
+    in->family = fam;
+    if (best_form)
+        report(ctx, m, in, best_form, best, 0);
+}
+
+ptx_status ptx_print_instruction_table(ptx_write_fn write, void *user)
+{
+    if (!write)
+        return PTX_ERR_USAGE;
+    ptx_out *o = malloc(sizeof *o);
+    if (!o)
+        return PTX_ERR_NOMEM;
+    ptx_out_init(o, write, user);
+    for (unsigned f = 1; f < PTX_FAMILY_COUNT; f++) {
+        const ptx_isa_family *fam = &ptx_isa_families[f];
+        ptx_out_fmt(o, "%-28s PTX %u.%u  %-8s %3u form%s\n", fam->name, fam->major, fam->minor,
+                    fam->target[0] ? fam->target : "all", fam->nforms, fam->nforms == 1 ? "" : "s");
+    }
+    ptx_out_fmt(o, "%u families, %u forms\n", (unsigned)PTX_FAMILY_COUNT - 1, ptx_isa_nforms);
+    ptx_status st = ptx_out_finish(o);
+    free(o);
+    return st;
+}
+
+void ptx_isa_validate(ptx_context *ctx, ptx_module *m)
+{
+    ptx_iter *it = ptx_iter_new(m);
+    if (!it)
+        longjmp(ctx->oom, 1);
+    const ptx_node *n;
+    ptx_event ev;
+    while ((ev = ptx_iter_next(it, &n)) > 0 && !ctx->stopped)
+        if (ev == PTX_EVENT_ENTER && n->kind == PTX_NODE_INSTR)
+            check_instr(ctx, m, (ptx_instr *)n);
+    bool nomem = ev == PTX_EVENT_NOMEM;
+    ptx_iter_free(it);
+    if (nomem)
+        longjmp(ctx->oom, 1);
+}

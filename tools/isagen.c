@@ -1,0 +1,680 @@
+/* isagen: turns the instruction syntax tables (grammar/isa/NAME.isa, format in
+ * grammar/isa/README.md) into C: the public enums (ptx/isa.h) and the
+ * tables the validator walks (isa_tables.c).  It refuses malformed or
+ * duplicated input with "file:line: error: ...".
+ *
+ * usage: isagen OUT_HEADER OUT_SOURCE FILE.isa...
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum { MAX_TOK = 256, MAX_SLOTS = 32, MAX_OPS = 16, MAX_NAME = 12 };
+
+static const char *const categories[] = {
+    "type", "space", "rounding", "scope", "sem", "cache", "vector", "cmp", "op",
+    "level", "shape", "layout", "mode", "other",
+};
+#define NCATEGORIES (sizeof categories / sizeof *categories)
+
+/* operand acceptance bits (mirrored in src/isa.h) */
+enum {
+    ACC_NAME = 1, ACC_IMM = 2, ACC_PRED = 4, ACC_NOTPRED = 8, ACC_ADDR = 16,
+    ACC_VEC = 32, ACC_LABEL = 64, ACC_LIST = 128, ACC_SINK = 256, ACC_PAIR = 512
+};
+
+typedef struct { char *text; } word;
+
+typedef struct {
+    char *name;
+    int category;
+    int n;
+    int *mods;
+    const char *file;
+    int line;
+} set_t;
+
+typedef struct {
+    int kind;       /* 0 required literal, 1 optional literal, 2 required set, 3 optional set */
+    int ref;        /* modifier id or set index */
+} slot_t;
+
+typedef struct {
+    int accept;
+    int vec;        /* 0: from the .vN modifier; -1: any; N */
+    int optional;
+} operand_t;
+
+typedef struct {
+    int family;
+    int nname;
+    int name[MAX_NAME];     /* modifier ids of the fixed words after the opcode */
+    int nslots;
+    slot_t slots[MAX_SLOTS];
+    int nops;
+    operand_t ops[MAX_OPS];
+    int since_major, since_minor;
+    char *target;
+    const char *file;
+    int line;
+    char *text;             /* the template, for messages */
+} form_t;
+
+typedef struct {
+    char *name;
+    int major, minor;
+    char *target;
+    int first_set, nsets;
+    const char *file;
+} family_t;
+
+static char **mods;
+static int nmods, capmods;
+static set_t *sets;
+static int nsets, capsets;
+static form_t *forms;
+static int nforms, capforms;
+static family_t *families;
+static int nfamilies, capfamilies;
+static int errors;
+
+static void fail(const char *file, int line, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fprintf(stderr, "%s:%d: error: ", file, line);
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+    va_end(ap);
+    errors++;
+}
+
+static void *grow(void *p, int *cap, int n, size_t size)
+{
+    if (n < *cap)
+        return p;
+    *cap = *cap ? *cap * 2 : 64;
+    p = realloc(p, (size_t)*cap * size);
+    if (!p) {
+        fprintf(stderr, "isagen: out of memory\n");
+        exit(2);
+    }
+    return p;
+}
+
+static char *dup(const char *s)
+{
+    size_t n = strlen(s) + 1;
+    char *p = malloc(n);
+    if (!p) {
+        fprintf(stderr, "isagen: out of memory\n");
+        exit(2);
+    }
+    return memcpy(p, s, n);
+}
+
+static bool valid_word(const char *w)
+{
+    /* .[A-Za-z0-9_]+(::[A-Za-z0-9_]+)*, as the scanner reads dot-words */
+    if (w[0] != '.' || !w[1])
+        return false;
+    const char *p = w + 1;
+    for (;;) {
+        if (!isalnum((unsigned char)*p) && *p != '_')
+            return false;
+        while (isalnum((unsigned char)*p) || *p == '_')
+            p++;
+        if (!*p)
+            return true;
+        if (p[0] != ':' || p[1] != ':')
+            return false;
+        p += 2;
+    }
+}
+
+static int mod_id(const char *w)
+{
+    for (int i = 0; i < nmods; i++)
+        if (strcmp(mods[i], w) == 0)
+            return i;
+    mods = grow(mods, &capmods, nmods, sizeof *mods);
+    mods[nmods] = dup(w);
+    return nmods++;
+}
+
+static int find_set(int family, const char *name)
+{
+    for (int i = families[family].first_set; i < nsets; i++)
+        if (strcmp(sets[i].name, name) == 0)
+            return i;
+    return -1;
+}
+
+static bool parse_version(const char *s, int *major, int *minor)
+{
+    char *end;
+    long a = strtol(s, &end, 10);
+    if (*end != '.' || a < 1 || a > 9)
+        return false;
+    long b = strtol(end + 1, &end, 10);
+    if (*end || b < 0 || b > 9)
+        return false;
+    *major = (int)a;
+    *minor = (int)b;
+    return true;
+}
+
+static bool valid_target(const char *t)
+{
+    if (strncmp(t, "sm_", 3) != 0 || !isdigit((unsigned char)t[3]))
+        return false;
+    const char *p = t + 3;
+    while (isdigit((unsigned char)*p))
+        p++;
+    return !*p || ((*p == 'a' || *p == 'f') && !p[1]);
+}
+
+/* one operand: alternatives joined by '/', then suffixes */
+static bool parse_operand(char *s, operand_t *op)
+{
+    memset(op, 0, sizeof *op);
+    size_t n = strlen(s);
+    while (n && (s[n - 1] == '?' || s[n - 1] == '_' || s[n - 1] == '|')) {
+        if (s[n - 1] == '?')
+            op->optional = 1;
+        else if (s[n - 1] == '_')
+            op->accept |= ACC_SINK;
+        else
+            op->accept |= ACC_PAIR;
+        s[--n] = '\0';
+    }
+    for (char *alt = strtok(s, "/"); alt; alt = strtok(NULL, "/")) {
+        if (!strcmp(alt, "r"))
+            op->accept |= ACC_NAME;
+        else if (!strcmp(alt, "i"))
+            op->accept |= ACC_IMM;
+        else if (!strcmp(alt, "ri"))
+            op->accept |= ACC_NAME | ACC_IMM;
+        else if (!strcmp(alt, "p"))
+            op->accept |= ACC_PRED;
+        else if (!strcmp(alt, "!p"))
+            op->accept |= ACC_PRED | ACC_NOTPRED;
+        else if (!strcmp(alt, "a"))
+            op->accept |= ACC_ADDR;
+        else if (!strcmp(alt, "l"))
+            op->accept |= ACC_LABEL;
+        else if (!strcmp(alt, "L"))
+            op->accept |= ACC_LIST;
+        else if (alt[0] == 'v') {
+            op->accept |= ACC_VEC;
+            if (!alt[1])
+                op->vec = 0;
+            else if (!strcmp(alt + 1, "*"))
+                op->vec = -1;
+            else {
+                char *end;
+                long v = strtol(alt + 1, &end, 10);
+                if (*end || v < 1 || v > 1024)
+                    return false;
+                op->vec = (int)v;
+            }
+        } else
+            return false;
+    }
+    return op->accept != 0 && op->accept != ACC_SINK && op->accept != ACC_PAIR;
+}
+
+static void parse_form(const char *file, int line, int family, char *text)
+{
+    char *colon = strstr(text, " : ");
+    if (!colon) {
+        fail(file, line, "a form is 'form TEMPLATE : OPERANDS': the ' : ' is missing");
+        return;
+    }
+    *colon = '\0';
+    char *opnds = colon + 3;
+    forms = grow(forms, &capforms, nforms, sizeof *forms);
+    form_t *f = &forms[nforms];
+    memset(f, 0, sizeof *f);
+    f->family = family;
+    f->file = file;
+    f->line = line;
+    f->text = dup(text);
+
+    /* the name: opcode and fixed words */
+    char *tok = strtok(text, " \t");
+    char *dot = strchr(tok, '.');
+    size_t rootlen = dot ? (size_t)(dot - tok) : strlen(tok);
+    if (strncmp(tok, families[family].name, rootlen) || families[family].name[rootlen]) {
+        fail(file, line, "form '%s' does not start with the family's opcode '%s'", tok,
+             families[family].name);
+        return;
+    }
+    while (dot) {
+        char *next = strchr(dot + 1, '.');
+        /* a '::' part stays in its word */
+        while (next && next[-1] == ':')
+            next = strchr(next + 1, '.');
+        char w[MAX_TOK];
+        size_t len = next ? (size_t)(next - dot) : strlen(dot);
+        if (len >= sizeof w || f->nname == MAX_NAME) {
+            fail(file, line, "instruction name too long");
+            return;
+        }
+        memcpy(w, dot, len);
+        w[len] = '\0';
+        if (!valid_word(w)) {
+            fail(file, line, "'%s' is not a dot-word", w);
+            return;
+        }
+        f->name[f->nname++] = mod_id(w);
+        dot = next;
+    }
+    /* the slots */
+    while ((tok = strtok(NULL, " \t")) != NULL) {
+        if (f->nslots == MAX_SLOTS) {
+            fail(file, line, "more than %d slots", MAX_SLOTS);
+            return;
+        }
+        slot_t *s = &f->slots[f->nslots];
+        bool opt = tok[0] == '{';
+        size_t n = strlen(tok);
+        if (opt) {
+            if (tok[n - 1] != '}') {
+                fail(file, line, "'%s': an optional slot is '{.word}' or '{<set>}'", tok);
+                return;
+            }
+            tok[n - 1] = '\0';
+            tok++;
+            n -= 2;
+        }
+        if (tok[0] == '<') {
+            if (tok[n - 1] != '>') {
+                fail(file, line, "'%s': a set slot is '<name>'", tok);
+                return;
+            }
+            tok[n - 1] = '\0';
+            int set = find_set(family, tok + 1);
+            if (set < 0) {
+                fail(file, line, "unknown set '%s'", tok + 1);
+                return;
+            }
+            s->kind = opt ? 3 : 2;
+            s->ref = set;
+        } else if (valid_word(tok)) {
+            s->kind = opt ? 1 : 0;
+            s->ref = mod_id(tok);
+        } else {
+            fail(file, line, "'%s' is neither .word, {.word}, <set> nor {<set>}", tok);
+            return;
+        }
+        f->nslots++;
+    }
+    /* operands, then the since/target/note trailer */
+    char *trailer = NULL;
+    for (char *p = opnds; *p; p++) {
+        if ((!strncmp(p, " since ", 7) || !strncmp(p, " target ", 8) || !strncmp(p, " note ", 6))) {
+            trailer = p + 1;
+            *p = '\0';
+            break;
+        }
+    }
+    while (*opnds == ' ')
+        opnds++;
+    char *end = opnds + strlen(opnds);
+    while (end > opnds && end[-1] == ' ')
+        *--end = '\0';
+    if (strcmp(opnds, "-") != 0) {
+        char *save = NULL;
+        for (char *o = strtok_r(opnds, ",", &save); o; o = strtok_r(NULL, ",", &save)) {
+            while (*o == ' ')
+                o++;
+            char *e = o + strlen(o);
+            while (e > o && e[-1] == ' ')
+                *--e = '\0';
+            if (f->nops == MAX_OPS) {
+                fail(file, line, "more than %d operands", MAX_OPS);
+                return;
+            }
+            if (!parse_operand(o, &f->ops[f->nops])) {
+                fail(file, line, "'%s' is not an operand kind (see grammar/isa/README.md)", o);
+                return;
+            }
+            if (f->nops && f->ops[f->nops - 1].optional && !f->ops[f->nops].optional) {
+                fail(file, line, "a required operand cannot follow an optional one");
+                return;
+            }
+            f->nops++;
+        }
+    }
+    while (trailer && *trailer) {
+        char *kw = strtok(trailer, " ");
+        trailer = NULL;
+        while (kw) {
+            if (!strcmp(kw, "since")) {
+                char *v = strtok(NULL, " ");
+                if (!v || !parse_version(v, &f->since_major, &f->since_minor)) {
+                    fail(file, line, "'since' takes a PTX ISA version such as 8.6");
+                    return;
+                }
+            } else if (!strcmp(kw, "target")) {
+                char *t = strtok(NULL, " ");
+                if (!t || !valid_target(t)) {
+                    fail(file, line, "'target' takes sm_NN, sm_NNa or sm_NNf");
+                    return;
+                }
+                f->target = dup(t);
+            } else if (!strcmp(kw, "note")) {
+                break;  /* free text to the end of the line */
+            } else {
+                fail(file, line, "unexpected '%s' after the operands", kw);
+                return;
+            }
+            kw = strtok(NULL, " ");
+        }
+    }
+    /* duplicates within the family */
+    for (int i = families[family].first_set >= 0 ? 0 : 0; i < nforms; i++) {
+        if (forms[i].family == family && !strcmp(forms[i].text, f->text) &&
+            forms[i].nops == f->nops && !memcmp(forms[i].ops, f->ops, sizeof f->ops)) {
+            fail(file, line, "form '%s' duplicates line %d", f->text, forms[i].line);
+            return;
+        }
+    }
+    nforms++;
+}
+
+static void parse_file(const char *file)
+{
+    FILE *in = fopen(file, "r");
+    if (!in) {
+        fprintf(stderr, "isagen: cannot read %s: %s\n", file, strerror(errno));
+        exit(2);
+    }
+    char buf[4096];
+    int line = 0, family = -1;
+    while (fgets(buf, sizeof buf, in)) {
+        line++;
+        size_t n = strlen(buf);
+        if (n == sizeof buf - 1 && buf[n - 1] != '\n') {
+            fail(file, line, "line longer than %zu characters", sizeof buf - 2);
+            break;
+        }
+        char *hash = strchr(buf, '#');
+        if (hash)
+            *hash = '\0';
+        for (char *p = buf; *p; p++)
+            if (*p == '\t' || *p == '\n' || *p == '\r')
+                *p = ' ';
+        char *p = buf;
+        while (*p == ' ')
+            p++;
+        if (!*p)
+            continue;
+        char *rest = strchr(p, ' ');
+        if (rest)
+            *rest++ = '\0';
+        else
+            rest = p + strlen(p);
+        while (*rest == ' ')
+            rest++;
+        if (!strcmp(p, "family")) {
+            if (family >= 0) {
+                fail(file, line, "a file describes one family");
+                continue;
+            }
+            char *name = strtok(rest, " "), *ver = strtok(NULL, " "), *tgt = strtok(NULL, " ");
+            int major, minor;
+            if (!name || !ver || !parse_version(ver, &major, &minor) || (tgt && !valid_target(tgt))) {
+                fail(file, line, "expected 'family NAME VERSION [TARGET]'");
+                break;
+            }
+            for (int i = 0; i < nfamilies; i++)
+                if (!strcmp(families[i].name, name))
+                    fail(file, line, "family '%s' is already described in %s", name, families[i].file);
+            families = grow(families, &capfamilies, nfamilies, sizeof *families);
+            family_t *fam = &families[nfamilies];
+            fam->name = dup(name);
+            fam->major = major;
+            fam->minor = minor;
+            fam->target = tgt ? dup(tgt) : NULL;
+            fam->first_set = nsets;
+            fam->file = file;
+            family = nfamilies++;
+        } else if (family < 0) {
+            fail(file, line, "the first line must be 'family NAME VERSION'");
+            break;
+        } else if (!strcmp(p, "set")) {
+            char *name = strtok(rest, " "), *cat = strtok(NULL, " "), *eq = strtok(NULL, " ");
+            if (!name || !cat || !eq || strcmp(eq, "=")) {
+                fail(file, line, "expected 'set NAME CATEGORY = .a .b ...'");
+                continue;
+            }
+            int c = -1;
+            for (size_t k = 0; k < NCATEGORIES; k++)
+                if (!strcmp(categories[k], cat))
+                    c = (int)k;
+            if (c < 0) {
+                fail(file, line, "unknown category '%s'", cat);
+                continue;
+            }
+            if (find_set(family, name) >= 0) {
+                fail(file, line, "set '%s' is defined twice", name);
+                continue;
+            }
+            sets = grow(sets, &capsets, nsets, sizeof *sets);
+            set_t *s = &sets[nsets];
+            memset(s, 0, sizeof *s);
+            s->name = dup(name);
+            s->category = c;
+            s->file = file;
+            s->line = line;
+            int cap = 8;
+            s->mods = malloc(sizeof *s->mods * (size_t)cap);
+            for (char *w = strtok(NULL, " "); w; w = strtok(NULL, " ")) {
+                if (!valid_word(w)) {
+                    fail(file, line, "'%s' is not a dot-word", w);
+                    continue;
+                }
+                int id = mod_id(w);
+                for (int k = 0; k < s->n; k++)
+                    if (s->mods[k] == id)
+                        fail(file, line, "'%s' appears twice in set '%s'", w, name);
+                if (s->n == cap) {
+                    cap *= 2;
+                    s->mods = realloc(s->mods, sizeof *s->mods * (size_t)cap);
+                }
+                s->mods[s->n++] = id;
+            }
+            if (!s->n)
+                fail(file, line, "set '%s' is empty", name);
+            nsets++;
+        } else if (!strcmp(p, "form")) {
+            parse_form(file, line, family, rest);
+        } else {
+            fail(file, line, "unknown line kind '%s' (family, set, form)", p);
+        }
+    }
+    if (family < 0 && !errors)
+        fail(file, 1, "no 'family' line");
+    else if (family >= 0) {
+        families[family].nsets = nsets - families[family].first_set;
+        bool any = false;
+        for (int i = 0; i < nforms; i++)
+            any |= forms[i].family == family;
+        if (!any)
+            fail(file, line, "family '%s' has no form", families[family].name);
+    }
+    fclose(in);
+}
+
+/* PTX_MOD_ names: upper case, "::" and other punctuation become '_' */
+static void enum_name(char *out, size_t n, const char *prefix, const char *w)
+{
+    size_t k = (size_t)snprintf(out, n, "%s", prefix);
+    for (const char *p = w; *p && k + 1 < n; p++) {
+        if (*p == '.' && p == w)
+            continue;
+        char c = *p;
+        if (c == ':' && p[1] == ':') {
+            p++;
+            c = '_';
+        } else if (!isalnum((unsigned char)c)) {
+            c = '_';
+        }
+        out[k++] = (char)toupper((unsigned char)c);
+    }
+    out[k] = '\0';
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static int cmp_family(const void *a, const void *b)
+{
+    return strcmp(((const family_t *)a)->name, ((const family_t *)b)->name);
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 3) {
+        fprintf(stderr, "usage: isagen OUT_HEADER OUT_SOURCE FILE.isa...\n");
+        return 2;
+    }
+    for (int i = 3; i < argc; i++)
+        parse_file(argv[i]);
+    if (errors)
+        return 1;
+
+    /* modifier ids in sorted order, so the validator can bsearch */
+    char **sorted = malloc(sizeof *sorted * (size_t)(nmods > 0 ? nmods : 1));
+    memcpy(sorted, mods, sizeof *sorted * (size_t)nmods);
+    qsort(sorted, (size_t)nmods, sizeof *sorted, cmp_str);
+    int *remap = malloc(sizeof *remap * (size_t)(nmods > 0 ? nmods : 1));
+    for (int i = 0; i < nmods; i++)
+        for (int k = 0; k < nmods; k++)
+            if (sorted[k] == mods[i])
+                remap[i] = k + 1;   /* 0 is PTX_MOD_NONE */
+    /* enum names must be distinct ('.NaN' and '.nan' would collide) */
+    char (*enames)[96] = malloc(sizeof *enames * (size_t)(nmods > 0 ? nmods : 1));
+    for (int k = 0; k < nmods; k++) {
+        enum_name(enames[k], sizeof enames[k], "PTX_MOD_", sorted[k]);
+        for (int j = 0; j < k; j++)
+            if (!strcmp(enames[j], enames[k]))
+                snprintf(enames[k] + strlen(enames[k]), sizeof enames[k] - strlen(enames[k]), "_%d", k);
+    }
+    /* families sorted by name; forms follow their family's new order */
+    int *fam_order = malloc(sizeof *fam_order * (size_t)nfamilies);
+    family_t *fam_sorted = malloc(sizeof *fam_sorted * (size_t)nfamilies);
+    memcpy(fam_sorted, families, sizeof *fam_sorted * (size_t)nfamilies);
+    qsort(fam_sorted, (size_t)nfamilies, sizeof *fam_sorted, cmp_family);
+    for (int i = 0; i < nfamilies; i++)
+        for (int k = 0; k < nfamilies; k++)
+            if (!strcmp(fam_sorted[k].name, families[i].name))
+                fam_order[i] = k;
+
+    FILE *h = fopen(argv[1], "w");
+    FILE *c = fopen(argv[2], "w");
+    if (!h || !c) {
+        fprintf(stderr, "isagen: cannot write output: %s\n", strerror(errno));
+        return 2;
+    }
+    fprintf(h, "/* Generated by tools/isagen from grammar/isa: do not edit. */\n"
+               "#ifndef PTX_ISA_H\n#define PTX_ISA_H\n\n"
+               "/* Instruction families: the opcode an instruction starts with. */\n"
+               "typedef enum ptx_family {\n    PTX_FAMILY_NONE = 0,\n");
+    for (int k = 0; k < nfamilies; k++) {
+        char en[96];
+        enum_name(en, sizeof en, "PTX_FAMILY_", fam_sorted[k].name);
+        fprintf(h, "    %s,\n", en);
+    }
+    fprintf(h, "    PTX_FAMILY_COUNT\n} ptx_family;\n\n"
+               "/* Every modifier the tables know, by its spelling. */\n"
+               "typedef enum ptx_modifier {\n    PTX_MOD_NONE = 0,\n");
+    for (int k = 0; k < nmods; k++)
+        fprintf(h, "    %s, /* %s */\n", enames[k], sorted[k]);
+    fprintf(h, "    PTX_MOD_COUNT\n} ptx_modifier;\n\n"
+               "/* What a modifier says about the instruction. */\n"
+               "typedef enum ptx_mod_category {\n    PTX_CAT_NONE = 0,\n");
+    for (size_t k = 0; k < NCATEGORIES; k++) {
+        char en[64];
+        enum_name(en, sizeof en, "PTX_CAT_", categories[k]);
+        fprintf(h, "    %s,\n", en);
+    }
+    fprintf(h, "    PTX_CAT_COUNT\n} ptx_mod_category;\n\n#endif\n");
+
+    fprintf(c, "/* Generated by tools/isagen from grammar/isa: do not edit. */\n"
+               "#include \"isa_tables.h\"\n\n");
+    fprintf(c, "const char *const ptx_isa_mod_names[PTX_MOD_COUNT] = {\n    \"\",\n");
+    for (int k = 0; k < nmods; k++)
+        fprintf(c, "    \"%s\",\n", sorted[k]);
+    fprintf(c, "};\n\nconst char *const ptx_isa_category_names[PTX_CAT_COUNT] = {\n    \"\",\n");
+    for (size_t k = 0; k < NCATEGORIES; k++)
+        fprintf(c, "    \"%s\",\n", categories[k]);
+    fprintf(c, "};\n\n");
+    /* sets */
+    for (int i = 0; i < nsets; i++) {
+        fprintf(c, "static const uint16_t set%d[] = {", i);
+        for (int k = 0; k < sets[i].n; k++)
+            fprintf(c, "%s%d", k ? ", " : " ", remap[sets[i].mods[k]]);
+        fprintf(c, " };\n");
+    }
+    fprintf(c, "\nconst ptx_isa_set ptx_isa_sets[] = {\n");
+    for (int i = 0; i < nsets; i++)
+        fprintf(c, "    { \"%s\", %d, %d, set%d },\n", sets[i].name, sets[i].category + 1,
+                sets[i].n, i);
+    if (!nsets)
+        fprintf(c, "    { \"\", 0, 0, 0 },\n");
+    fprintf(c, "};\n\n");
+    /* forms, grouped by family in sorted family order */
+    fprintf(c, "const ptx_isa_form ptx_isa_forms[] = {\n");
+    if (!nforms)
+        fprintf(c, "    { 0 },\n");
+    int *first = calloc((size_t)nfamilies, sizeof *first);
+    int *count = calloc((size_t)nfamilies, sizeof *count);
+    int emitted = 0;
+    for (int k = 0; k < nfamilies; k++) {
+        first[k] = emitted;
+        for (int i = 0; i < nforms; i++) {
+            form_t *f = &forms[i];
+            if (fam_order[f->family] != k)
+                continue;
+            /* C11 has no empty initialiser: an empty list is written { 0 } */
+            fprintf(c, "    { %d, \"%s\", %d, {", k + 1, f->text, f->nname);
+            for (int j = 0; j < f->nname; j++)
+                fprintf(c, "%s%d", j ? ", " : " ", remap[f->name[j]]);
+            fprintf(c, "%s }, %d, {", f->nname ? "" : " 0", f->nslots);
+            for (int j = 0; j < f->nslots; j++)
+                fprintf(c, "%s{ %d, %d }", j ? ", " : " ", f->slots[j].kind,
+                        f->slots[j].kind < 2 ? remap[f->slots[j].ref] : f->slots[j].ref);
+            fprintf(c, "%s }, %d, {", f->nslots ? "" : " { 0, 0 }", f->nops);
+            for (int j = 0; j < f->nops; j++)
+                fprintf(c, "%s{ %d, %d, %d }", j ? ", " : " ", f->ops[j].accept, f->ops[j].vec,
+                        f->ops[j].optional);
+            if (!f->nops)
+                fprintf(c, " { 0, 0, 0 }");
+            fprintf(c, " }, %d, %d, \"%s\", \"%s\", %d },\n", f->since_major, f->since_minor,
+                    f->target ? f->target : "", f->file, f->line);
+            emitted++;
+            count[k]++;
+        }
+    }
+    fprintf(c, "};\n\nconst ptx_isa_family ptx_isa_families[PTX_FAMILY_COUNT] = {\n"
+               "    { \"\", 0, 0, \"\", 0, 0 },\n");
+    for (int k = 0; k < nfamilies; k++)
+        fprintf(c, "    { \"%s\", %d, %d, \"%s\", %d, %d },\n", fam_sorted[k].name,
+                fam_sorted[k].major, fam_sorted[k].minor,
+                fam_sorted[k].target ? fam_sorted[k].target : "", first[k], count[k]);
+    fprintf(c, "};\n\nconst unsigned ptx_isa_nforms = %d;\n", emitted);
+    if (fclose(h) || fclose(c)) {
+        fprintf(stderr, "isagen: cannot write output: %s\n", strerror(errno));
+        return 2;
+    }
+    return 0;
+}
