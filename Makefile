@@ -20,7 +20,7 @@ else
 WERROR      ?=
 endif
 
-B := build
+B ?= build
 WARN := -std=c11 -Wall -Wextra -Wpedantic -Wshadow -Wstrict-prototypes -Wmissing-prototypes
 DEFS := -D_POSIX_C_SOURCE=200809L
 INC := -Iinclude -I$(B)/include -Isrc -I$(B)/gen

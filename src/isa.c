@@ -33,11 +33,14 @@ static int cmp_family(const void *key, const void *elem)
     return strcmp((const char *)key, ((const ptx_isa_family *)elem)->name);
 }
 
-static uint16_t family_of(const ptx_name *opcode)
+static int cmp_root(const void *key, const void *elem)
 {
-    const ptx_isa_family *hit = bsearch(opcode->text, ptx_isa_families + 1, PTX_FAMILY_COUNT - 1,
-                                        sizeof *ptx_isa_families, cmp_family);
-    return hit ? (uint16_t)(hit - ptx_isa_families) : 0;
+    return strcmp((const char *)key, ((const ptx_isa_root *)elem)->name);
+}
+
+static const ptx_isa_root *root_of(const ptx_name *opcode)
+{
+    return bsearch(opcode->text, ptx_isa_roots, ptx_isa_nroots, sizeof *ptx_isa_roots, cmp_root);
 }
 
 ptx_family ptx_family_lookup(const char *opcode)
@@ -412,10 +415,10 @@ enum { ALL_FAMILIES = 173 };
 
 static void check_instr(ptx_context *ctx, const ptx_module *m, ptx_instr *in)
 {
-    uint16_t fam = family_of(in->opcode);
-    if (!fam && PTX_FAMILY_COUNT - 1 < ALL_FAMILIES)
+    const ptx_isa_root *root = root_of(in->opcode);
+    if (!root && PTX_FAMILY_COUNT - 1 < ALL_FAMILIES)
         return;
-    if (!fam) {
+    if (!root) {
         ptx_span s = { in->base.span.off, in->opcode->len };
         if (in->guard) {
             /* the opcode follows the guard: find it in the source */
@@ -442,18 +445,17 @@ static void check_instr(ptx_context *ctx, const ptx_module *m, ptx_instr *in)
             return;
         }
     }
-    const ptx_isa_family *f = &ptx_isa_families[fam];
     uint8_t assign_small[64], best_assign_small[64];
     uint8_t *assign = in->nmods <= 64 ? assign_small : ptx_arena_alloc(&ctx->arena, in->nmods);
     uint8_t *best_assign = in->nmods <= 64 ? best_assign_small : ptx_arena_alloc(&ctx->arena, in->nmods);
     verdict best = { P_NONE, 0, 0, ~0u };
     const ptx_isa_form *best_form = NULL;
-    for (unsigned k = 0; k < f->nforms; k++) {
-        const ptx_isa_form *form = &ptx_isa_forms[f->first_form + k];
+    for (unsigned k = 0; k < root->nforms; k++) {
+        const ptx_isa_form *form = &ptx_isa_forms[root->first_form + k];
         verdict v = try_form(m, in, form, ids, assign);
         if (v.what == P_NONE) {
-            in->family = fam;
-            in->form = (uint16_t)(f->first_form + k);
+            in->family = form->family;
+            in->form = (uint16_t)(root->first_form + k);
             for (unsigned i = 0; i < in->nmods; i++) {
                 in->mods[i].id = ids[i];
                 if (i < form->nname) {
@@ -472,7 +474,6 @@ static void check_instr(ptx_context *ctx, const ptx_module *m, ptx_instr *in)
             memcpy(best_assign, assign, in->nmods);
         }
     }
-    in->family = fam;
     if (best_form)
         report(ctx, m, in, best_form, best, 0);
 }
@@ -487,8 +488,13 @@ ptx_status ptx_print_instruction_table(ptx_write_fn write, void *user)
     ptx_out_init(o, write, user);
     for (unsigned f = 1; f < PTX_FAMILY_COUNT; f++) {
         const ptx_isa_family *fam = &ptx_isa_families[f];
-        ptx_out_fmt(o, "%-28s PTX %u.%u  %-8s %3u form%s\n", fam->name, fam->major, fam->minor,
-                    fam->target[0] ? fam->target : "all", fam->nforms, fam->nforms == 1 ? "" : "s");
+        if (fam->construct)
+            ptx_out_fmt(o, "%-34s PTX %u.%u  %-8s (handled by the grammar)\n", fam->name,
+                        fam->major, fam->minor, fam->target[0] ? fam->target : "all");
+        else
+            ptx_out_fmt(o, "%-34s PTX %u.%u  %-8s %3u form%s\n", fam->name, fam->major, fam->minor,
+                        fam->target[0] ? fam->target : "all", fam->nforms,
+                        fam->nforms == 1 ? "" : "s");
     }
     ptx_out_fmt(o, "%u families, %u forms\n", (unsigned)PTX_FAMILY_COUNT - 1, ptx_isa_nforms);
     ptx_status st = ptx_out_finish(o);

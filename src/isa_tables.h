@@ -50,11 +50,18 @@ typedef struct ptx_isa_form {
 } ptx_isa_form;
 
 typedef struct ptx_isa_family {
-    const char *name;
+    const char *name;           /* the family id of INDEX.tsv: "cp.async.bulk" */
     uint8_t major, minor;
     const char *target;
-    uint16_t first_form, nforms;
+    uint16_t nforms;
+    uint8_t construct;          /* a language construct the grammar handles */
 } ptx_isa_family;
+
+/* the forms of one opcode, consecutive in ptx_isa_forms */
+typedef struct ptx_isa_root {
+    const char *name;
+    uint16_t first_form, nforms;
+} ptx_isa_root;
 
 extern const char *const ptx_isa_mod_names[PTX_MOD_COUNT];
 extern const char *const ptx_isa_category_names[PTX_CAT_COUNT];
@@ -62,5 +69,7 @@ extern const ptx_isa_set ptx_isa_sets[];
 extern const ptx_isa_form ptx_isa_forms[];
 extern const ptx_isa_family ptx_isa_families[PTX_FAMILY_COUNT];
 extern const unsigned ptx_isa_nforms;
+extern const ptx_isa_root ptx_isa_roots[];
+extern const unsigned ptx_isa_nroots;
 
 #endif

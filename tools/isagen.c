@@ -51,6 +51,7 @@ typedef struct {
 
 typedef struct {
     int family;
+    char *root;             /* the opcode: first word of the template */
     int nname;
     int name[MAX_NAME];     /* modifier ids of the fixed words after the opcode */
     int nslots;
@@ -69,6 +70,7 @@ typedef struct {
     int major, minor;
     char *target;
     int first_set, nsets;
+    int construct;
     const char *file;
 } family_t;
 
@@ -249,11 +251,19 @@ static void parse_form(const char *file, int line, int family, char *text)
     char *tok = strtok(text, " \t");
     char *dot = strchr(tok, '.');
     size_t rootlen = dot ? (size_t)(dot - tok) : strlen(tok);
-    if (strncmp(tok, families[family].name, rootlen) || families[family].name[rootlen]) {
-        fail(file, line, "form '%s' does not start with the family's opcode '%s'", tok,
-             families[family].name);
+    if (!rootlen || !isalpha((unsigned char)tok[0])) {
+        fail(file, line, "a form starts with its opcode");
         return;
     }
+    for (size_t k = 0; k < rootlen; k++) {
+        if (!isalnum((unsigned char)tok[k]) && tok[k] != '_') {
+            fail(file, line, "'%.*s' is not an opcode", (int)rootlen, tok);
+            return;
+        }
+    }
+    f->root = malloc(rootlen + 1);
+    memcpy(f->root, tok, rootlen);
+    f->root[rootlen] = '\0';
     while (dot) {
         char *next = strchr(dot + 1, '.');
         /* a '::' part stays in its word */
@@ -495,6 +505,9 @@ static void parse_file(const char *file)
             nsets++;
         } else if (!strcmp(p, "form")) {
             parse_form(file, line, family, rest);
+        } else if (!strcmp(p, "construct")) {
+            /* a language construct the grammar itself handles ({ }, @p) */
+            families[family].construct = 1;
         } else {
             fail(file, line, "unknown line kind '%s' (family, set, form)", p);
         }
@@ -506,8 +519,11 @@ static void parse_file(const char *file)
         bool any = false;
         for (int i = 0; i < nforms; i++)
             any |= forms[i].family == family;
-        if (!any)
-            fail(file, line, "family '%s' has no form", families[family].name);
+        if (!any && !families[family].construct)
+            fail(file, line, "family '%s' has no form (or 'construct' for one the grammar handles)",
+                 families[family].name);
+        if (any && families[family].construct)
+            fail(file, line, "a 'construct' family has no forms");
     }
     fclose(in);
 }
@@ -632,46 +648,69 @@ int main(int argc, char **argv)
     if (!nsets)
         fprintf(c, "    { \"\", 0, 0, 0 },\n");
     fprintf(c, "};\n\n");
-    /* forms, grouped by family in sorted family order */
+    /* forms sorted by opcode root, so the validator finds an opcode's
+     * forms (of every family that uses it) in one run */
+    int *order = malloc(sizeof *order * (size_t)(nforms > 0 ? nforms : 1));
+    for (int i = 0; i < nforms; i++)
+        order[i] = i;
+    for (int i = 1; i < nforms; i++) {          /* stable insertion sort */
+        int x = order[i], j = i - 1;
+        while (j >= 0) {
+            const form_t *a = &forms[order[j]], *b = &forms[x];
+            int r = strcmp(a->root, b->root);
+            if (r < 0 || (r == 0 && fam_order[a->family] <= fam_order[b->family]))
+                break;
+            order[j + 1] = order[j];
+            j--;
+        }
+        order[j + 1] = x;
+    }
+    int *count = calloc((size_t)(nfamilies > 0 ? nfamilies : 1), sizeof *count);
     fprintf(c, "const ptx_isa_form ptx_isa_forms[] = {\n");
     if (!nforms)
         fprintf(c, "    { 0 },\n");
-    int *first = calloc((size_t)nfamilies, sizeof *first);
-    int *count = calloc((size_t)nfamilies, sizeof *count);
-    int emitted = 0;
-    for (int k = 0; k < nfamilies; k++) {
-        first[k] = emitted;
-        for (int i = 0; i < nforms; i++) {
-            form_t *f = &forms[i];
-            if (fam_order[f->family] != k)
-                continue;
-            /* C11 has no empty initialiser: an empty list is written { 0 } */
-            fprintf(c, "    { %d, \"%s\", %d, {", k + 1, f->text, f->nname);
-            for (int j = 0; j < f->nname; j++)
-                fprintf(c, "%s%d", j ? ", " : " ", remap[f->name[j]]);
-            fprintf(c, "%s }, %d, {", f->nname ? "" : " 0", f->nslots);
-            for (int j = 0; j < f->nslots; j++)
-                fprintf(c, "%s{ %d, %d }", j ? ", " : " ", f->slots[j].kind,
-                        f->slots[j].kind < 2 ? remap[f->slots[j].ref] : f->slots[j].ref);
-            fprintf(c, "%s }, %d, {", f->nslots ? "" : " { 0, 0 }", f->nops);
-            for (int j = 0; j < f->nops; j++)
-                fprintf(c, "%s{ %d, %d, %d }", j ? ", " : " ", f->ops[j].accept, f->ops[j].vec,
-                        f->ops[j].optional);
-            if (!f->nops)
-                fprintf(c, " { 0, 0, 0 }");
-            fprintf(c, " }, %d, %d, \"%s\", \"%s\", %d },\n", f->since_major, f->since_minor,
-                    f->target ? f->target : "", f->file, f->line);
-            emitted++;
-            count[k]++;
-        }
+    for (int i = 0; i < nforms; i++) {
+        form_t *f = &forms[order[i]];
+        int k = fam_order[f->family];
+        count[k]++;
+        /* C11 has no empty initialiser: an empty list is written { 0 } */
+        fprintf(c, "    { %d, \"%s\", %d, {", k + 1, f->text, f->nname);
+        for (int j = 0; j < f->nname; j++)
+            fprintf(c, "%s%d", j ? ", " : " ", remap[f->name[j]]);
+        fprintf(c, "%s }, %d, {", f->nname ? "" : " 0", f->nslots);
+        for (int j = 0; j < f->nslots; j++)
+            fprintf(c, "%s{ %d, %d }", j ? ", " : " ", f->slots[j].kind,
+                    f->slots[j].kind < 2 ? remap[f->slots[j].ref] : f->slots[j].ref);
+        fprintf(c, "%s }, %d, {", f->nslots ? "" : " { 0, 0 }", f->nops);
+        for (int j = 0; j < f->nops; j++)
+            fprintf(c, "%s{ %d, %d, %d }", j ? ", " : " ", f->ops[j].accept, f->ops[j].vec,
+                    f->ops[j].optional);
+        if (!f->nops)
+            fprintf(c, " { 0, 0, 0 }");
+        fprintf(c, " }, %d, %d, \"%s\", \"%s\", %d },\n", f->since_major, f->since_minor,
+                f->target ? f->target : "", f->file, f->line);
     }
-    fprintf(c, "};\n\nconst ptx_isa_family ptx_isa_families[PTX_FAMILY_COUNT] = {\n"
+    fprintf(c, "};\n\nconst ptx_isa_root ptx_isa_roots[] = {\n");
+    int nroots = 0;
+    for (int i = 0; i < nforms;) {
+        int j = i;
+        while (j < nforms && !strcmp(forms[order[j]].root, forms[order[i]].root))
+            j++;
+        fprintf(c, "    { \"%s\", %d, %d },\n", forms[order[i]].root, i, j - i);
+        nroots++;
+        i = j;
+    }
+    if (!nroots)
+        fprintf(c, "    { \"\", 0, 0 },\n");
+    fprintf(c, "};\n\nconst unsigned ptx_isa_nroots = %d;\n\n", nroots);
+    fprintf(c, "const ptx_isa_family ptx_isa_families[PTX_FAMILY_COUNT] = {\n"
                "    { \"\", 0, 0, \"\", 0, 0 },\n");
     for (int k = 0; k < nfamilies; k++)
         fprintf(c, "    { \"%s\", %d, %d, \"%s\", %d, %d },\n", fam_sorted[k].name,
                 fam_sorted[k].major, fam_sorted[k].minor,
-                fam_sorted[k].target ? fam_sorted[k].target : "", first[k], count[k]);
-    fprintf(c, "};\n\nconst unsigned ptx_isa_nforms = %d;\n", emitted);
+                fam_sorted[k].target ? fam_sorted[k].target : "", count[k],
+                fam_sorted[k].construct);
+    fprintf(c, "};\n\nconst unsigned ptx_isa_nforms = %d;\n", nforms);
     if (fclose(h) || fclose(c)) {
         fprintf(stderr, "isagen: cannot write output: %s\n", strerror(errno));
         return 2;
