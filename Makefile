@@ -88,7 +88,7 @@ $(B)/check_ptx: $(UNIT_SRCS) test/unit/check_suites.h $(B)/libptxfront.a
 	$(CC) $(ALL_CFLAGS) $(CHECK_CFLAGS) -o $@ $(UNIT_SRCS) $(B)/libptxfront.a $(CHECK_LIBS) $(ALL_LDFLAGS)
 
 unit: $(B)/check_ptx
-	$(B)/check_ptx
+	CK_DEFAULT_TIMEOUT=120 $(B)/check_ptx
 
 # the README's embedding example, built as a user would build it
 $(B)/embed: examples/embed.c $(B)/libptxfront.a

@@ -29,6 +29,13 @@ void ptx_iter_free(ptx_iter *it)
     }
 }
 
+void ptx_iter_skip_children(ptx_iter *it)
+{
+    /* as if the node had been left: the next event is its sibling */
+    if (it->last && it->last_event == PTX_EVENT_ENTER)
+        it->last_event = PTX_EVENT_EXIT;
+}
+
 unsigned ptx_iter_depth(const ptx_iter *it)
 {
     /* an EXIT event is reported at the depth of its ENTER */

@@ -380,6 +380,13 @@ static uint32_t last_byte(const ptx_node *n)
 ptx_status ptx_print_ptx(const ptx_context *ctx, const ptx_module *m,
                          ptx_write_fn write, void *user)
 {
+    return ptx_print_ptx_items(ctx, m, NULL, NULL, write, user);
+}
+
+ptx_status ptx_print_ptx_items(const ptx_context *ctx, const ptx_module *m,
+                               ptx_print_filter filter, void *filter_user,
+                               ptx_write_fn write, void *user)
+{
     if (!m || !write)
         return PTX_ERR_USAGE;
     ptx_out *o = malloc(sizeof *o);
@@ -406,6 +413,10 @@ ptx_status ptx_print_ptx(const ptx_context *ctx, const ptx_module *m,
          * the body block itself sits at depth 1 */
         unsigned depth = ptx_iter_depth(it);
         unsigned indent = depth > 1 ? depth - 1 : 0;
+        if (depth == 0 && ev == PTX_EVENT_ENTER && filter && !filter(n, filter_user)) {
+            ptx_iter_skip_children(it);
+            continue;
+        }
         switch ((ptx_node_kind)n->kind) {
         case PTX_NODE_FUNC:
             if (!((const ptx_func *)n)->body) {

@@ -322,6 +322,39 @@ static void out_node(tree *t, unsigned depth, const ptx_node *n)
 ptx_status ptx_print_tree(const ptx_context *ctx, const ptx_module *m,
                           unsigned flags, ptx_write_fn write, void *user)
 {
+    return ptx_print_tree_items(ctx, m, flags, NULL, NULL, write, user);
+}
+
+/* --ast --compact: "file:line  opcode.mods  operands", for grep and diff */
+static void out_compact(tree *t, const ptx_instr *in)
+{
+    ptx_out *o = t->o;
+    if (t->ctx) {
+        ptx_out_str(o, ptx_context_filename(t->ctx));
+        ptx_out_char(o, ':');
+        if (in->base.span.off != PTX_NO_OFFSET)
+            ptx_out_u64(o, ptx_context_position(t->ctx, in->base.span.off).line);
+        ptx_out_str(o, "  ");
+    }
+    if (in->guard) {
+        ptx_out_str(o, in->guard_neg ? "@!" : "@");
+        ptx_out_name(o, in->guard);
+        ptx_out_char(o, ' ');
+    }
+    ptx_out_name(o, in->opcode);
+    for (unsigned i = 0; i < in->nmods; i++)
+        ptx_out_name(o, in->mods[i].name);
+    for (uint32_t i = 0; i < in->nops; i++) {
+        ptx_out_str(o, i ? ", " : "  ");
+        ptx_out_expr(o, in->ops[i]);
+    }
+    ptx_out_char(o, '\n');
+}
+
+ptx_status ptx_print_tree_items(const ptx_context *ctx, const ptx_module *m, unsigned flags,
+                                ptx_print_filter filter, void *filter_user,
+                                ptx_write_fn write, void *user)
+{
     if (!m || !write)
         return PTX_ERR_USAGE;
     ptx_out *o = malloc(sizeof *o);
@@ -333,14 +366,17 @@ ptx_status ptx_print_tree(const ptx_context *ctx, const ptx_module *m,
     }
     ptx_out_init(o, write, user);
     tree t = { o, ctx, ctx && !(flags & PTX_PRINT_NO_LOCATIONS) };
-    ptx_out_fmt(o, "module .version %u.%u .target", m->version_major, m->version_minor);
-    for (uint32_t i = 0; i < m->ntargets; i++) {
-        ptx_out_str(o, i ? ", " : " ");
-        ptx_out_name(o, m->targets[i]);
+    bool compact = flags & PTX_PRINT_COMPACT;
+    if (!compact) {
+        ptx_out_fmt(o, "module .version %u.%u .target", m->version_major, m->version_minor);
+        for (uint32_t i = 0; i < m->ntargets; i++) {
+            ptx_out_str(o, i ? ", " : " ");
+            ptx_out_name(o, m->targets[i]);
+        }
+        if (m->address_size)
+            ptx_out_fmt(o, " .address_size %u", m->address_size);
+        ptx_out_char(o, '\n');
     }
-    if (m->address_size)
-        ptx_out_fmt(o, " .address_size %u", m->address_size);
-    ptx_out_char(o, '\n');
     const ptx_node *n;
     ptx_event ev;
     ptx_status st = PTX_OK;
@@ -349,8 +385,18 @@ ptx_status ptx_print_tree(const ptx_context *ctx, const ptx_module *m,
             st = PTX_ERR_NOMEM;
             break;
         }
-        if (ev == PTX_EVENT_ENTER)
-            out_node(&t, ptx_iter_depth(it) + 1, n);
+        if (ev != PTX_EVENT_ENTER)
+            continue;
+        if (ptx_iter_depth(it) == 0 && filter && !filter(n, filter_user)) {
+            ptx_iter_skip_children(it);
+            continue;
+        }
+        if (compact) {
+            if (n->kind == PTX_NODE_INSTR)
+                out_compact(&t, (const ptx_instr *)n);
+            continue;
+        }
+        out_node(&t, ptx_iter_depth(it) + 1, n);
     }
     ptx_iter_free(it);
     ptx_status fin = ptx_out_finish(o);

@@ -1,13 +1,14 @@
 /* ptx-front: the command-line front-end.  Options and I/O only; all the
  * work is the library's. */
 #include <errno.h>
+#include <fnmatch.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "ptx/ptx.h"
 
-enum mode { CHECK, AST, EMIT_PTX };
+enum mode { CHECK, AST, EMIT_PTX, JSON, STATS, LIST_FUNCTIONS };
 
 static const char usage[] =
     "usage: ptx-front [options] FILE...\n"
@@ -15,92 +16,160 @@ static const char usage[] =
     "Reads PTX modules (FILE '-' is standard input).  With no output option it\n"
     "only checks them: silent when valid, diagnostics on stderr when not.\n"
     "\n"
-    "  --ast             print the syntax tree\n"
-    "  --emit-ptx        print the module back as PTX\n"
-    "  --no-locations    leave line:column out of --ast\n"
-    "  -o FILE           write output to FILE instead of standard output\n"
-    "  --max-errors N    stop a file after N errors (default 20, 0: no limit)\n"
+    "output (one of):\n"
+    "  --ast                print the syntax tree\n"
+    "  --ast --compact      one line per instruction: file:line  opcode.mods  operands\n"
+    "  --json               print the syntax tree as JSON (schema 1)\n"
+    "  --emit-ptx           print the module back as PTX\n"
+    "  --stats              summarise the module; with --json, as JSON\n"
+    "  --list-functions     list kernels and functions: kind, linkage, name\n"
     "  --list-instructions  list the instruction families the tables know\n"
-    "  --help            show this help\n"
-    "  --version         show the version\n"
+    "options:\n"
+    "  --function PATTERN   only functions whose name matches PATTERN (a shell\n"
+    "                       glob; repeatable); --emit-ptx keeps other declarations\n"
+    "  --no-locations       leave line:column out of --ast\n"
+    "  -o FILE              write output to FILE instead of standard output\n"
+    "  --max-errors N       stop a file after N errors (default 20, 0: no limit)\n"
+    "  --help, --version\n"
     "\n"
+    "With several files, each one's output is introduced by its name (--json and\n"
+    "--stats --json write one JSON document per line).\n"
     "Exit status: 0 valid, 1 errors in the input, 2 usage or I/O error.\n";
 
-static int write_diags(const ptx_context *ctx)
+typedef struct filter {
+    const char **patterns;
+    int n;
+    bool keep_others;       /* --emit-ptx: keep what is not a function */
+} filter;
+
+static bool want_item(const ptx_node *item, void *user)
 {
-    size_t n = ptx_diag_count(ctx);
-    for (size_t i = 0; i < n; i++)
-        ptx_diag_render(ctx, ptx_diag_get(ctx, i), ptx_write_file, stderr);
-    return 0;
+    const filter *f = user;
+    if (item->kind != PTX_NODE_FUNC)
+        return f->keep_others;
+    const char *name = ((const ptx_func *)item)->name->text;
+    for (int i = 0; i < f->n; i++)
+        if (fnmatch(f->patterns[i], name, 0) == 0)
+            return true;
+    return false;
+}
+
+static ptx_status list_functions(const ptx_module *m, const filter *flt, FILE *out)
+{
+    ptx_iter *it = ptx_iter_new(m);
+    if (!it)
+        return PTX_ERR_NOMEM;
+    const ptx_node *n;
+    ptx_event ev;
+    while ((ev = ptx_iter_next(it, &n)) > 0) {
+        if (ev != PTX_EVENT_ENTER || ptx_iter_depth(it) != 0)
+            continue;
+        ptx_iter_skip_children(it);
+        if (n->kind != PTX_NODE_FUNC || (flt->n && !want_item(n, (void *)flt)))
+            continue;
+        const ptx_func *f = (const ptx_func *)n;
+        fprintf(out, "%-8s %-9s %s%s\n", f->is_entry ? "kernel" : "function",
+                f->linkage ? ptx_linkage_name(f->linkage) : "-", f->name->text,
+                f->body ? "" : " (prototype)");
+    }
+    ptx_iter_free(it);
+    return ev == PTX_EVENT_NOMEM ? PTX_ERR_NOMEM : PTX_OK;
+}
+
+static int fail_usage(const char *msg, const char *arg)
+{
+    fprintf(stderr, "ptx-front: %s%s%s\n%s", msg, arg ? " " : "", arg ? arg : "", usage);
+    return 2;
 }
 
 int main(int argc, char **argv)
 {
     enum mode mode = CHECK;
+    bool json = false, compact = false;
     const char *out_path = NULL;
     unsigned print_flags = 0;
     unsigned max_errors = 20;
     const char **files = calloc((size_t)argc, sizeof *files);
-    int nfiles = 0;
-    if (!files)
+    const char **patterns = calloc((size_t)argc, sizeof *patterns);
+    int nfiles = 0, npatterns = 0, status = 0;
+    if (!files || !patterns)
         return 2;
 
-    for (int i = 1; i < argc; i++) {
+    for (int i = 1; i < argc && status == 0; i++) {
         const char *a = argv[i];
         if (strcmp(a, "--ast") == 0) {
             mode = AST;
         } else if (strcmp(a, "--emit-ptx") == 0) {
             mode = EMIT_PTX;
+        } else if (strcmp(a, "--stats") == 0) {
+            mode = STATS;
+        } else if (strcmp(a, "--json") == 0) {
+            json = true;
+        } else if (strcmp(a, "--compact") == 0) {
+            compact = true;
+        } else if (strcmp(a, "--list-functions") == 0) {
+            mode = LIST_FUNCTIONS;
         } else if (strcmp(a, "--no-locations") == 0) {
             print_flags |= PTX_PRINT_NO_LOCATIONS;
+        } else if (strcmp(a, "--function") == 0) {
+            if (++i == argc)
+                status = fail_usage("--function needs a name or pattern", NULL);
+            else
+                patterns[npatterns++] = argv[i];
         } else if (strcmp(a, "-o") == 0) {
-            if (++i == argc) {
-                fprintf(stderr, "ptx-front: -o needs a file name\n");
-                free(files);
-                return 2;
-            }
-            out_path = argv[i];
+            if (++i == argc)
+                status = fail_usage("-o needs a file name", NULL);
+            else
+                out_path = argv[i];
         } else if (strcmp(a, "--max-errors") == 0) {
             char *end;
-            if (++i == argc || (max_errors = (unsigned)strtoul(argv[i], &end, 10), *end)) {
-                fprintf(stderr, "ptx-front: --max-errors needs a number\n");
-                free(files);
-                return 2;
-            }
+            if (++i == argc || (max_errors = (unsigned)strtoul(argv[i], &end, 10), *end || !*argv[i]))
+                status = fail_usage("--max-errors needs a number", NULL);
         } else if (strcmp(a, "--list-instructions") == 0) {
             free(files);
+            free(patterns);
             return ptx_print_instruction_table(ptx_write_file, stdout) == PTX_OK &&
                    fflush(stdout) == 0 ? 0 : 2;
         } else if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
             fputs(usage, stdout);
             free(files);
+            free(patterns);
             return 0;
         } else if (strcmp(a, "--version") == 0) {
             printf("ptx-front %s (PTX ISA 9.0)\n", ptx_version());
             free(files);
+            free(patterns);
             return 0;
         } else if (a[0] == '-' && a[1] != '\0') {
-            fprintf(stderr, "ptx-front: unknown option '%s'\n%s", a, usage);
-            free(files);
-            return 2;
+            status = fail_usage("unknown option", a);
         } else {
             files[nfiles++] = a;
         }
     }
-    if (nfiles == 0) {
-        fprintf(stderr, "ptx-front: no input file\n%s", usage);
+    if (status == 0 && json && mode == CHECK)
+        mode = JSON;
+    if (status == 0 && compact && mode != AST)
+        status = fail_usage("--compact goes with --ast", NULL);
+    if (status == 0 && nfiles == 0)
+        status = fail_usage("no input file", NULL);
+    if (status) {
         free(files);
-        return 2;
+        free(patterns);
+        return status;
     }
+    if (compact)
+        print_flags |= PTX_PRINT_COMPACT;
+    filter flt = { patterns, npatterns, mode == EMIT_PTX };
+    ptx_print_filter pf = npatterns ? want_item : NULL;
 
     FILE *out = stdout;
     if (out_path && mode != CHECK && !(out = fopen(out_path, "w"))) {
         fprintf(stderr, "ptx-front: cannot write '%s': %s\n", out_path, strerror(errno));
         free(files);
+        free(patterns);
         return 2;
     }
 
-    int status = 0;
     for (int i = 0; i < nfiles; i++) {
         ptx_context *ctx = ptx_context_new();
         if (!ctx) {
@@ -119,16 +188,36 @@ int main(int argc, char **argv)
             fprintf(stderr, "ptx-front: %s: out of memory\n", files[i]);
             status = 2;
         } else {
-            write_diags(ctx);
+            for (size_t k = 0; k < ptx_diag_count(ctx); k++)
+                ptx_diag_render(ctx, ptx_diag_get(ctx, k), ptx_write_file, stderr);
             if (st == PTX_ERR_INPUT) {
                 if (status < 1)
                     status = 1;
             } else if (mode != CHECK) {
-                if (mode == AST && nfiles > 1)
-                    fprintf(out, "== %s\n", files[i]);
-                ptx_status ps = mode == AST
-                    ? ptx_print_tree(ctx, m, print_flags, ptx_write_file, out)
-                    : ptx_print_ptx(ctx, m, ptx_write_file, out);
+                /* several files: say whose output follows (JSON is one
+                 * document per line and names its file itself) */
+                if (nfiles > 1 && !json)
+                    fprintf(out, mode == EMIT_PTX ? "// == %s\n" : "== %s\n", files[i]);
+                ptx_status ps = PTX_OK;
+                switch (mode) {
+                case AST:
+                    ps = ptx_print_tree_items(ctx, m, print_flags, pf, &flt, ptx_write_file, out);
+                    break;
+                case EMIT_PTX:
+                    ps = ptx_print_ptx_items(ctx, m, pf, &flt, ptx_write_file, out);
+                    break;
+                case JSON:
+                    ps = ptx_print_json(ctx, m, pf, &flt, ptx_write_file, out);
+                    break;
+                case STATS:
+                    ps = ptx_print_stats(ctx, m, json, pf, &flt, ptx_write_file, out);
+                    break;
+                case LIST_FUNCTIONS:
+                    ps = list_functions(m, &flt, out);
+                    break;
+                case CHECK:
+                    break;
+                }
                 if (ps != PTX_OK) {
                     fprintf(stderr, "ptx-front: cannot write output: %s\n",
                             ps == PTX_ERR_NOMEM ? "out of memory" : strerror(errno));
@@ -148,5 +237,6 @@ int main(int argc, char **argv)
         status = 2;
     }
     free(files);
+    free(patterns);
     return status;
 }

@@ -19,6 +19,7 @@
 #ifndef PTX_PTX_H
 #define PTX_PTX_H
 
+#include <stdbool.h>
 #include <stdio.h>
 #include "ast.h"
 #include "ptx/isa.h"   /* generated from grammar/isa by tools/isagen */
@@ -151,10 +152,36 @@ enum {
     PTX_PRINT_NO_LOCATIONS = 1   /* tree printer: leave out line:col */
 };
 
+enum {
+    PTX_PRINT_COMPACT = 2        /* tree printer: one line per instruction */
+};
+
+/* Chooses which module items a printer prints: return true to print the
+ * item (a function, a declaration, a directive...). */
+typedef bool (*ptx_print_filter)(const ptx_node *item, void *user);
+
 /* Prints the module as an indented tree (ptx-front --ast).  `ctx` supplies
- * line numbers; it may be NULL, then locations are left out. */
+ * line numbers; it may be NULL, then locations are left out.  With
+ * PTX_PRINT_COMPACT: one line per instruction, "file:line  opcode.mods  operands". */
 ptx_status ptx_print_tree(const ptx_context *ctx, const ptx_module *m,
                           unsigned flags, ptx_write_fn write, void *user);
+ptx_status ptx_print_tree_items(const ptx_context *ctx, const ptx_module *m, unsigned flags,
+                                ptx_print_filter filter, void *filter_user,
+                                ptx_write_fn write, void *user);
+
+/* Prints the whole tree as compact JSON, schema 1 (see the README); only
+ * the module items `filter` accepts (NULL: all). */
+ptx_status ptx_print_json(const ptx_context *ctx, const ptx_module *m,
+                          ptx_print_filter filter, void *filter_user,
+                          ptx_write_fn write, void *user);
+
+/* A summary of the module (ptx-front --stats): per kernel and function
+ * its parameters (size, alignment), directives, registers declared by
+ * type, memory declared in its body, instruction count and families; then
+ * module totals.  As text, or as JSON (schema 1) when `json` is true. */
+ptx_status ptx_print_stats(const ptx_context *ctx, const ptx_module *m, bool json,
+                           ptx_print_filter filter, void *filter_user,
+                           ptx_write_fn write, void *user);
 
 /* Prints the module as PTX text that ptxas assembles to the same code.
  * When `ctx` is the context that parsed `m`, every statement, parameter and
@@ -163,6 +190,9 @@ ptx_status ptx_print_tree(const ptx_context *ctx, const ptx_module *m,
  * is canonical. */
 ptx_status ptx_print_ptx(const ptx_context *ctx, const ptx_module *m,
                          ptx_write_fn write, void *user);
+ptx_status ptx_print_ptx_items(const ptx_context *ctx, const ptx_module *m,
+                               ptx_print_filter filter, void *filter_user,
+                               ptx_write_fn write, void *user);
 
 /* ------------------------------------------------------------------ */
 /* Instructions (the tables of grammar/isa)                            */
@@ -212,6 +242,9 @@ ptx_event ptx_iter_next(ptx_iter *it, const ptx_node **node);
 
 /* Nesting depth of the current node: 0 for module items. */
 unsigned ptx_iter_depth(const ptx_iter *it);
+
+/* After an ENTER event: do not descend; the next event is the sibling. */
+void ptx_iter_skip_children(ptx_iter *it);
 
 #ifdef __cplusplus
 }

@@ -1,0 +1,585 @@
+/* The JSON printer (ptx-front --json): the whole tree, compact, schema 1.
+ * The schema is documented in doc form in the README ("JSON schema");
+ * keys are short because the output of a 100 MB module must stay within
+ * a small multiple of its size. */
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+
+typedef struct json {
+    ptx_out *o;
+    const ptx_context *ctx;
+    ptx_print_filter filter;
+    void *filter_user;
+} json;
+
+static void str(ptx_out *o, const char *s, size_t n)
+{
+    ptx_out_char(o, '"');
+    size_t start = 0;
+    for (size_t i = 0; i < n; i++) {
+        unsigned char c = (unsigned char)s[i];
+        if (c >= 0x20 && c != '"' && c != '\\' && c < 0x7f)
+            continue;
+        ptx_out_mem(o, s + start, i - start);
+        if (c == '"' || c == '\\') {
+            ptx_out_char(o, '\\');
+            ptx_out_char(o, (char)c);
+        } else if (c == '\n') {
+            ptx_out_str(o, "\\n");
+        } else if (c == '\t') {
+            ptx_out_str(o, "\\t");
+        } else {
+            ptx_out_fmt(o, "\\u%04x", c);
+        }
+        start = i + 1;
+    }
+    ptx_out_mem(o, s + start, n - start);
+    ptx_out_char(o, '"');
+}
+
+static void name(ptx_out *o, const ptx_name *n)
+{
+    str(o, n->text, n->len);
+}
+
+static void key(ptx_out *o, const char *k)
+{
+    ptx_out_char(o, ',');
+    ptx_out_char(o, '"');
+    ptx_out_str(o, k);
+    ptx_out_str(o, "\":");
+}
+
+static void range(ptx_out *o, ptx_span s)
+{
+    if (s.off == PTX_NO_OFFSET)
+        return;
+    ptx_out_str(o, ",\"r\":[");
+    ptx_out_u64(o, s.off);
+    ptx_out_char(o, ',');
+    ptx_out_u64(o, (uint64_t)s.off + s.len);
+    ptx_out_char(o, ']');
+}
+
+static void expr(ptx_out *o, const ptx_expr *e, unsigned depth);
+
+static void items(ptx_out *o, const ptx_expr *e, unsigned depth)
+{
+    ptx_out_str(o, ",\"items\":[");
+    for (uint32_t i = 0; i < e->count; i++) {
+        if (i)
+            ptx_out_char(o, ',');
+        expr(o, e->u.list.items[i], depth + 1);
+    }
+    ptx_out_char(o, ']');
+}
+
+/* Names and plain integers, the bulk of all operands, are written as
+ * bare strings and numbers; everything else is an object with "t". */
+static void expr(ptx_out *o, const ptx_expr *e, unsigned depth)
+{
+    if (depth > 10001) {
+        ptx_out_str(o, "null");
+        return;
+    }
+    switch ((ptx_expr_kind)e->kind) {
+    case PTX_EXPR_SYM:
+        if (!e->u.sym.sel) {
+            name(o, e->u.sym.name);
+            return;
+        }
+        ptx_out_str(o, "{\"t\":\"sym\",\"v\":");
+        name(o, e->u.sym.name);
+        ptx_out_str(o, ",\"sel\":");
+        name(o, e->u.sym.sel);
+        break;
+    case PTX_EXPR_INT:
+        /* plain decimals that JSON numbers hold exactly stay numbers */
+        if ((e->flags & PTX_INT_RADIX_MASK) == PTX_INT_DEC && !(e->flags & PTX_INT_UNSIGNED) &&
+            e->u.i <= (uint64_t)1 << 53) {
+            ptx_out_u64(o, e->u.i);
+            return;
+        }
+        ptx_out_str(o, "{\"t\":\"int\",\"v\":");
+        ptx_out_char(o, '"');
+        ptx_out_expr(o, e);
+        ptx_out_char(o, '"');
+        ptx_out_str(o, ",\"value\":\"");
+        ptx_out_u64(o, e->u.i);
+        ptx_out_char(o, '"');
+        break;
+    case PTX_EXPR_FLOAT:
+        ptx_out_str(o, "{\"t\":\"float\",\"v\":");
+        ptx_out_fmt(o, "%.17g", e->u.f);
+        break;
+    case PTX_EXPR_F32:
+    case PTX_EXPR_F64:
+        ptx_out_str(o, e->kind == PTX_EXPR_F32 ? "{\"t\":\"f32\",\"v\":\"" : "{\"t\":\"f64\",\"v\":\"");
+        ptx_out_expr(o, e);
+        ptx_out_char(o, '"');
+        break;
+    case PTX_EXPR_SINK:
+        ptx_out_str(o, "{\"t\":\"sink\"");
+        break;
+    case PTX_EXPR_UNARY:
+    case PTX_EXPR_BINARY:
+        ptx_out_str(o, e->kind == PTX_EXPR_UNARY ? "{\"t\":\"unary\",\"op\":" : "{\"t\":\"binary\",\"op\":");
+        str(o, ptx_op_name(e->op), strlen(ptx_op_name(e->op)));
+        ptx_out_str(o, ",\"a\":");
+        expr(o, e->u.op.a, depth + 1);
+        if (e->kind == PTX_EXPR_BINARY) {
+            ptx_out_str(o, ",\"b\":");
+            expr(o, e->u.op.b, depth + 1);
+        }
+        break;
+    case PTX_EXPR_CAST:
+        ptx_out_str(o, "{\"t\":\"cast\",\"type\":");
+        str(o, ptx_type_name(e->op), strlen(ptx_type_name(e->op)));
+        ptx_out_str(o, ",\"a\":");
+        expr(o, e->u.op.a, depth + 1);
+        break;
+    case PTX_EXPR_COND:
+        ptx_out_str(o, "{\"t\":\"cond\",\"a\":");
+        expr(o, e->u.op.a, depth + 1);
+        ptx_out_str(o, ",\"b\":");
+        expr(o, e->u.op.b, depth + 1);
+        ptx_out_str(o, ",\"c\":");
+        expr(o, e->u.op.c, depth + 1);
+        break;
+    case PTX_EXPR_PAREN:
+    case PTX_EXPR_GENERIC:
+        ptx_out_str(o, e->kind == PTX_EXPR_PAREN ? "{\"t\":\"paren\",\"a\":" : "{\"t\":\"generic\",\"a\":");
+        expr(o, e->u.op.a, depth + 1);
+        break;
+    case PTX_EXPR_INDEX:
+    case PTX_EXPR_PAIR:
+    case PTX_EXPR_MASK:
+    case PTX_EXPR_FIELD:
+        ptx_out_str(o, e->kind == PTX_EXPR_INDEX ? "{\"t\":\"index\",\"a\":"
+                     : e->kind == PTX_EXPR_PAIR ? "{\"t\":\"pair\",\"a\":"
+                     : e->kind == PTX_EXPR_MASK ? "{\"t\":\"mask\",\"a\":" : "{\"t\":\"field\",\"a\":");
+        expr(o, e->u.op.a, depth + 1);
+        ptx_out_str(o, ",\"b\":");
+        expr(o, e->u.op.b, depth + 1);
+        break;
+    case PTX_EXPR_ADDR:
+        ptx_out_str(o, "{\"t\":\"addr\"");
+        items(o, e, depth);
+        if (e->u.list.suffix) {
+            ptx_out_str(o, ",\"suffix\":");
+            name(o, e->u.list.suffix);
+        }
+        break;
+    case PTX_EXPR_VEC:
+        ptx_out_str(o, "{\"t\":\"vec\"");
+        items(o, e, depth);
+        break;
+    case PTX_EXPR_LIST:
+        ptx_out_str(o, "{\"t\":\"list\"");
+        items(o, e, depth);
+        break;
+    case PTX_EXPR_RANGE:
+        ptx_out_str(o, "{\"t\":\"range\",\"v\":");
+        name(o, e->u.sym.name);
+        ptx_out_str(o, ",\"n\":");
+        ptx_out_u64(o, e->count);
+        break;
+    case PTX_EXPR_COUNT:
+        ptx_out_str(o, "null");
+        return;
+    }
+    ptx_out_char(o, '}');
+}
+
+static void decl(ptx_out *o, const ptx_decl *d)
+{
+    ptx_out_str(o, "{\"k\":\"decl\"");
+    range(o, d->base.span);
+    if (d->linkage) {
+        key(o, "link");
+        str(o, ptx_linkage_name(d->linkage), strlen(ptx_linkage_name(d->linkage)));
+    }
+    if (d->space) {
+        key(o, "space");
+        str(o, ptx_space_name(d->space), strlen(ptx_space_name(d->space)));
+    }
+    if (d->align) {
+        key(o, "align");
+        ptx_out_u64(o, d->align);
+    }
+    if (d->vec) {
+        key(o, "vec");
+        ptx_out_u64(o, d->vec);
+    }
+    if (d->type) {
+        key(o, "type");
+        str(o, ptx_type_name(d->type), strlen(ptx_type_name(d->type)));
+    }
+    if (d->attrs & PTX_ATTR_MANAGED)
+        ptx_out_str(o, ",\"managed\":true");
+    if (d->attrs & PTX_ATTR_UNIFIED)
+        ptx_out_fmt(o, ",\"unified\":[\"%" PRIu64 "\",\"%" PRIu64 "\"]", d->unified[0], d->unified[1]);
+    if (d->has_ptr) {
+        ptx_out_str(o, ",\"ptr\":{");
+        if (d->ptr_space) {
+            ptx_out_str(o, "\"space\":");
+            str(o, ptx_space_name(d->ptr_space), strlen(ptx_space_name(d->ptr_space)));
+        }
+        if (d->ptr_align)
+            ptx_out_fmt(o, "%s\"align\":%u", d->ptr_space ? "," : "", d->ptr_align);
+        ptx_out_char(o, '}');
+    }
+    ptx_out_str(o, ",\"vars\":[");
+    for (uint32_t i = 0; i < d->nvars; i++) {
+        const ptx_var *v = &d->vars[i];
+        if (i)
+            ptx_out_char(o, ',');
+        ptx_out_str(o, "{\"name\":");
+        name(o, v->name);
+        if (v->has_range)
+            ptx_out_fmt(o, ",\"count\":%u", v->range);
+        if (v->ndims) {
+            ptx_out_str(o, ",\"dims\":[");
+            for (uint32_t k = 0; k < v->ndims; k++) {
+                if (k)
+                    ptx_out_char(o, ',');
+                if (k == 0 && v->unsized)
+                    ptx_out_str(o, "null");
+                else
+                    ptx_out_u64(o, v->dims[k]);
+            }
+            ptx_out_char(o, ']');
+        }
+        if (v->init) {
+            ptx_out_str(o, ",\"init\":");
+            expr(o, v->init, 0);
+        }
+        ptx_out_char(o, '}');
+    }
+    ptx_out_str(o, "]}");
+}
+
+static void params(ptx_out *o, const char *k, ptx_decl *const *ps, uint32_t n)
+{
+    key(o, k);
+    ptx_out_char(o, '[');
+    for (uint32_t i = 0; i < n; i++) {
+        if (i)
+            ptx_out_char(o, ',');
+        decl(o, ps[i]);
+    }
+    ptx_out_char(o, ']');
+}
+
+static void dirs(ptx_out *o, const ptx_fdir *d, uint32_t n)
+{
+    if (!n)
+        return;
+    key(o, "directives");
+    ptx_out_char(o, '[');
+    for (uint32_t i = 0; i < n; i++) {
+        if (i)
+            ptx_out_char(o, ',');
+        ptx_out_str(o, "{\"d\":");
+        str(o, ptx_fdir_name(d[i].kind), strlen(ptx_fdir_name(d[i].kind)));
+        ptx_out_str(o, ",\"v\":[");
+        for (unsigned k = 0; k < d[i].nvals; k++) {
+            if (k)
+                ptx_out_char(o, ',');
+            if (d[i].kind == PTX_FDIR_PRAGMA)
+                name(o, d[i].strings[k]);
+            else
+                ptx_out_u64(o, d[i].vals[k]);
+        }
+        ptx_out_str(o, "]}");
+    }
+    ptx_out_char(o, ']');
+}
+
+static void instr(ptx_out *o, const ptx_instr *in)
+{
+    ptx_out_str(o, "{\"k\":\"instr\"");
+    range(o, in->base.span);
+    if (in->guard) {
+        key(o, "guard");
+        name(o, in->guard);
+        if (in->guard_neg)
+            ptx_out_str(o, ",\"neg\":true");
+    }
+    key(o, "op");
+    name(o, in->opcode);
+    if (in->family) {
+        key(o, "family");
+        const char *f = ptx_family_name((ptx_family)in->family);
+        str(o, f, strlen(f));
+    }
+    if (in->nmods) {
+        /* as written, in order; decoded as [word, category] pairs */
+        key(o, "mods");
+        ptx_out_char(o, '[');
+        for (unsigned i = 0; i < in->nmods; i++) {
+            if (i)
+                ptx_out_char(o, ',');
+            const char *cat = ptx_category_name((ptx_mod_category)in->mods[i].category);
+            if (cat) {
+                ptx_out_char(o, '[');
+                name(o, in->mods[i].name);
+                ptx_out_char(o, ',');
+                str(o, cat, strlen(cat));
+                ptx_out_char(o, ']');
+            } else {
+                name(o, in->mods[i].name);
+            }
+        }
+        ptx_out_char(o, ']');
+    }
+    if (in->nops) {
+        key(o, "args");
+        ptx_out_char(o, '[');
+        for (uint32_t i = 0; i < in->nops; i++) {
+            if (i)
+                ptx_out_char(o, ',');
+            expr(o, in->ops[i], 0);
+        }
+        ptx_out_char(o, ']');
+    }
+    ptx_out_char(o, '}');
+}
+
+static void strings(ptx_out *o, const ptx_name *const *s, uint32_t n)
+{
+    ptx_out_char(o, '[');
+    for (uint32_t i = 0; i < n; i++) {
+        if (i)
+            ptx_out_char(o, ',');
+        name(o, s[i]);
+    }
+    ptx_out_char(o, ']');
+}
+
+/* Opens a node; containers leave their child list open. */
+static void node_enter(json *j, const ptx_node *n)
+{
+    ptx_out *o = j->o;
+    switch ((ptx_node_kind)n->kind) {
+    case PTX_NODE_FUNC: {
+        const ptx_func *f = (const ptx_func *)n;
+        ptx_out_str(o, f->is_entry ? "{\"k\":\"entry\"" : "{\"k\":\"func\"");
+        range(o, n->span);
+        key(o, "name");
+        name(o, f->name);
+        if (f->linkage) {
+            key(o, "link");
+            str(o, ptx_linkage_name(f->linkage), strlen(ptx_linkage_name(f->linkage)));
+        }
+        if (f->has_ret)
+            params(o, "ret", f->ret, f->nret);
+        if (f->has_params)
+            params(o, "params", f->params, f->nparams);
+        dirs(o, f->dirs, f->ndirs);
+        if (!f->body) {
+            ptx_out_str(o, ",\"proto\":true}");
+            return;
+        }
+        ptx_out_str(o, ",\"body\":");
+        return;
+    }
+    case PTX_NODE_BLOCK:
+        ptx_out_str(o, "{\"k\":\"block\"");
+        range(o, n->span);
+        ptx_out_str(o, ",\"body\":[");
+        return;
+    case PTX_NODE_SECTION:
+        ptx_out_str(o, "{\"k\":\"section\"");
+        range(o, n->span);
+        key(o, "name");
+        name(o, ((const ptx_section *)n)->name);
+        ptx_out_str(o, ",\"body\":[");
+        return;
+    case PTX_NODE_INSTR:
+        instr(o, (const ptx_instr *)n);
+        return;
+    case PTX_NODE_DECL:
+        decl(o, (const ptx_decl *)n);
+        return;
+    case PTX_NODE_LABEL:
+        ptx_out_str(o, "{\"k\":\"label\"");
+        range(o, n->span);
+        key(o, "name");
+        name(o, ((const ptx_label *)n)->name);
+        break;
+    case PTX_NODE_LOC: {
+        const ptx_loc *l = (const ptx_loc *)n;
+        ptx_out_str(o, "{\"k\":\"loc\"");
+        range(o, n->span);
+        ptx_out_fmt(o, ",\"file\":%u,\"line\":%u,\"col\":%u", l->file, l->line, l->col);
+        if (l->function_name) {
+            key(o, "function_name");
+            name(o, l->function_name);
+            if (l->function_offset)
+                ptx_out_fmt(o, ",\"function_offset\":%" PRIu64, l->function_offset);
+        }
+        if (l->has_inlined_at)
+            ptx_out_fmt(o, ",\"inlined_at\":[%u,%u,%u]", l->in_file, l->in_line, l->in_col);
+        break;
+    }
+    case PTX_NODE_DATA: {
+        const ptx_data *d = (const ptx_data *)n;
+        ptx_out_str(o, "{\"k\":\"data\"");
+        range(o, n->span);
+        key(o, "word");
+        name(o, d->word);
+        ptx_out_str(o, ",\"v\":[");
+        for (uint32_t i = 0; i < d->count; i++) {
+            if (i)
+                ptx_out_char(o, ',');
+            expr(o, d->values[i], 0);
+        }
+        ptx_out_char(o, ']');
+        break;
+    }
+    case PTX_NODE_PRAGMA: {
+        const ptx_pragma *p = (const ptx_pragma *)n;
+        ptx_out_str(o, "{\"k\":\"pragma\"");
+        range(o, n->span);
+        key(o, "strings");
+        strings(o, p->strings, p->nstrings);
+        break;
+    }
+    case PTX_NODE_FILE: {
+        const ptx_file *f = (const ptx_file *)n;
+        ptx_out_str(o, "{\"k\":\"file\"");
+        range(o, n->span);
+        ptx_out_fmt(o, ",\"index\":%u", f->index);
+        key(o, "path");
+        name(o, f->path);
+        if (f->has_info)
+            ptx_out_fmt(o, ",\"timestamp\":%" PRIu64 ",\"size\":%" PRIu64, f->timestamp, f->size);
+        break;
+    }
+    case PTX_NODE_ALIAS: {
+        const ptx_alias *a = (const ptx_alias *)n;
+        ptx_out_str(o, "{\"k\":\"alias\"");
+        range(o, n->span);
+        key(o, "alias");
+        name(o, a->alias);
+        key(o, "aliasee");
+        name(o, a->aliasee);
+        break;
+    }
+    case PTX_NODE_TARGET: {
+        const ptx_target *t = (const ptx_target *)n;
+        ptx_out_str(o, "{\"k\":\"target\"");
+        range(o, n->span);
+        key(o, "targets");
+        strings(o, t->names, t->count);
+        break;
+    }
+    case PTX_NODE_DWARF:
+        ptx_out_str(o, "{\"k\":\"dwarf\"");
+        range(o, n->span);
+        key(o, "text");
+        name(o, ((const ptx_dwarf *)n)->text);
+        break;
+    case PTX_NODE_CALLPROTO: {
+        const ptx_callproto *p = (const ptx_callproto *)n;
+        ptx_out_str(o, "{\"k\":\"callprototype\"");
+        range(o, n->span);
+        key(o, "label");
+        name(o, p->label);
+        if (p->has_ret)
+            params(o, "ret", p->ret, p->nret);
+        if (p->has_params)
+            params(o, "params", p->params, p->nparams);
+        dirs(o, p->dirs, p->ndirs);
+        break;
+    }
+    case PTX_NODE_TARGETS: {
+        const ptx_targets *t = (const ptx_targets *)n;
+        ptx_out_str(o, t->is_branch ? "{\"k\":\"branchtargets\"" : "{\"k\":\"calltargets\"");
+        range(o, n->span);
+        key(o, "label");
+        name(o, t->label);
+        ptx_out_str(o, ",\"names\":[");
+        for (uint32_t i = 0; i < t->count; i++) {
+            if (i)
+                ptx_out_char(o, ',');
+            expr(o, t->names[i], 0);
+        }
+        ptx_out_char(o, ']');
+        break;
+    }
+    case PTX_NODE_COUNT:
+        ptx_out_str(o, "{");
+        break;
+    }
+    ptx_out_char(o, '}');
+}
+
+ptx_status ptx_print_json(const ptx_context *ctx, const ptx_module *m,
+                          ptx_print_filter filter, void *filter_user,
+                          ptx_write_fn write, void *user)
+{
+    if (!m || !write)
+        return PTX_ERR_USAGE;
+    ptx_out *o = malloc(sizeof *o);
+    ptx_iter *it = ptx_iter_new(m);
+    if (!o || !it) {
+        free(o);
+        ptx_iter_free(it);
+        return PTX_ERR_NOMEM;
+    }
+    ptx_out_init(o, write, user);
+    json j = { o, ctx, filter, filter_user };
+    ptx_out_str(o, "{\"schema\":1");
+    if (ctx) {
+        key(o, "file");
+        const char *f = ptx_context_filename(ctx);
+        str(o, f, strlen(f));
+    }
+    ptx_out_fmt(o, ",\"version\":\"%u.%u\",\"targets\":", m->version_major, m->version_minor);
+    strings(o, m->targets, m->ntargets);
+    if (m->address_size)
+        ptx_out_fmt(o, ",\"address_size\":%u", m->address_size);
+    ptx_out_str(o, ",\"items\":[");
+    const ptx_node *n;
+    ptx_event ev;
+    ptx_status st = PTX_OK;
+    bool first = true;          /* no comma before the first of a list */
+    while ((ev = ptx_iter_next(it, &n)) != PTX_EVENT_DONE && !o->failed) {
+        if (ev == PTX_EVENT_NOMEM) {
+            st = PTX_ERR_NOMEM;
+            break;
+        }
+        unsigned depth = ptx_iter_depth(it);
+        if (depth == 0 && ev == PTX_EVENT_ENTER && filter && !filter(n, filter_user)) {
+            ptx_iter_skip_children(it);
+            continue;
+        }
+        if (ev == PTX_EVENT_EXIT) {
+            if (n->kind == PTX_NODE_FUNC)
+                ptx_out_char(o, '}');
+            else
+                ptx_out_str(o, "]}");
+            first = false;
+            continue;
+        }
+        /* a function's body block follows "body": directly */
+        bool body_of_func = n->kind == PTX_NODE_BLOCK && depth == 1;
+        if (!first && !body_of_func)
+            ptx_out_char(o, ',');
+        node_enter(&j, n);
+        bool container = (n->kind == PTX_NODE_BLOCK || n->kind == PTX_NODE_SECTION) ||
+                         (n->kind == PTX_NODE_FUNC && ((const ptx_func *)n)->body);
+        first = container;
+    }
+    ptx_out_str(o, "]}\n");
+    (void)j;
+    ptx_iter_free(it);
+    ptx_status fin = ptx_out_finish(o);
+    free(o);
+    return st != PTX_OK ? st : fin;
+}

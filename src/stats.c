@@ -1,0 +1,330 @@
+/* Module statistics (ptx-front --stats): per kernel and function its
+ * signature, directives, registers, memory and instruction mix; module
+ * totals.  Printed as text for people or as JSON. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+
+enum { TOP_FAMILIES = 8 };
+
+typedef struct count {
+    const char *name;
+    uint64_t n;
+} count;
+
+typedef struct fstats {
+    uint64_t regs[PTX_TYPE_COUNT];
+    uint64_t mem[PTX_SPACE_COUNT];      /* bytes declared in the body */
+    uint64_t instructions;
+    count *families;                    /* malloc'd */
+    size_t nfamilies, capfamilies;
+    bool nomem;
+} fstats;
+
+static unsigned type_bytes(unsigned t)
+{
+    switch (t) {
+    case PTX_TYPE_S8: case PTX_TYPE_U8: case PTX_TYPE_B8: return 1;
+    case PTX_TYPE_S16: case PTX_TYPE_U16: case PTX_TYPE_B16: case PTX_TYPE_F16: return 2;
+    case PTX_TYPE_S32: case PTX_TYPE_U32: case PTX_TYPE_B32: case PTX_TYPE_F32:
+    case PTX_TYPE_F16X2: return 4;
+    case PTX_TYPE_B128: return 16;
+    case PTX_TYPE_PRED: return 0;
+    default: return 8;       /* 64-bit types, and opaque handles */
+    }
+}
+
+/* Bytes of one variable: element size, vector width, array dimensions
+ * (an unsized dimension counts as 0). */
+static uint64_t var_bytes(const ptx_decl *d, const ptx_var *v)
+{
+    uint64_t n = (uint64_t)type_bytes(d->type) * (d->vec ? d->vec : 1);
+    for (uint32_t i = 0; i < v->ndims; i++)
+        n *= (i == 0 && v->unsized) ? 0 : v->dims[i];
+    if (v->has_range)
+        n *= v->range;
+    return n;
+}
+
+static uint64_t var_align(const ptx_decl *d)
+{
+    if (d->align)
+        return d->align;
+    uint64_t a = (uint64_t)type_bytes(d->type) * (d->vec ? d->vec : 1);
+    return a ? a : 1;
+}
+
+static void add_family(fstats *s, const char *name, uint64_t n)
+{
+    for (size_t i = 0; i < s->nfamilies; i++) {
+        if (s->families[i].name == name || strcmp(s->families[i].name, name) == 0) {
+            s->families[i].n += n;
+            return;
+        }
+    }
+    if (s->nfamilies == s->capfamilies) {
+        size_t cap = s->capfamilies ? s->capfamilies * 2 : 16;
+        count *c = realloc(s->families, cap * sizeof *c);
+        if (!c) {
+            s->nomem = true;
+            return;
+        }
+        s->families = c;
+        s->capfamilies = cap;
+    }
+    s->families[s->nfamilies].name = name;
+    s->families[s->nfamilies++].n = n;
+}
+
+static int by_count(const void *a, const void *b)
+{
+    const count *x = a, *y = b;
+    if (x->n != y->n)
+        return x->n < y->n ? 1 : -1;
+    return strcmp(x->name, y->name);
+}
+
+/* Walks one function body (the iterator is inside it). */
+static bool collect(ptx_iter *it, const ptx_node *func, fstats *s)
+{
+    const ptx_node *n;
+    ptx_event ev;
+    while ((ev = ptx_iter_next(it, &n)) > 0) {
+        if (ev == PTX_EVENT_EXIT && n == func)
+            return true;
+        if (ev != PTX_EVENT_ENTER)
+            continue;
+        if (n->kind == PTX_NODE_INSTR) {
+            const ptx_instr *in = (const ptx_instr *)n;
+            s->instructions++;
+            add_family(s, in->family ? ptx_family_name((ptx_family)in->family) : in->opcode->text, 1);
+        } else if (n->kind == PTX_NODE_DECL) {
+            const ptx_decl *d = (const ptx_decl *)n;
+            for (uint32_t i = 0; i < d->nvars; i++) {
+                if (d->space == PTX_SPACE_REG)
+                    s->regs[d->type] += d->vars[i].has_range ? d->vars[i].range : 1;
+                else
+                    s->mem[d->space] += var_bytes(d, &d->vars[i]);
+            }
+        }
+    }
+    return ev != PTX_EVENT_NOMEM;
+}
+
+static void out_json_str(ptx_out *o, const char *s)
+{
+    ptx_out_char(o, '"');
+    for (; *s; s++) {
+        if (*s == '"' || *s == '\\')
+            ptx_out_char(o, '\\');
+        ptx_out_char(o, *s);
+    }
+    ptx_out_char(o, '"');
+}
+
+static void out_function(ptx_out *o, const ptx_func *f, fstats *s, bool json, bool first)
+{
+    qsort(s->families, s->nfamilies, sizeof *s->families, by_count);
+    const char *kind = f->is_entry ? "kernel" : "function";
+    if (json) {
+        ptx_out_str(o, first ? "{\"name\":" : ",{\"name\":");
+        out_json_str(o, f->name->text);
+        ptx_out_fmt(o, ",\"kind\":\"%s\",\"linkage\":\"%s\",\"defined\":%s,\"params\":[", kind,
+                    f->linkage ? ptx_linkage_name(f->linkage) + 1 : "", f->body ? "true" : "false");
+    } else {
+        ptx_out_fmt(o, "%s %s (%s%s%s)%s\n", kind, f->name->text,
+                    f->linkage ? ptx_linkage_name(f->linkage) : "", f->linkage ? " " : "",
+                    f->is_entry ? ".entry" : ".func", f->body ? "" : ", prototype");
+        if (f->nparams || f->nret)
+            ptx_out_str(o, "  params:");
+    }
+    for (int r = 0; r < 2; r++) {
+        ptx_decl *const *ps = r ? f->params : f->ret;
+        uint32_t np = r ? f->nparams : f->nret;
+        for (uint32_t i = 0; i < np; i++) {
+            const ptx_decl *d = ps[i];
+            const ptx_var *v = &d->vars[0];
+            char type[24];
+            snprintf(type, sizeof type, "%s%s%s", d->vec ? (d->vec == 2 ? ".v2" : d->vec == 4 ? ".v4" : ".v8") : "",
+                     d->vec ? " " : "", ptx_type_name(d->type));
+            if (json) {
+                ptx_out_str(o, (i || (r && f->nret)) ? ",{\"name\":" : "{\"name\":");
+                out_json_str(o, v->name->text);
+                ptx_out_fmt(o, ",\"space\":\"%s\",\"type\":\"%s\",\"size\":%llu,\"align\":%llu%s}",
+                            ptx_space_name(d->space), type, (unsigned long long)var_bytes(d, v),
+                            (unsigned long long)var_align(d), r ? "" : ",\"return\":true");
+            } else {
+                ptx_out_fmt(o, "%s%s%s %s %s, %llu bytes, align %llu", (i || (r && f->nret)) ? ";" : "",
+                            r ? " " : " return ", v->name->text, ptx_space_name(d->space), type,
+                            (unsigned long long)var_bytes(d, v), (unsigned long long)var_align(d));
+            }
+        }
+    }
+    if (json) {
+        ptx_out_str(o, "],\"directives\":[");
+    } else {
+        if (f->nparams || f->nret)
+            ptx_out_char(o, '\n');
+        if (f->ndirs)
+            ptx_out_str(o, "  directives:");
+    }
+    for (uint32_t i = 0; i < f->ndirs; i++) {
+        const ptx_fdir *d = &f->dirs[i];
+        ptx_out_str(o, json ? (i ? ",\"" : "\"") : (i ? "; " : " "));
+        ptx_out_str(o, ptx_fdir_name(d->kind));
+        for (unsigned k = 0; k < d->nvals && d->kind != PTX_FDIR_PRAGMA; k++)
+            ptx_out_fmt(o, "%s%u", k ? ", " : " ", d->vals[k]);
+        if (d->kind == PTX_FDIR_PRAGMA)
+            for (unsigned k = 0; k < d->nvals; k++)
+                ptx_out_fmt(o, json ? "%s'%s'" : "%s\"%s\"", k ? ", " : " ", d->strings[k]->text);
+        if (json)
+            ptx_out_char(o, '"');
+    }
+    if (json) {
+        ptx_out_str(o, "],\"registers\":{");
+    } else {
+        if (f->ndirs)
+            ptx_out_char(o, '\n');
+        ptx_out_str(o, "  registers:");
+    }
+    bool any = false;
+    for (unsigned t = 1; t < PTX_TYPE_COUNT; t++) {
+        if (!s->regs[t])
+            continue;
+        if (json)
+            ptx_out_fmt(o, "%s\"%s\":%llu", any ? "," : "", ptx_type_name(t), (unsigned long long)s->regs[t]);
+        else
+            ptx_out_fmt(o, "%s %s %llu", any ? "," : "", ptx_type_name(t), (unsigned long long)s->regs[t]);
+        any = true;
+    }
+    if (json) {
+        ptx_out_fmt(o, "},\"memory\":{\"shared\":%llu,\"local\":%llu,\"param\":%llu,\"global\":%llu,\"const\":%llu},"
+                       "\"instructions\":%llu,\"families\":{",
+                    (unsigned long long)s->mem[PTX_SPACE_SHARED], (unsigned long long)s->mem[PTX_SPACE_LOCAL],
+                    (unsigned long long)s->mem[PTX_SPACE_PARAM], (unsigned long long)s->mem[PTX_SPACE_GLOBAL],
+                    (unsigned long long)s->mem[PTX_SPACE_CONST], (unsigned long long)s->instructions);
+        for (size_t i = 0; i < s->nfamilies; i++) {
+            ptx_out_str(o, i ? "," : "");
+            out_json_str(o, s->families[i].name);
+            ptx_out_fmt(o, ":%llu", (unsigned long long)s->families[i].n);
+        }
+        ptx_out_str(o, "}}");
+        return;
+    }
+    ptx_out_fmt(o, "%s\n  memory: shared %llu B, local %llu B, param %llu B\n  instructions: %llu",
+                any ? "" : " none", (unsigned long long)s->mem[PTX_SPACE_SHARED],
+                (unsigned long long)s->mem[PTX_SPACE_LOCAL], (unsigned long long)s->mem[PTX_SPACE_PARAM],
+                (unsigned long long)s->instructions);
+    for (size_t i = 0; i < s->nfamilies && i < TOP_FAMILIES; i++)
+        ptx_out_fmt(o, "%s%s %llu", i ? ", " : " (top: ", s->families[i].name,
+                    (unsigned long long)s->families[i].n);
+    ptx_out_str(o, s->nfamilies ? ")\n" : "\n");
+}
+
+ptx_status ptx_print_stats(const ptx_context *ctx, const ptx_module *m, bool json,
+                           ptx_print_filter filter, void *filter_user,
+                           ptx_write_fn write, void *user)
+{
+    if (!m || !write)
+        return PTX_ERR_USAGE;
+    ptx_out *o = malloc(sizeof *o);
+    ptx_iter *it = ptx_iter_new(m);
+    if (!o || !it) {
+        free(o);
+        ptx_iter_free(it);
+        return PTX_ERR_NOMEM;
+    }
+    ptx_out_init(o, write, user);
+    const char *file = ctx ? ptx_context_filename(ctx) : "";
+    if (json) {
+        ptx_out_str(o, "{\"schema\":1,\"file\":");
+        out_json_str(o, file);
+        ptx_out_fmt(o, ",\"version\":\"%u.%u\",\"target\":[", m->version_major, m->version_minor);
+        for (uint32_t i = 0; i < m->ntargets; i++) {
+            ptx_out_str(o, i ? "," : "");
+            out_json_str(o, m->targets[i]->text);
+        }
+        ptx_out_fmt(o, "],\"address_size\":%u,\"functions\":[", m->address_size);
+    } else {
+        ptx_out_fmt(o, "%s%s.version %u.%u  .target", file, file[0] ? ": " : "",
+                    m->version_major, m->version_minor);
+        for (uint32_t i = 0; i < m->ntargets; i++)
+            ptx_out_fmt(o, "%s%s", i ? ", " : " ", m->targets[i]->text);
+        if (m->address_size)
+            ptx_out_fmt(o, "  .address_size %u", m->address_size);
+        ptx_out_char(o, '\n');
+    }
+    uint64_t kernels = 0, funcs = 0, instructions = 0, module_mem[PTX_SPACE_COUNT] = { 0 };
+    fstats total = { 0 };
+    ptx_status st = PTX_OK;
+    const ptx_node *n;
+    ptx_event ev;
+    bool first = true;
+    while ((ev = ptx_iter_next(it, &n)) > 0 && !o->failed) {
+        if (ev != PTX_EVENT_ENTER || ptx_iter_depth(it) != 0)
+            continue;
+        if (filter && !filter(n, filter_user)) {
+            ptx_iter_skip_children(it);
+            continue;
+        }
+        if (n->kind == PTX_NODE_DECL) {
+            const ptx_decl *d = (const ptx_decl *)n;
+            for (uint32_t i = 0; i < d->nvars; i++)
+                module_mem[d->space] += var_bytes(d, &d->vars[i]);
+            continue;
+        }
+        if (n->kind != PTX_NODE_FUNC) {
+            ptx_iter_skip_children(it);
+            continue;
+        }
+        const ptx_func *f = (const ptx_func *)n;
+        fstats s = { 0 };
+        if (f->body && !collect(it, n, &s))
+            st = PTX_ERR_NOMEM;
+        if (s.nomem)
+            st = PTX_ERR_NOMEM;
+        *(f->is_entry ? &kernels : &funcs) += 1;
+        instructions += s.instructions;
+        for (size_t i = 0; i < s.nfamilies; i++)
+            add_family(&total, s.families[i].name, s.families[i].n);
+        out_function(o, f, &s, json, first);
+        first = false;
+        free(s.families);
+        if (st != PTX_OK)
+            break;
+    }
+    if (ev == PTX_EVENT_NOMEM || total.nomem)
+        st = PTX_ERR_NOMEM;
+    qsort(total.families, total.nfamilies, sizeof *total.families, by_count);
+    if (json) {
+        ptx_out_fmt(o, "],\"totals\":{\"kernels\":%llu,\"functions\":%llu,\"instructions\":%llu,"
+                       "\"global\":%llu,\"const\":%llu,\"shared\":%llu,\"families\":{",
+                    (unsigned long long)kernels, (unsigned long long)funcs, (unsigned long long)instructions,
+                    (unsigned long long)module_mem[PTX_SPACE_GLOBAL], (unsigned long long)module_mem[PTX_SPACE_CONST],
+                    (unsigned long long)module_mem[PTX_SPACE_SHARED]);
+        for (size_t i = 0; i < total.nfamilies; i++) {
+            ptx_out_str(o, i ? "," : "");
+            out_json_str(o, total.families[i].name);
+            ptx_out_fmt(o, ":%llu", (unsigned long long)total.families[i].n);
+        }
+        ptx_out_str(o, "}}}\n");
+    } else {
+        ptx_out_fmt(o, "totals: %llu kernel%s, %llu function%s, %llu instructions; module memory: "
+                       "global %llu B, const %llu B, shared %llu B\n",
+                    (unsigned long long)kernels, kernels == 1 ? "" : "s", (unsigned long long)funcs,
+                    funcs == 1 ? "" : "s", (unsigned long long)instructions,
+                    (unsigned long long)module_mem[PTX_SPACE_GLOBAL], (unsigned long long)module_mem[PTX_SPACE_CONST],
+                    (unsigned long long)module_mem[PTX_SPACE_SHARED]);
+        for (size_t i = 0; i < total.nfamilies && i < TOP_FAMILIES; i++)
+            ptx_out_fmt(o, "%s%s %llu", i ? ", " : "top families: ", total.families[i].name,
+                        (unsigned long long)total.families[i].n);
+        if (total.nfamilies)
+            ptx_out_char(o, '\n');
+    }
+    free(total.families);
+    ptx_iter_free(it);
+    ptx_status fin = ptx_out_finish(o);
+    free(o);
+    return st != PTX_OK ? st : fin;
+}
