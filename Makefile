@@ -40,7 +40,7 @@ ISA_TABLES := $(sort $(wildcard grammar/isa/*.isa))
 HEADERS := $(wildcard include/ptx/*.h) $(wildcard src/*.h) $(B)/include/ptx/isa.h
 UNIT_SRCS := $(wildcard test/unit/*.c)
 
-.PHONY: all check unit errors examples mutations conformance clean distclean install uninstall update-golden
+.PHONY: all check unit errors examples installcheck mutations conformance clean distclean install uninstall update-golden
 all: $(B)/ptx-front $(B)/libptxfront.a
 
 $(B)/gen/ptx.tab.c $(B)/gen/ptx.tab.h &: grammar/ptx.y
@@ -90,14 +90,10 @@ $(B)/check_ptx: $(UNIT_SRCS) test/unit/check_suites.h $(B)/libptxfront.a
 unit: $(B)/check_ptx
 	CK_DEFAULT_TIMEOUT=120 $(B)/check_ptx
 
-# the README's embedding example, built as a user would build it
-$(B)/embed: examples/embed.c $(B)/libptxfront.a
-	$(CC) $(ALL_CFLAGS) -o $@ $< $(B)/libptxfront.a $(ALL_LDFLAGS)
-
-examples: $(B)/embed $(B)/ptx-front
-	$(B)/embed examples/saxpy.ptx | grep -qx '20 instructions'
-	$(B)/ptx-front --ast examples/saxpy.ptx | grep -q 'instr fma  modifiers .rn .f32'
-	@echo "examples: 2 passed, 0 failed"
+# the README's embedding example and the two example programs, built
+# against an installed copy through pkg-config (test/install/run.sh)
+examples: all
+	sh test/install/run.sh $(B)
 
 # bad input: each test/errors/*.ptx against its .expected diagnostics
 errors: $(B)/ptx-front
@@ -128,12 +124,25 @@ clean:
 distclean: clean
 	rm -rf $(B)
 
+VERSION := $(shell sed -n 's/^\#define PTX_FRONT_VERSION "\(.*\)"/\1/p' include/ptx/ptx.h)
+
 install: all
-	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib $(DESTDIR)$(PREFIX)/include/ptx
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib/pkgconfig \
+	    $(DESTDIR)$(PREFIX)/include/ptx $(DESTDIR)$(PREFIX)/share/man/man1
 	install -m 755 $(B)/ptx-front $(DESTDIR)$(PREFIX)/bin/ptx-front
 	install -m 644 $(B)/libptxfront.a $(DESTDIR)$(PREFIX)/lib/libptxfront.a
 	install -m 644 include/ptx/*.h $(B)/include/ptx/isa.h $(DESTDIR)$(PREFIX)/include/ptx/
+	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@VERSION@|$(VERSION)|' tools/ptxfront.pc.in \
+	    > $(DESTDIR)$(PREFIX)/lib/pkgconfig/ptxfront.pc
+	install -m 644 tools/ptx-front.1 $(DESTDIR)$(PREFIX)/share/man/man1/ptx-front.1
 
 uninstall:
-	rm -f $(DESTDIR)$(PREFIX)/bin/ptx-front $(DESTDIR)$(PREFIX)/lib/libptxfront.a
-	rm -rf $(DESTDIR)$(PREFIX)/include/ptx
+	rm -f $(DESTDIR)$(PREFIX)/bin/ptx-front $(DESTDIR)$(PREFIX)/lib/libptxfront.a \
+	    $(DESTDIR)$(PREFIX)/lib/pkgconfig/ptxfront.pc $(DESTDIR)$(PREFIX)/share/man/man1/ptx-front.1
+	rm -f $(addprefix $(DESTDIR)$(PREFIX)/include/ptx/,$(notdir $(wildcard include/ptx/*.h)) isa.h)
+	-rmdir $(DESTDIR)$(PREFIX)/include/ptx 2>/dev/null
+
+# the examples, built as a user would: against an installed copy, found
+# through pkg-config
+installcheck: all
+	sh test/install/run.sh $(B)

@@ -219,6 +219,28 @@ ptx_modifier ptx_instr_modifier(const ptx_instr *in, ptx_mod_category cat, unsig
 ptx_status ptx_print_instruction_table(ptx_write_fn write, void *user);
 
 /* ------------------------------------------------------------------ */
+/* Changing the tree                                                   */
+
+/* The tree is read-only except through these functions.  New nodes and
+ * expressions live in `ctx`'s arena, like the parsed ones; they have no
+ * source range (span.off is PTX_NO_OFFSET).  They return NULL when out of
+ * memory. */
+
+/* A name operand ("%r1", "x") and an integer operand. */
+ptx_expr *ptx_new_name(ptx_context *ctx, const char *name);
+ptx_expr *ptx_new_int(ptx_context *ctx, int64_t value);
+
+/* An instruction from its opcode and modifiers written together
+ * ("membar.cta", "ld.global.f32") and its operands (copied). */
+ptx_instr *ptx_new_instr(ptx_context *ctx, const char *opcode, ptx_expr *const *ops,
+                         unsigned nops);
+
+/* Puts `node` into `block` before `before` (a statement of that block), or
+ * at its end when `before` is NULL.  PTX_ERR_USAGE when `before` is not in
+ * the block.  The block may be a function body: ptx_func.body. */
+ptx_status ptx_insert_before(ptx_block *block, ptx_node *before, ptx_node *node);
+
+/* ------------------------------------------------------------------ */
 /* Walking the tree without recursion                                  */
 
 typedef enum ptx_event {

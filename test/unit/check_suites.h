@@ -9,5 +9,6 @@ Suite *grammar_suite(void);
 Suite *arena_suite(void);
 Suite *print_suite(void);
 Suite *diag_suite(void);
+Suite *api_suite(void);
 
 #endif

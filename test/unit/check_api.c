@@ -1,0 +1,181 @@
+/* The library as an embedder uses it: two parses on two threads at once,
+ * changing the tree, the JSON and stats printers, item filters. */
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check_suites.h"
+#include "ptx/ptx.h"
+
+#define HDR ".version 9.0\n.target sm_90\n.address_size 64\n"
+
+typedef struct buf {
+    char *data;
+    size_t len, cap;
+} buf;
+
+static int to_buf(void *user, const char *data, size_t len)
+{
+    buf *b = user;
+    if (b->len + len + 1 > b->cap) {
+        size_t cap = (b->len + len + 1) * 2;
+        char *d = realloc(b->data, cap);
+        if (!d)
+            return -1;
+        b->data = d;
+        b->cap = cap;
+    }
+    memcpy(b->data + b->len, data, len);
+    b->len += len;
+    b->data[b->len] = '\0';
+    return 0;
+}
+
+/* A module large enough that two parses overlap in time. */
+static char *big_module(int kernels)
+{
+    size_t cap = (size_t)kernels * 400 + 256, len = 0;
+    char *s = malloc(cap);
+    len += (size_t)snprintf(s + len, cap - len, HDR);
+    for (int k = 0; k < kernels; k++)
+        len += (size_t)snprintf(s + len, cap - len,
+                                ".visible .entry k%d(.param .u64 p)\n{\n\t.reg .b32 %%r<4>;\n"
+                                "\t.reg .b64 %%rd<3>;\n\tld.param.u64 %%rd1, [p];\n"
+                                "\tmov.u32 %%r1, %%tid.x;\n\tadd.s32 %%r2, %%r1, %d;\n"
+                                "\tst.global.u32 [%%rd1+%d], %%r2;\n\tret;\n}\n", k, k, 4 * k);
+    return s;
+}
+
+typedef struct job {
+    const char *text;
+    buf out;
+    ptx_status st;
+} job;
+
+static void *parse_and_print(void *arg)
+{
+    job *j = arg;
+    ptx_context *ctx = ptx_context_new();
+    const ptx_module *m;
+    j->st = ptx_parse_buffer(ctx, "t.ptx", j->text, strlen(j->text), &m);
+    if (j->st == PTX_OK)
+        j->st = ptx_print_tree(ctx, m, PTX_PRINT_NO_LOCATIONS, to_buf, &j->out);
+    ptx_context_free(ctx);
+    return NULL;
+}
+
+START_TEST(two_threads_two_contexts)
+{
+    char *text = big_module(2000);
+    job solo = { text, { 0 }, 0 };
+    parse_and_print(&solo);
+    ck_assert_int_eq(solo.st, PTX_OK);
+    job a = { text, { 0 }, 0 }, b = { text, { 0 }, 0 };
+    pthread_t ta, tb;
+    ck_assert_int_eq(pthread_create(&ta, NULL, parse_and_print, &a), 0);
+    ck_assert_int_eq(pthread_create(&tb, NULL, parse_and_print, &b), 0);
+    pthread_join(ta, NULL);
+    pthread_join(tb, NULL);
+    ck_assert_int_eq(a.st, PTX_OK);
+    ck_assert_int_eq(b.st, PTX_OK);
+    ck_assert_uint_eq(a.out.len, solo.out.len);
+    ck_assert(memcmp(a.out.data, solo.out.data, solo.out.len) == 0);
+    ck_assert(memcmp(b.out.data, solo.out.data, solo.out.len) == 0);
+    free(solo.out.data);
+    free(a.out.data);
+    free(b.out.data);
+    free(text);
+}
+END_TEST
+
+START_TEST(insert_instruction_before_ret)
+{
+    const char *src = HDR ".visible .entry k()\n{\n\t.reg .b32 %r<2>;\n\tmov.u32 %r1, 1;\n\tret;\n}\n";
+    ptx_context *ctx = ptx_context_new();
+    const ptx_module *m;
+    ck_assert_int_eq(ptx_parse_buffer(ctx, "t.ptx", src, strlen(src), &m), PTX_OK);
+    ptx_func *f = (ptx_func *)m->first;
+    ptx_node *ret = f->body->first->next->next;
+    ck_assert_int_eq(ret->kind, PTX_NODE_INSTR);
+    ptx_expr *ops[2] = { ptx_new_name(ctx, "%r1"), ptx_new_int(ctx, -7) };
+    ptx_instr *add = ptx_new_instr(ctx, "add.s32", (ptx_expr *[]){ ops[0], ops[0], ops[1] }, 3);
+    ck_assert_ptr_nonnull(add);
+    ck_assert_str_eq(add->opcode->text, "add");
+    ck_assert_uint_eq(add->nmods, 1);
+    ck_assert_str_eq(add->mods[0].name->text, ".s32");
+    ck_assert_int_eq(ptx_insert_before(f->body, ret, &add->base), PTX_OK);
+    ptx_instr *fence = ptx_new_instr(ctx, "fence.proxy.async::generic.release.sync_restrict::shared::cluster.cluster", NULL, 0);
+    ck_assert_uint_eq(fence->nmods, 5);
+    ck_assert_str_eq(fence->mods[1].name->text, ".async::generic");
+    ck_assert_str_eq(fence->mods[3].name->text, ".sync_restrict::shared::cluster");
+    /* a statement that is not in the block */
+    ck_assert_int_eq(ptx_insert_before(f->body, &fence->base, &fence->base), PTX_ERR_USAGE);
+    buf out = { 0 };
+    ck_assert_int_eq(ptx_print_ptx(NULL, m, to_buf, &out), PTX_OK);
+    ck_assert_ptr_nonnull(strstr(out.data, "\tmov.u32 \t%r1, 1;\n\tadd.s32 \t%r1, %r1, -7;\n\tret;\n"));
+    free(out.data);
+    ptx_context_free(ctx);
+}
+END_TEST
+
+static bool only_k2(const ptx_node *item, void *user)
+{
+    (void)user;
+    return item->kind == PTX_NODE_FUNC && strcmp(((const ptx_func *)item)->name->text, "k2") == 0;
+}
+
+START_TEST(filter_keeps_one_function)
+{
+    char *text = big_module(4);
+    ptx_context *ctx = ptx_context_new();
+    const ptx_module *m;
+    ck_assert_int_eq(ptx_parse_buffer(ctx, "t.ptx", text, strlen(text), &m), PTX_OK);
+    buf tree = { 0 }, json = { 0 }, stats = { 0 };
+    ck_assert_int_eq(ptx_print_tree_items(ctx, m, PTX_PRINT_NO_LOCATIONS, only_k2, NULL, to_buf, &tree), PTX_OK);
+    ck_assert_ptr_nonnull(strstr(tree.data, "entry .visible k2\n"));
+    ck_assert_ptr_null(strstr(tree.data, "k1"));
+    ck_assert_ptr_null(strstr(tree.data, "k3"));
+    ck_assert_int_eq(ptx_print_json(ctx, m, only_k2, NULL, to_buf, &json), PTX_OK);
+    ck_assert_ptr_nonnull(strstr(json.data, "\"name\":\"k2\""));
+    ck_assert_ptr_null(strstr(json.data, "\"name\":\"k1\""));
+    ck_assert_int_eq(ptx_print_stats(ctx, m, true, only_k2, NULL, to_buf, &stats), PTX_OK);
+    ck_assert_ptr_nonnull(strstr(stats.data, "\"totals\":{\"kernels\":1,\"functions\":0,\"instructions\":5"));
+    free(tree.data);
+    free(json.data);
+    free(stats.data);
+    ptx_context_free(ctx);
+    free(text);
+}
+END_TEST
+
+START_TEST(json_of_an_instruction)
+{
+    const char *src = HDR ".visible .entry k(.param .u64 p)\n{\n\t.reg .b64 %rd<2>;\n"
+                      "\t@!%p1 ld.param.u64 %rd1, [p+8];\n}\n";
+    ptx_context *ctx = ptx_context_new();
+    const ptx_module *m;
+    ptx_parse_buffer(ctx, "t.ptx", src, strlen(src), &m);
+    buf json = { 0 };
+    ck_assert_int_eq(ptx_print_json(ctx, m, NULL, NULL, to_buf, &json), PTX_OK);
+    ck_assert_ptr_nonnull(strstr(json.data, "{\"schema\":1,\"file\":\"t.ptx\",\"version\":\"9.0\","
+                                            "\"targets\":[\"sm_90\"],\"address_size\":64,"));
+    ck_assert_ptr_nonnull(strstr(json.data, "\"guard\":\"%p1\",\"neg\":true,\"op\":\"ld\""));
+    ck_assert_ptr_nonnull(strstr(json.data, "\"args\":[\"%rd1\",{\"t\":\"addr\",\"items\":"
+                                            "[{\"t\":\"binary\",\"op\":\"+\",\"a\":\"p\",\"b\":8}]}]"));
+    free(json.data);
+    ptx_context_free(ctx);
+}
+END_TEST
+
+Suite *api_suite(void)
+{
+    Suite *s = suite_create("api");
+    TCase *tc = tcase_create("api");
+    tcase_set_timeout(tc, 60);
+    tcase_add_test(tc, two_threads_two_contexts);
+    tcase_add_test(tc, insert_instruction_before_ret);
+    tcase_add_test(tc, filter_keeps_one_function);
+    tcase_add_test(tc, json_of_an_instruction);
+    suite_add_tcase(s, tc);
+    return s;
+}
