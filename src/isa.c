@@ -279,7 +279,11 @@ static verdict try_form(const ptx_module *m, const ptx_instr *in, const ptx_isa_
     const char *need = f->target[0] ? f->target : fam->target;
     if (need[0] && m->ntargets) {
         target have = parse_target(m->targets[0]->text);
-        if (have.arch && !target_ok(have, parse_target(need))) {
+        /* a comma list: any one of the targets will do */
+        bool ok = !have.arch;
+        for (const char *t = need; *t && !ok; t = strchr(t, ',') ? strchr(t, ',') + 1 : "")
+            ok = target_ok(have, parse_target(t));
+        if (!ok) {
             v.what = P_TARGET;
             v.cost = 1;
         }
@@ -400,9 +404,11 @@ static void report(ptx_context *ctx, const ptx_module *m, const ptx_instr *in,
     }
     case P_TARGET: {
         const char *need = f->target[0] ? f->target : ptx_isa_families[f->family].target;
+        bool list = strchr(need, ',') != NULL;
         ptx_diag_add(ctx, PTX_SEV_ERROR, PTX_DIAG_INSTRUCTION, at,
-                     "'%s' (%s) requires .target %s%s; this module targets %s", op, f->text,
-                     need, need[strlen(need) - 1] == 'a' ? "" : " or later",
+                     "'%s' (%s) requires .target %s%s%s; this module targets %s", op, f->text,
+                     list ? "one of " : "", need,
+                     list || need[strlen(need) - 1] == 'a' ? "" : " or later",
                      m->targets[0]->text);
         return;
     }

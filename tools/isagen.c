@@ -372,12 +372,22 @@ static void parse_form(const char *file, int line, int family, char *text)
                     return;
                 }
             } else if (!strcmp(kw, "target")) {
+                /* one target, or several separated by commas: any of them */
                 char *t = strtok(NULL, " ");
-                if (!t || !valid_target(t)) {
-                    fail(file, line, "'target' takes sm_NN, sm_NNa or sm_NNf");
+                if (!t) {
+                    fail(file, line, "'target' takes sm_NN, sm_NNa or sm_NNf, or a comma list of them");
                     return;
                 }
                 f->target = dup(t);
+                char *list = dup(t), *save = NULL;
+                for (char *one = strtok_r(list, ",", &save); one; one = strtok_r(NULL, ",", &save)) {
+                    if (!valid_target(one)) {
+                        fail(file, line, "'%s' is not a target: sm_NN, sm_NNa or sm_NNf", one);
+                        free(list);
+                        return;
+                    }
+                }
+                free(list);
             } else if (!strcmp(kw, "note")) {
                 break;  /* free text to the end of the line */
             } else {
@@ -390,7 +400,9 @@ static void parse_form(const char *file, int line, int family, char *text)
     /* duplicates within the family */
     for (int i = families[family].first_set >= 0 ? 0 : 0; i < nforms; i++) {
         if (forms[i].family == family && !strcmp(forms[i].text, f->text) &&
-            forms[i].nops == f->nops && !memcmp(forms[i].ops, f->ops, sizeof f->ops)) {
+            forms[i].nops == f->nops && !memcmp(forms[i].ops, f->ops, sizeof f->ops) &&
+            !strcmp(forms[i].target ? forms[i].target : "", f->target ? f->target : "") &&
+            forms[i].since_major == f->since_major && forms[i].since_minor == f->since_minor) {
             fail(file, line, "form '%s' duplicates line %d", f->text, forms[i].line);
             return;
         }
