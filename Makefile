@@ -40,7 +40,7 @@ ISA_TABLES := $(sort $(wildcard grammar/isa/*.isa))
 HEADERS := $(wildcard include/ptx/*.h) $(wildcard src/*.h) $(B)/include/ptx/isa.h
 UNIT_SRCS := $(wildcard test/unit/*.c)
 
-.PHONY: all check unit errors examples installcheck mutations conformance clean distclean install uninstall update-golden
+.PHONY: all check unit errors examples installcheck mutations conformance fuzz clean distclean install uninstall update-golden
 all: $(B)/ptx-front $(B)/libptxfront.a
 
 $(B)/gen/ptx.tab.c $(B)/gen/ptx.tab.h &: grammar/ptx.y
@@ -57,9 +57,9 @@ $(B)/isagen: tools/isagen.c
 	@mkdir -p $(B)
 	$(CC) $(WARN) $(WERROR) $(OPT) $(DEFS) -o $@ $<
 
-$(B)/include/ptx/isa.h $(B)/gen/isa_tables.c &: $(B)/isagen $(ISA_TABLES)
+$(B)/include/ptx/isa.h $(B)/gen/isa_tables.c $(B)/gen/isa.dict &: $(B)/isagen $(ISA_TABLES)
 	@mkdir -p $(B)/include/ptx $(B)/gen
-	$(B)/isagen $(B)/include/ptx/isa.h $(B)/gen/isa_tables.c $(ISA_TABLES)
+	$(B)/isagen --dict $(B)/gen/isa.dict $(B)/include/ptx/isa.h $(B)/gen/isa_tables.c $(ISA_TABLES)
 
 $(B)/obj/isa_tables.o: $(B)/gen/isa_tables.c $(HEADERS)
 	@mkdir -p $(B)/obj
@@ -117,6 +117,24 @@ mutations: $(B)/mutations
 	else echo "mutations: SKIPPED: $(SHARED)/mutations not found"; fi
 
 check: unit errors examples mutations conformance
+
+# libFuzzer targets (clang): make fuzz FUZZ_SECONDS=N runs each for N seconds
+FUZZ_CC ?= clang
+FUZZ_SECONDS ?= 60
+FUZZ_TARGETS := parse roundtrip json
+FUZZ_FLAGS := -std=c11 -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
+              $(DEFS) $(INC)
+FUZZ_SRCS := $(LIB_SRCS) $(B)/gen/ptx.tab.c $(B)/gen/lex.yy.c $(B)/gen/isa_tables.c
+
+$(B)/fuzz/fuzz_%: test/fuzz/fuzz_%.c $(FUZZ_SRCS) $(HEADERS)
+	@mkdir -p $(B)/fuzz
+	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ $< $(FUZZ_SRCS)
+
+$(B)/fuzz/ptx.dict: $(B)/gen/isa.dict test/fuzz/syntax.dict
+	cat test/fuzz/syntax.dict $(B)/gen/isa.dict > $@
+
+fuzz: $(addprefix $(B)/fuzz/fuzz_,$(FUZZ_TARGETS)) $(B)/fuzz/ptx.dict
+	sh test/fuzz/run.sh $(B)/fuzz $(FUZZ_SECONDS) $(FUZZ_TARGETS)
 
 clean:
 	rm -rf $(B)/gen $(B)/obj $(B)/include $(B)/ptx-front $(B)/libptxfront.a $(B)/check_ptx $(B)/embed $(B)/isagen $(B)/mutations

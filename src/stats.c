@@ -125,7 +125,8 @@ static void out_json_str(ptx_out *o, const char *s)
 
 static void out_function(ptx_out *o, const ptx_func *f, fstats *s, bool json, bool first)
 {
-    qsort(s->families, s->nfamilies, sizeof *s->families, by_count);
+    if (s->nfamilies)
+        qsort(s->families, s->nfamilies, sizeof *s->families, by_count);
     const char *kind = f->is_entry ? "kernel" : "function";
     if (json) {
         ptx_out_str(o, first ? "{\"name\":" : ",{\"name\":");
@@ -296,7 +297,8 @@ ptx_status ptx_print_stats(const ptx_context *ctx, const ptx_module *m, bool jso
     }
     if (ev == PTX_EVENT_NOMEM || total.nomem)
         st = PTX_ERR_NOMEM;
-    qsort(total.families, total.nfamilies, sizeof *total.families, by_count);
+    if (total.nfamilies)
+        qsort(total.families, total.nfamilies, sizeof *total.families, by_count);
     if (json) {
         ptx_out_fmt(o, "],\"totals\":{\"kernels\":%llu,\"functions\":%llu,\"instructions\":%llu,"
                        "\"global\":%llu,\"const\":%llu,\"shared\":%llu,\"families\":{",

@@ -3,7 +3,8 @@
  * tables the validator walks (isa_tables.c).  It refuses malformed or
  * duplicated input with "file:line: error: ...".
  *
- * usage: isagen OUT_HEADER OUT_SOURCE FILE.isa...
+ * usage: isagen [--dict OUT_DICT] OUT_HEADER OUT_SOURCE FILE.isa...
+ * (--dict also writes a libFuzzer dictionary: opcodes and modifiers)
  */
 #include <ctype.h>
 #include <errno.h>
@@ -571,8 +572,14 @@ static int cmp_family(const void *a, const void *b)
 
 int main(int argc, char **argv)
 {
+    const char *dict = NULL;
+    if (argc > 2 && !strcmp(argv[1], "--dict")) {
+        dict = argv[2];
+        argv += 2;
+        argc -= 2;
+    }
     if (argc < 3) {
-        fprintf(stderr, "usage: isagen OUT_HEADER OUT_SOURCE FILE.isa...\n");
+        fprintf(stderr, "usage: isagen [--dict OUT_DICT] OUT_HEADER OUT_SOURCE FILE.isa...\n");
         return 2;
     }
     for (int i = 3; i < argc; i++)
@@ -723,6 +730,26 @@ int main(int argc, char **argv)
                 fam_sorted[k].target ? fam_sorted[k].target : "", count[k],
                 fam_sorted[k].construct);
     fprintf(c, "};\n\nconst unsigned ptx_isa_nforms = %d;\n", nforms);
+    if (dict) {
+        FILE *d = fopen(dict, "w");
+        if (!d) {
+            fprintf(stderr, "isagen: cannot write %s: %s\n", dict, strerror(errno));
+            return 2;
+        }
+        for (int k = 0; k < nmods; k++)
+            fprintf(d, "\"%s\"\n", sorted[k]);
+        for (int i = 0; i < nforms; i++) {
+            bool seen = false;
+            for (int j = 0; j < i && !seen; j++)
+                seen = !strcmp(forms[j].root, forms[i].root);
+            if (!seen)
+                fprintf(d, "\"%s\"\n", forms[i].root);
+        }
+        if (fclose(d)) {
+            fprintf(stderr, "isagen: cannot write %s: %s\n", dict, strerror(errno));
+            return 2;
+        }
+    }
     if (fclose(h) || fclose(c)) {
         fprintf(stderr, "isagen: cannot write output: %s\n", strerror(errno));
         return 2;

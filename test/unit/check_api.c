@@ -167,6 +167,30 @@ START_TEST(json_of_an_instruction)
 }
 END_TEST
 
+/* Found by fuzz_json: --stats of a module without functions sorted a NULL
+ * array (undefined behaviour under UBSan). */
+START_TEST(stats_without_functions)
+{
+    const char *src = HDR "\n.global .u32 v;\n";
+    ptx_context *ctx = ptx_context_new();
+    const ptx_module *m;
+    ck_assert_int_eq(ptx_parse_buffer(ctx, "t.ptx", src, strlen(src), &m), PTX_OK);
+    buf text = { 0 }, json = { 0 };
+    ck_assert_int_eq(ptx_print_stats(ctx, m, false, NULL, NULL, to_buf, &text), PTX_OK);
+    ck_assert_str_eq(text.data, "t.ptx: .version 9.0  .target sm_90  .address_size 64\n"
+                                "totals: 0 kernels, 0 functions, 0 instructions; module memory: "
+                                "global 4 B, const 0 B, shared 0 B\n");
+    ck_assert_int_eq(ptx_print_stats(ctx, m, true, NULL, NULL, to_buf, &json), PTX_OK);
+    ck_assert_str_eq(json.data, "{\"schema\":1,\"file\":\"t.ptx\",\"version\":\"9.0\",\"target\":[\"sm_90\"],"
+                                "\"address_size\":64,\"functions\":[],\"totals\":{\"kernels\":0,"
+                                "\"functions\":0,\"instructions\":0,\"global\":4,\"const\":0,\"shared\":0,"
+                                "\"families\":{}}}\n");
+    free(text.data);
+    free(json.data);
+    ptx_context_free(ctx);
+}
+END_TEST
+
 Suite *api_suite(void)
 {
     Suite *s = suite_create("api");
@@ -176,6 +200,7 @@ Suite *api_suite(void)
     tcase_add_test(tc, insert_instruction_before_ret);
     tcase_add_test(tc, filter_keeps_one_function);
     tcase_add_test(tc, json_of_an_instruction);
+    tcase_add_test(tc, stats_without_functions);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -1,0 +1,34 @@
+#!/bin/sh
+# Runs each libFuzzer target for a while on seeds from the corpora.
+# usage: run.sh FUZZ_DIR SECONDS TARGET...
+dir=$1 secs=$2
+shift 2
+here=$(cd "$(dirname "$0")" && pwd)
+shared=$here/../../../shared
+seeds=$dir/seeds
+if [ ! -d "$seeds" ]; then
+    mkdir -p "$seeds"
+    cp "$here/../../examples/"*.ptx "$seeds/"
+    cp "$here/../errors/"*.ptx "$seeds/"
+    [ -d "$shared/ptx-isa/examples" ] && cp "$shared/ptx-isa/examples/"*.ptx "$seeds/"
+    # small corpus files only: libFuzzer works best on short inputs
+    [ -d "$shared/corpus/public" ] &&
+        find "$shared/corpus/public" -name '*.ptx' -size -24k -exec cp {} "$seeds/" \;
+fi
+status=0
+for t in "$@"; do
+    mkdir -p "$dir/corpus-$t" "$dir/crashes"
+    echo "fuzz: $t for $secs s"
+    "$dir/fuzz_$t" -max_total_time="$secs" -dict="$dir/ptx.dict" -max_len=65536 \
+        -timeout=10 -rss_limit_mb=4096 -artifact_prefix="$dir/crashes/$t-" \
+        -print_final_stats=1 "$dir/corpus-$t" "$seeds" >"$dir/$t.log" 2>&1
+    rc=$?
+    grep -E 'stat::number_of_executed_units|stat::peak_rss_mb' "$dir/$t.log" | sed "s/^/fuzz: $t: /"
+    if [ $rc -ne 0 ]; then
+        echo "fuzz: $t FAILED (exit $rc); see $dir/$t.log and $dir/crashes/"
+        tail -30 "$dir/$t.log"
+        status=1
+    fi
+done
+[ $status -eq 0 ] && echo "fuzz: $# passed, 0 failed" || echo "fuzz: found crashes"
+exit $status
