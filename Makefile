@@ -40,7 +40,7 @@ ISA_TABLES := $(sort $(wildcard grammar/isa/*.isa))
 HEADERS := $(wildcard include/ptx/*.h) $(wildcard src/*.h) $(B)/include/ptx/isa.h
 UNIT_SRCS := $(wildcard test/unit/*.c)
 
-.PHONY: all check unit errors examples installcheck mutations conformance fuzz clean distclean install uninstall update-golden
+.PHONY: all check unit errors examples installcheck mutations conformance fuzz bench bench-smoke clean distclean install uninstall update-golden
 all: $(B)/ptx-front $(B)/libptxfront.a
 
 $(B)/gen/ptx.tab.c $(B)/gen/ptx.tab.h &: grammar/ptx.y
@@ -116,7 +116,20 @@ mutations: $(B)/mutations
 	    PTX_MUTATION_MIN_REJECT=$(MUTATION_MIN_REJECT) $(B)/mutations $(SHARED)/mutations/public.tsv $(SHARED)/corpus; \
 	else echo "mutations: SKIPPED: $(SHARED)/mutations not found"; fi
 
-check: unit errors examples mutations conformance
+check: unit errors examples mutations conformance bench-smoke
+
+# the speed and memory benchmark (not a test: numbers to read)
+BENCH_RUNS ?= 5
+$(B)/bench: tools/bench.c $(B)/libptxfront.a
+	$(CC) $(ALL_CFLAGS) -o $@ $< $(B)/libptxfront.a $(ALL_LDFLAGS)
+
+bench: $(B)/bench
+	sh tools/bench.sh $(B) $(BENCH_RUNS)
+
+# make check only sees that the benchmark runs
+bench-smoke: $(B)/bench
+	$(B)/bench -n 1 examples/saxpy.ptx | grep -q '^bench-row	saxpy.ptx	'
+	@echo "bench: 1 passed, 0 failed"
 
 # libFuzzer targets (clang): make fuzz FUZZ_SECONDS=N runs each for N seconds
 FUZZ_CC ?= clang
@@ -137,7 +150,7 @@ fuzz: $(addprefix $(B)/fuzz/fuzz_,$(FUZZ_TARGETS)) $(B)/fuzz/ptx.dict
 	sh test/fuzz/run.sh $(B)/fuzz $(FUZZ_SECONDS) $(FUZZ_TARGETS)
 
 clean:
-	rm -rf $(B)/gen $(B)/obj $(B)/include $(B)/ptx-front $(B)/libptxfront.a $(B)/check_ptx $(B)/embed $(B)/isagen $(B)/mutations
+	rm -rf $(B)/gen $(B)/obj $(B)/include $(B)/ptx-front $(B)/libptxfront.a $(B)/check_ptx $(B)/embed $(B)/isagen $(B)/mutations $(B)/bench
 
 distclean: clean
 	rm -rf $(B)

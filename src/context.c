@@ -38,6 +38,11 @@ void ptx_context_free(ptx_context *ctx)
     free(ctx);
 }
 
+void ptx_context_set_validation(ptx_context *ctx, bool validate)
+{
+    ctx->no_validate = !validate;
+}
+
 void ptx_context_set_max_errors(ptx_context *ctx, unsigned max_errors)
 {
     ctx->max_errors = max_errors;
@@ -241,7 +246,7 @@ static ptx_status parse_owned(ptx_context *ctx)
         return PTX_ERR_INPUT;
     }
     ptx_run_parser(ctx);
-    if (ctx->module && !ctx->stopped)
+    if (ctx->module && !ctx->stopped && !ctx->no_validate)
         ptx_isa_validate(ctx, ctx->module);
     return ctx->nerrors ? PTX_ERR_INPUT : PTX_OK;
 }

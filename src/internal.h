@@ -59,6 +59,7 @@ struct ptx_context {
     unsigned max_errors;
     bool parsed;
     bool stopped;             /* the error limit was reached */
+    bool no_validate;         /* build the tree only */
 
     void **scratch;           /* list building stack (malloc'd) */
     size_t nscratch, scratchcap;
@@ -85,6 +86,10 @@ void **ptx_scratch_take(ptx_context *ctx, size_t mark, uint32_t *count);
 
 /* Parses ctx->src; returns non-zero when the parser gave up. */
 int ptx_run_parser(ptx_context *ctx);
+
+/* Runs the scanner alone over ctx->src; returns the number of tokens
+ * (for the benchmark's phase timings). */
+size_t ptx_run_scanner(ptx_context *ctx);
 
 /* Checks every instruction of m against the syntax tables (isa.c). */
 void ptx_isa_validate(ptx_context *ctx, ptx_module *m);

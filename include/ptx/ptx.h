@@ -59,6 +59,10 @@ void ptx_context_free(ptx_context *ctx);
  * 0 means no limit.  Set before parsing. */
 void ptx_context_set_max_errors(ptx_context *ctx, unsigned max_errors);
 
+/* Whether a parse checks instructions against the syntax tables (the
+ * default) or only builds the tree.  Set before parsing. */
+void ptx_context_set_validation(ptx_context *ctx, bool validate);
+
 /* Parses `len` bytes at `data` as one PTX module.  `name` labels the input in
  * diagnostics (may be NULL: "<input>").  The bytes are copied: the caller may
  * free `data` afterwards.  A context parses once; a second call returns

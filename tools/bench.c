@@ -1,0 +1,272 @@
+/* bench: parse-speed and memory benchmark (make bench).
+ *
+ *   bench [-n RUNS] FILE...          one row per file: size, instructions,
+ *                                    scan / parse / parse+validate speed,
+ *                                    ns per instruction, peak RSS, printers,
+ *                                    and `wc -l` on the same file as a floor
+ *   bench --make-input SRC MB OUT    writes a module of about MB megabytes:
+ *                                    SRC's kernels copied under new names
+ *
+ * Times are medians of RUNS runs (default 5) on the file already in
+ * memory; peak RSS is measured in a child process that reads and parses
+ * the file once, as ptx-front does.
+ */
+#define _GNU_SOURCE
+#include <setjmp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/time.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "internal.h"
+
+static double now(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+static double median(double *v, int n)
+{
+    qsort(v, (size_t)n, sizeof *v, cmp_double);
+    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+static char *slurp(const char *path, size_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return NULL;
+    fseek(f, 0, SEEK_END);
+    long n = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    char *buf = malloc((size_t)n + 1);
+    if (!buf || fread(buf, 1, (size_t)n, f) != (size_t)n) {
+        fclose(f);
+        free(buf);
+        return NULL;
+    }
+    fclose(f);
+    *len = (size_t)n;
+    return buf;
+}
+
+static int discard(void *user, const char *data, size_t len)
+{
+    size_t *total = user;
+    (void)data;
+    *total += len;
+    return 0;
+}
+
+enum phase { SCAN, PARSE, FULL, AST, JSON };
+
+/* One timed run of a phase; returns seconds (printers: of the printing). */
+static double run(enum phase p, const char *text, size_t len, size_t *out_bytes, size_t *instrs)
+{
+    ptx_context *ctx = ptx_context_new();
+    double t0 = now(), t;
+    if (p == SCAN) {
+        ctx->src = malloc(len + 2);
+        memcpy(ctx->src, text, len);
+        ctx->src[len] = ctx->src[len + 1] = '\0';
+        ctx->srclen = len;
+        t0 = now();
+        if (!setjmp(ctx->oom))
+            ptx_run_scanner(ctx);
+        t = now() - t0;
+    } else {
+        ptx_context_set_validation(ctx, p != PARSE);
+        ptx_context_set_max_errors(ctx, 1);
+        const ptx_module *m;
+        ptx_status st = ptx_parse_buffer(ctx, "bench", text, len, &m);
+        t = now() - t0;
+        if (st != PTX_OK) {
+            fprintf(stderr, "bench: the input does not parse cleanly\n");
+            exit(2);
+        }
+        if (instrs) {
+            ptx_iter *it = ptx_iter_new(m);
+            const ptx_node *n;
+            *instrs = 0;
+            while (ptx_iter_next(it, &n) > 0)
+                *instrs += n->kind == PTX_NODE_INSTR;
+            ptx_iter_free(it);
+        }
+        if (p == AST || p == JSON) {
+            size_t bytes = 0;
+            t0 = now();
+            if (p == AST)
+                ptx_print_tree(ctx, m, 0, discard, &bytes);
+            else
+                ptx_print_json(ctx, m, NULL, NULL, discard, &bytes);
+            t = now() - t0;
+            *out_bytes = bytes;
+        }
+    }
+    ptx_context_free(ctx);
+    return t;
+}
+
+static double timed(enum phase p, const char *text, size_t len, int runs, size_t *out_bytes)
+{
+    double *v = malloc(sizeof *v * (size_t)runs);
+    for (int i = 0; i < runs; i++)
+        v[i] = run(p, text, len, out_bytes, NULL);
+    double m = median(v, runs);
+    free(v);
+    return m;
+}
+
+/* Peak RSS in KiB of a child that reads and parses the file once. */
+static long peak_rss(const char *path)
+{
+    pid_t pid = fork();
+    if (pid == 0) {
+        ptx_context *ctx = ptx_context_new();
+        ptx_status st = ptx_parse_file(ctx, path, NULL);
+        _exit(st == PTX_OK ? 0 : 1);
+    }
+    int status;
+    struct rusage ru;
+    if (pid < 0 || wait4(pid, &status, 0, &ru) < 0)
+        return -1;
+    return ru.ru_maxrss;
+}
+
+static double wc_time(const char *path, int runs)
+{
+    char cmd[4200];
+    snprintf(cmd, sizeof cmd, "wc -l '%s' >/dev/null", path);
+    double *v = malloc(sizeof *v * (size_t)runs);
+    for (int i = 0; i < runs; i++) {
+        double t0 = now();
+        if (system(cmd) != 0)
+            v[i] = 0;
+        v[i] = now() - t0;
+    }
+    double m = median(v, runs);
+    free(v);
+    return m;
+}
+
+static int bench_file(const char *path, int runs)
+{
+    size_t len;
+    char *text = slurp(path, &len);
+    if (!text) {
+        fprintf(stderr, "bench: cannot read %s\n", path);
+        return 2;
+    }
+    size_t instrs = 0, ast_bytes = 0, json_bytes = 0;
+    run(FULL, text, len, NULL, &instrs);        /* warm up, count */
+    double scan = timed(SCAN, text, len, runs, NULL);
+    double parse = timed(PARSE, text, len, runs, NULL);
+    double full = timed(FULL, text, len, runs, NULL);
+    double ast = timed(AST, text, len, runs, &ast_bytes);
+    double json = timed(JSON, text, len, runs, &json_bytes);
+    long rss = peak_rss(path);
+    double wc = wc_time(path, runs);
+    double mb = (double)len / 1e6;
+    const char *name = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
+    printf("%s\n", name);
+    printf("  size %.1f MB, %zu instructions\n", mb, instrs);
+    printf("  scan only        %7.3f s  %7.1f MB/s\n", scan, mb / scan);
+    printf("  parse + AST      %7.3f s  %7.1f MB/s\n", parse, mb / parse);
+    printf("  + validation     %7.3f s  %7.1f MB/s  %6.1f ns/instruction  (validation %.3f s)\n",
+           full, mb / full, instrs ? full * 1e9 / (double)instrs : 0.0, full - parse);
+    printf("  peak RSS         %7.1f MB   %.2f x input\n", (double)rss / 1024, (double)rss * 1024 / (double)len);
+    printf("  --ast printing   %7.3f s  %7.1f MB/s of output (%.1f MB)\n", ast,
+           (double)ast_bytes / 1e6 / ast, (double)ast_bytes / 1e6);
+    printf("  --json printing  %7.3f s  %7.1f MB/s of output (%.1f MB)\n", json,
+           (double)json_bytes / 1e6 / json, (double)json_bytes / 1e6);
+    printf("  wc -l            %7.3f s  (parse+validate takes %.1f x as long)\n", wc, full / wc);
+    printf("bench-row\t%s\t%zu\t%zu\t%.4f\t%.4f\t%.4f\t%ld\n", name, len, instrs, scan, parse, full, rss);
+    free(text);
+    return 0;
+}
+
+/* Writes SRC's header and everything but its kernels once, then its
+ * kernels again and again under new names until OUT reaches `mb` MB. */
+static int make_input(const char *src, double mb, const char *out)
+{
+    ptx_context *ctx = ptx_context_new();
+    const ptx_module *m;
+    if (ptx_parse_file(ctx, src, &m) != PTX_OK) {
+        fprintf(stderr, "bench: %s does not parse cleanly\n", src);
+        return 2;
+    }
+    FILE *f = fopen(out, "w");
+    if (!f) {
+        fprintf(stderr, "bench: cannot write %s\n", out);
+        return 2;
+    }
+    ptx_print_ptx(NULL, m, ptx_write_file, f);  /* the module once */
+    size_t kernels = 0;
+    for (ptx_node *n = m->first; n; n = n->next)
+        kernels += n->kind == PTX_NODE_FUNC && ((ptx_func *)n)->is_entry && ((ptx_func *)n)->body;
+    if (!kernels) {
+        fprintf(stderr, "bench: %s has no kernel to copy\n", src);
+        return 2;
+    }
+    /* a module of just the kernels, renamed on each pass */
+    ptx_module only = *m;
+    for (unsigned copy = 1; ftell(f) < (long)(mb * 1e6); copy++) {
+        for (ptx_node *n = m->first; n; n = n->next) {
+            if (n->kind != PTX_NODE_FUNC || !((ptx_func *)n)->is_entry || !((ptx_func *)n)->body)
+                continue;
+            ptx_func *k = (ptx_func *)n;
+            char name[4096];
+            const ptx_name *orig = k->name;
+            snprintf(name, sizeof name, "%s_copy%u", orig->text, copy);
+            k->name = ptx_new_name(ctx, name)->u.sym.name;
+            ptx_node *next = n->next;
+            n->next = NULL;
+            only.first = n;
+            /* print the kernel alone, without a second header */
+            char *text = NULL;
+            size_t tlen = 0;
+            FILE *mem = open_memstream(&text, &tlen);
+            ptx_print_ptx(NULL, &only, ptx_write_file, mem);
+            fclose(mem);
+            char *body = strstr(text, "\n\n");
+            fputs(body ? body + 1 : text, f);
+            free(text);
+            n->next = next;
+            k->name = orig;
+        }
+    }
+    fclose(f);
+    ptx_context_free(ctx);
+    return 0;
+}
+
+int main(int argc, char **argv)
+{
+    if (argc == 5 && strcmp(argv[1], "--make-input") == 0)
+        return make_input(argv[2], atof(argv[3]), argv[4]);
+    int runs = 5, first = 1;
+    if (argc > 2 && strcmp(argv[1], "-n") == 0) {
+        runs = atoi(argv[2]);
+        first = 3;
+    }
+    if (first >= argc || runs < 1) {
+        fprintf(stderr, "usage: bench [-n RUNS] FILE...\n       bench --make-input SRC MB OUT\n");
+        return 2;
+    }
+    int status = 0;
+    for (int i = first; i < argc; i++)
+        status |= bench_file(argv[i], runs);
+    return status;
+}
