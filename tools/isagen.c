@@ -465,6 +465,7 @@ static void parse_file(const char *file)
             fam->major = major;
             fam->minor = minor;
             fam->target = tgt ? dup(tgt) : NULL;
+            fam->construct = 0;
             fam->first_set = nsets;
             fam->file = file;
             family = nfamilies++;
