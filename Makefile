@@ -107,7 +107,7 @@ conformance: $(B)/ptx-front
 
 # single-edit mutations of corpus lines with ptxas's verdict
 SHARED ?= ../shared
-MUTATION_MIN_REJECT ?= 0
+MUTATION_MIN_REJECT ?= 99
 $(B)/mutations: test/conformance/mutations.c $(B)/libptxfront.a
 	$(CC) $(ALL_CFLAGS) -o $@ $< $(B)/libptxfront.a $(ALL_LDFLAGS)
 

@@ -174,8 +174,10 @@ static bool operand_ok(const ptx_expr *e, const ptx_isa_operand *op, unsigned ve
     unsigned acc = op->accept;
     switch ((ptx_expr_kind)e->kind) {
     case PTX_EXPR_SYM:
-    case PTX_EXPR_INDEX:
         return acc & (PTX_ACC_NAME | PTX_ACC_PRED | PTX_ACC_LABEL);
+    case PTX_EXPR_INDEX:
+        /* arr[2] is an element: ptxas takes it as an address too */
+        return acc & (PTX_ACC_NAME | PTX_ACC_PRED | PTX_ACC_LABEL | PTX_ACC_ADDR);
     case PTX_EXPR_SINK:
         return acc & PTX_ACC_SINK;
     case PTX_EXPR_ADDR:
@@ -468,9 +470,7 @@ static void check_instr(ptx_context *ctx, const ptx_module *m, ptx_instr *in)
                     in->mods[i].category = PTX_CAT_NONE;
                     continue;
                 }
-                const ptx_isa_slot *s = &form->slots[assign[i]];
-                in->mods[i].category = s->kind >= PTX_SLOT_SET ? ptx_isa_sets[s->ref].category
-                                                                : PTX_CAT_OTHER;
+                in->mods[i].category = form->slots[assign[i]].category;
             }
             return;
         }
@@ -478,6 +478,19 @@ static void check_instr(ptx_context *ctx, const ptx_module *m, ptx_instr *in)
             best = v;
             best_form = form;
             memcpy(best_assign, assign, in->nmods);
+        }
+    }
+    /* a word of an instruction name written out of place (mul.s32.wide):
+     * say where it belongs rather than what the nearest form wants */
+    for (unsigned k = 0; k < root->nforms && best.what != P_VERSION && best.what != P_TARGET; k++) {
+        const ptx_isa_form *form = &ptx_isa_forms[root->first_form + k];
+        for (unsigned i = 1; form->nname && i < in->nmods; i++) {
+            if (ids[i] == form->name[0] && ids[0] != form->name[0]) {
+                ptx_diag_add(ctx, PTX_SEV_ERROR, PTX_DIAG_INSTRUCTION, mod_span(in, i),
+                             "'%s' is part of the instruction name: write '%s%s' before the other modifiers",
+                             in->mods[i].name->text, in->opcode->text, in->mods[i].name->text);
+                return;
+            }
         }
     }
     if (best_form)

@@ -26,6 +26,7 @@ typedef struct ptx_isa_set {
 typedef struct ptx_isa_slot {
     uint8_t kind;               /* PTX_SLOT_* */
     uint16_t ref;               /* a ptx_modifier for literals, a set index */
+    uint8_t category;           /* ptx_mod_category of what fills it */
 } ptx_isa_slot;
 
 typedef struct ptx_isa_operand {

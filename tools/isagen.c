@@ -588,6 +588,27 @@ int main(int argc, char **argv)
     if (errors)
         return 1;
 
+    /* what a literal slot's word means: the category of a set holding the
+     * same word (type sets first), else 'type' for type names */
+    int *modcat = malloc(sizeof *modcat * (size_t)(nmods > 0 ? nmods : 1));
+    for (int i = 0; i < nmods; i++)
+        modcat[i] = -1;
+    for (int pass = 0; pass < 2; pass++)
+        for (int i = 0; i < nsets; i++)
+            if ((pass == 0) == (sets[i].category == 0))
+                for (int k = 0; k < sets[i].n; k++)
+                    if (modcat[sets[i].mods[k]] < 0)
+                        modcat[sets[i].mods[k]] = sets[i].category;
+    static const char *const type_words[] = {
+        ".s8", ".s16", ".s32", ".s64", ".u8", ".u16", ".u32", ".u64", ".b8", ".b16",
+        ".b32", ".b64", ".b128", ".f16", ".f16x2", ".f32", ".f64", ".bf16", ".bf16x2",
+        ".tf32", ".pred", ".f32x2", ".u16x2", ".s16x2",
+    };
+    for (int i = 0; i < nmods; i++)
+        for (size_t k = 0; k < sizeof type_words / sizeof *type_words && modcat[i] < 0; k++)
+            if (!strcmp(mods[i], type_words[k]))
+                modcat[i] = 0;
+
     /* modifier ids in sorted order, so the validator can bsearch */
     char **sorted = malloc(sizeof *sorted * (size_t)(nmods > 0 ? nmods : 1));
     memcpy(sorted, mods, sizeof *sorted * (size_t)nmods);
@@ -698,10 +719,14 @@ int main(int argc, char **argv)
         for (int j = 0; j < f->nname; j++)
             fprintf(c, "%s%d", j ? ", " : " ", remap[f->name[j]]);
         fprintf(c, "%s }, %d, {", f->nname ? "" : " 0", f->nslots);
-        for (int j = 0; j < f->nslots; j++)
-            fprintf(c, "%s{ %d, %d }", j ? ", " : " ", f->slots[j].kind,
-                    f->slots[j].kind < 2 ? remap[f->slots[j].ref] : f->slots[j].ref);
-        fprintf(c, "%s }, %d, {", f->nslots ? "" : " { 0, 0 }", f->nops);
+        for (int j = 0; j < f->nslots; j++) {
+            int lit = f->slots[j].kind < 2;
+            int cat = lit ? modcat[f->slots[j].ref] : sets[f->slots[j].ref].category;
+            fprintf(c, "%s{ %d, %d, %d }", j ? ", " : " ", f->slots[j].kind,
+                    lit ? remap[f->slots[j].ref] : f->slots[j].ref,
+                    cat < 0 ? (int)NCATEGORIES : cat + 1);
+        }
+        fprintf(c, "%s }, %d, {", f->nslots ? "" : " { 0, 0, 0 }", f->nops);
         for (int j = 0; j < f->nops; j++)
             fprintf(c, "%s{ %d, %d, %d }", j ? ", " : " ", f->ops[j].accept, f->ops[j].vec,
                     f->ops[j].optional);

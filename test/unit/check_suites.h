@@ -10,5 +10,6 @@ Suite *arena_suite(void);
 Suite *print_suite(void);
 Suite *diag_suite(void);
 Suite *api_suite(void);
+Suite *isa_suite(void);
 
 #endif
