@@ -123,4 +123,17 @@ void ptx_out_expr(ptx_out *o, const ptx_expr *e);
 void ptx_out_expr_depth(ptx_out *o, const ptx_expr *e, unsigned depth);
 ptx_status ptx_out_finish(ptx_out *o);
 
+/* What every tree printer starts and ends with: a buffered writer and an
+ * iterator over m.  ptx_printer_open returns PTX_OK or the error to give
+ * back; ptx_printer_close flushes, frees both and returns `st`, or the
+ * write error if there was one. */
+ptx_status ptx_printer_open(const ptx_module *m, ptx_write_fn write, void *user,
+                            ptx_out **o, ptx_iter **it);
+ptx_status ptx_printer_close(ptx_out *o, ptx_iter *it, ptx_status st);
+
+/* ptx_iter_next, leaving out the module items `filter` rejects (with all
+ * they contain). */
+ptx_event ptx_iter_next_item(ptx_iter *it, const ptx_node **node,
+                             ptx_print_filter filter, void *filter_user);
+
 #endif

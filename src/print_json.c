@@ -523,16 +523,11 @@ ptx_status ptx_print_json(const ptx_context *ctx, const ptx_module *m,
                           ptx_print_filter filter, void *filter_user,
                           ptx_write_fn write, void *user)
 {
-    if (!m || !write)
-        return PTX_ERR_USAGE;
-    ptx_out *o = malloc(sizeof *o);
-    ptx_iter *it = ptx_iter_new(m);
-    if (!o || !it) {
-        free(o);
-        ptx_iter_free(it);
-        return PTX_ERR_NOMEM;
-    }
-    ptx_out_init(o, write, user);
+    ptx_out *o;
+    ptx_iter *it;
+    ptx_status st = ptx_printer_open(m, write, user, &o, &it);
+    if (st != PTX_OK)
+        return st;
     json j = { o, ctx, filter, filter_user };
     ptx_out_str(o, "{\"schema\":1");
     if (ctx) {
@@ -547,18 +542,13 @@ ptx_status ptx_print_json(const ptx_context *ctx, const ptx_module *m,
     ptx_out_str(o, ",\"items\":[");
     const ptx_node *n;
     ptx_event ev;
-    ptx_status st = PTX_OK;
     bool first = true;          /* no comma before the first of a list */
-    while ((ev = ptx_iter_next(it, &n)) != PTX_EVENT_DONE && !o->failed) {
+    while ((ev = ptx_iter_next_item(it, &n, filter, filter_user)) != PTX_EVENT_DONE && !o->failed) {
         if (ev == PTX_EVENT_NOMEM) {
             st = PTX_ERR_NOMEM;
             break;
         }
         unsigned depth = ptx_iter_depth(it);
-        if (depth == 0 && ev == PTX_EVENT_ENTER && filter && !filter(n, filter_user)) {
-            ptx_iter_skip_children(it);
-            continue;
-        }
         if (ev == PTX_EVENT_EXIT) {
             if (n->kind == PTX_NODE_FUNC)
                 ptx_out_char(o, '}');
@@ -578,8 +568,5 @@ ptx_status ptx_print_json(const ptx_context *ctx, const ptx_module *m,
     }
     ptx_out_str(o, "]}\n");
     (void)j;
-    ptx_iter_free(it);
-    ptx_status fin = ptx_out_finish(o);
-    free(o);
-    return st != PTX_OK ? st : fin;
+    return ptx_printer_close(o, it, st);
 }

@@ -387,24 +387,18 @@ ptx_status ptx_print_ptx_items(const ptx_context *ctx, const ptx_module *m,
                                ptx_print_filter filter, void *filter_user,
                                ptx_write_fn write, void *user)
 {
-    if (!m || !write)
-        return PTX_ERR_USAGE;
-    ptx_out *o = malloc(sizeof *o);
-    ptx_iter *it = ptx_iter_new(m);
-    if (!o || !it) {
-        free(o);
-        ptx_iter_free(it);
-        return PTX_ERR_NOMEM;
-    }
-    ptx_out_init(o, write, user);
+    ptx_out *o;
+    ptx_iter *it;
+    ptx_status st = ptx_printer_open(m, write, user, &o, &it);
+    if (st != PTX_OK)
+        return st;
     /* positions only make sense for the tree this context parsed */
     printer pr = { o, ctx && ptx_context_module(ctx) == m ? ctx : NULL, 1, true };
     printer *p = &pr;
     out_header(p, m);
     const ptx_node *n;
     ptx_event ev;
-    ptx_status st = PTX_OK;
-    while ((ev = ptx_iter_next(it, &n)) != PTX_EVENT_DONE && !o->failed) {
+    while ((ev = ptx_iter_next_item(it, &n, filter, filter_user)) != PTX_EVENT_DONE && !o->failed) {
         if (ev == PTX_EVENT_NOMEM) {
             st = PTX_ERR_NOMEM;
             break;
@@ -413,10 +407,6 @@ ptx_status ptx_print_ptx_items(const ptx_context *ctx, const ptx_module *m,
          * the body block itself sits at depth 1 */
         unsigned depth = ptx_iter_depth(it);
         unsigned indent = depth > 1 ? depth - 1 : 0;
-        if (depth == 0 && ev == PTX_EVENT_ENTER && filter && !filter(n, filter_user)) {
-            ptx_iter_skip_children(it);
-            continue;
-        }
         switch ((ptx_node_kind)n->kind) {
         case PTX_NODE_FUNC:
             if (!((const ptx_func *)n)->body) {
@@ -467,8 +457,5 @@ ptx_status ptx_print_ptx_items(const ptx_context *ctx, const ptx_module *m,
     }
     if (!p->bol)
         nl(p);
-    ptx_iter_free(it);
-    ptx_status fin = ptx_out_finish(o);
-    free(o);
-    return st != PTX_OK ? st : fin;
+    return ptx_printer_close(o, it, st);
 }

@@ -355,16 +355,11 @@ ptx_status ptx_print_tree_items(const ptx_context *ctx, const ptx_module *m, uns
                                 ptx_print_filter filter, void *filter_user,
                                 ptx_write_fn write, void *user)
 {
-    if (!m || !write)
-        return PTX_ERR_USAGE;
-    ptx_out *o = malloc(sizeof *o);
-    ptx_iter *it = ptx_iter_new(m);
-    if (!o || !it) {
-        free(o);
-        ptx_iter_free(it);
-        return PTX_ERR_NOMEM;
-    }
-    ptx_out_init(o, write, user);
+    ptx_out *o;
+    ptx_iter *it;
+    ptx_status st = ptx_printer_open(m, write, user, &o, &it);
+    if (st != PTX_OK)
+        return st;
     tree t = { o, ctx, ctx && !(flags & PTX_PRINT_NO_LOCATIONS) };
     bool compact = flags & PTX_PRINT_COMPACT;
     if (!compact) {
@@ -379,18 +374,13 @@ ptx_status ptx_print_tree_items(const ptx_context *ctx, const ptx_module *m, uns
     }
     const ptx_node *n;
     ptx_event ev;
-    ptx_status st = PTX_OK;
-    while ((ev = ptx_iter_next(it, &n)) != PTX_EVENT_DONE && !o->failed) {
+    while ((ev = ptx_iter_next_item(it, &n, filter, filter_user)) != PTX_EVENT_DONE && !o->failed) {
         if (ev == PTX_EVENT_NOMEM) {
             st = PTX_ERR_NOMEM;
             break;
         }
         if (ev != PTX_EVENT_ENTER)
             continue;
-        if (ptx_iter_depth(it) == 0 && filter && !filter(n, filter_user)) {
-            ptx_iter_skip_children(it);
-            continue;
-        }
         if (compact) {
             if (n->kind == PTX_NODE_INSTR)
                 out_compact(&t, (const ptx_instr *)n);
@@ -398,8 +388,5 @@ ptx_status ptx_print_tree_items(const ptx_context *ctx, const ptx_module *m, uns
         }
         out_node(&t, ptx_iter_depth(it) + 1, n);
     }
-    ptx_iter_free(it);
-    ptx_status fin = ptx_out_finish(o);
-    free(o);
-    return st != PTX_OK ? st : fin;
+    return ptx_printer_close(o, it, st);
 }

@@ -113,6 +113,44 @@ ptx_status ptx_out_finish(ptx_out *o)
     return o->failed ? PTX_ERR_IO : PTX_OK;
 }
 
+ptx_status ptx_printer_open(const ptx_module *m, ptx_write_fn write, void *user,
+                            ptx_out **o, ptx_iter **it)
+{
+    *o = NULL;
+    *it = NULL;
+    if (!m || !write)
+        return PTX_ERR_USAGE;
+    *o = malloc(sizeof **o);
+    *it = ptx_iter_new(m);
+    if (!*o || !*it) {
+        free(*o);
+        ptx_iter_free(*it);
+        return PTX_ERR_NOMEM;
+    }
+    ptx_out_init(*o, write, user);
+    return PTX_OK;
+}
+
+ptx_status ptx_printer_close(ptx_out *o, ptx_iter *it, ptx_status st)
+{
+    ptx_iter_free(it);
+    ptx_status fin = ptx_out_finish(o);
+    free(o);
+    return st != PTX_OK ? st : fin;
+}
+
+ptx_event ptx_iter_next_item(ptx_iter *it, const ptx_node **node,
+                             ptx_print_filter filter, void *filter_user)
+{
+    for (;;) {
+        ptx_event ev = ptx_iter_next(it, node);
+        if (ev != PTX_EVENT_ENTER || !filter || ptx_iter_depth(it) != 0 ||
+            filter(*node, filter_user))
+            return ev;
+        ptx_iter_skip_children(it);
+    }
+}
+
 /* The shortest decimal text that reads back as the same double. */
 static void out_double(ptx_out *o, double d)
 {

@@ -227,16 +227,11 @@ ptx_status ptx_print_stats(const ptx_context *ctx, const ptx_module *m, bool jso
                            ptx_print_filter filter, void *filter_user,
                            ptx_write_fn write, void *user)
 {
-    if (!m || !write)
-        return PTX_ERR_USAGE;
-    ptx_out *o = malloc(sizeof *o);
-    ptx_iter *it = ptx_iter_new(m);
-    if (!o || !it) {
-        free(o);
-        ptx_iter_free(it);
-        return PTX_ERR_NOMEM;
-    }
-    ptx_out_init(o, write, user);
+    ptx_out *o;
+    ptx_iter *it;
+    ptx_status st = ptx_printer_open(m, write, user, &o, &it);
+    if (st != PTX_OK)
+        return st;
     const char *file = ctx ? ptx_context_filename(ctx) : "";
     if (json) {
         ptx_out_str(o, "{\"schema\":1,\"file\":");
@@ -258,17 +253,12 @@ ptx_status ptx_print_stats(const ptx_context *ctx, const ptx_module *m, bool jso
     }
     uint64_t kernels = 0, funcs = 0, instructions = 0, module_mem[PTX_SPACE_COUNT] = { 0 };
     fstats total = { 0 };
-    ptx_status st = PTX_OK;
     const ptx_node *n;
     ptx_event ev;
     bool first = true;
-    while ((ev = ptx_iter_next(it, &n)) > 0 && !o->failed) {
+    while ((ev = ptx_iter_next_item(it, &n, filter, filter_user)) > 0 && !o->failed) {
         if (ev != PTX_EVENT_ENTER || ptx_iter_depth(it) != 0)
             continue;
-        if (filter && !filter(n, filter_user)) {
-            ptx_iter_skip_children(it);
-            continue;
-        }
         if (n->kind == PTX_NODE_DECL) {
             const ptx_decl *d = (const ptx_decl *)n;
             for (uint32_t i = 0; i < d->nvars; i++)
@@ -325,8 +315,5 @@ ptx_status ptx_print_stats(const ptx_context *ctx, const ptx_module *m, bool jso
             ptx_out_char(o, '\n');
     }
     free(total.families);
-    ptx_iter_free(it);
-    ptx_status fin = ptx_out_finish(o);
-    free(o);
-    return st != PTX_OK ? st : fin;
+    return ptx_printer_close(o, it, st);
 }
