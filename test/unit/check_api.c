@@ -7,29 +7,8 @@
 #include "check_suites.h"
 #include "ptx/ptx.h"
 
-#define HDR ".version 9.0\n.target sm_90\n.address_size 64\n"
+#define HDR TEST_HDR
 
-typedef struct buf {
-    char *data;
-    size_t len, cap;
-} buf;
-
-static int to_buf(void *user, const char *data, size_t len)
-{
-    buf *b = user;
-    if (b->len + len + 1 > b->cap) {
-        size_t cap = (b->len + len + 1) * 2;
-        char *d = realloc(b->data, cap);
-        if (!d)
-            return -1;
-        b->data = d;
-        b->cap = cap;
-    }
-    memcpy(b->data + b->len, data, len);
-    b->len += len;
-    b->data[b->len] = '\0';
-    return 0;
-}
 
 /* A module large enough that two parses overlap in time. */
 static char *big_module(int kernels)
@@ -48,7 +27,7 @@ static char *big_module(int kernels)
 
 typedef struct job {
     const char *text;
-    buf out;
+    test_buf out;
     ptx_status st;
 } job;
 
@@ -59,7 +38,7 @@ static void *parse_and_print(void *arg)
     const ptx_module *m;
     j->st = ptx_parse_buffer(ctx, "t.ptx", j->text, strlen(j->text), &m);
     if (j->st == PTX_OK)
-        j->st = ptx_print_tree(ctx, m, PTX_PRINT_NO_LOCATIONS, to_buf, &j->out);
+        j->st = ptx_print_tree(ctx, m, PTX_PRINT_NO_LOCATIONS, test_buf_write, &j->out);
     ptx_context_free(ctx);
     return NULL;
 }
@@ -79,11 +58,11 @@ START_TEST(two_threads_two_contexts)
     ck_assert_int_eq(a.st, PTX_OK);
     ck_assert_int_eq(b.st, PTX_OK);
     ck_assert_uint_eq(a.out.len, solo.out.len);
-    ck_assert(memcmp(a.out.data, solo.out.data, solo.out.len) == 0);
-    ck_assert(memcmp(b.out.data, solo.out.data, solo.out.len) == 0);
-    free(solo.out.data);
-    free(a.out.data);
-    free(b.out.data);
+    ck_assert(memcmp(a.out.p, solo.out.p, solo.out.len) == 0);
+    ck_assert(memcmp(b.out.p, solo.out.p, solo.out.len) == 0);
+    free(solo.out.p);
+    free(a.out.p);
+    free(b.out.p);
     free(text);
 }
 END_TEST
@@ -110,10 +89,10 @@ START_TEST(insert_instruction_before_ret)
     ck_assert_str_eq(fence->mods[3].name->text, ".sync_restrict::shared::cluster");
     /* a statement that is not in the block */
     ck_assert_int_eq(ptx_insert_before(f->body, &fence->base, &fence->base), PTX_ERR_USAGE);
-    buf out = { 0 };
-    ck_assert_int_eq(ptx_print_ptx(NULL, m, to_buf, &out), PTX_OK);
-    ck_assert_ptr_nonnull(strstr(out.data, "\tmov.u32 \t%r1, 1;\n\tadd.s32 \t%r1, %r1, -7;\n\tret;\n"));
-    free(out.data);
+    test_buf out = { 0 };
+    ck_assert_int_eq(ptx_print_ptx(NULL, m, test_buf_write, &out), PTX_OK);
+    ck_assert_ptr_nonnull(strstr(out.p, "\tmov.u32 \t%r1, 1;\n\tadd.s32 \t%r1, %r1, -7;\n\tret;\n"));
+    free(out.p);
     ptx_context_free(ctx);
 }
 END_TEST
@@ -130,19 +109,19 @@ START_TEST(filter_keeps_one_function)
     ptx_context *ctx = ptx_context_new();
     const ptx_module *m;
     ck_assert_int_eq(ptx_parse_buffer(ctx, "t.ptx", text, strlen(text), &m), PTX_OK);
-    buf tree = { 0 }, json = { 0 }, stats = { 0 };
-    ck_assert_int_eq(ptx_print_tree_items(ctx, m, PTX_PRINT_NO_LOCATIONS, only_k2, NULL, to_buf, &tree), PTX_OK);
-    ck_assert_ptr_nonnull(strstr(tree.data, "entry .visible k2\n"));
-    ck_assert_ptr_null(strstr(tree.data, "k1"));
-    ck_assert_ptr_null(strstr(tree.data, "k3"));
-    ck_assert_int_eq(ptx_print_json(ctx, m, only_k2, NULL, to_buf, &json), PTX_OK);
-    ck_assert_ptr_nonnull(strstr(json.data, "\"name\":\"k2\""));
-    ck_assert_ptr_null(strstr(json.data, "\"name\":\"k1\""));
-    ck_assert_int_eq(ptx_print_stats(ctx, m, true, only_k2, NULL, to_buf, &stats), PTX_OK);
-    ck_assert_ptr_nonnull(strstr(stats.data, "\"totals\":{\"kernels\":1,\"functions\":0,\"instructions\":5"));
-    free(tree.data);
-    free(json.data);
-    free(stats.data);
+    test_buf tree = { 0 }, json = { 0 }, stats = { 0 };
+    ck_assert_int_eq(ptx_print_tree_items(ctx, m, PTX_PRINT_NO_LOCATIONS, only_k2, NULL, test_buf_write, &tree), PTX_OK);
+    ck_assert_ptr_nonnull(strstr(tree.p, "entry .visible k2\n"));
+    ck_assert_ptr_null(strstr(tree.p, "k1"));
+    ck_assert_ptr_null(strstr(tree.p, "k3"));
+    ck_assert_int_eq(ptx_print_json(ctx, m, only_k2, NULL, test_buf_write, &json), PTX_OK);
+    ck_assert_ptr_nonnull(strstr(json.p, "\"name\":\"k2\""));
+    ck_assert_ptr_null(strstr(json.p, "\"name\":\"k1\""));
+    ck_assert_int_eq(ptx_print_stats(ctx, m, true, only_k2, NULL, test_buf_write, &stats), PTX_OK);
+    ck_assert_ptr_nonnull(strstr(stats.p, "\"totals\":{\"kernels\":1,\"functions\":0,\"instructions\":5"));
+    free(tree.p);
+    free(json.p);
+    free(stats.p);
     ptx_context_free(ctx);
     free(text);
 }
@@ -155,14 +134,14 @@ START_TEST(json_of_an_instruction)
     ptx_context *ctx = ptx_context_new();
     const ptx_module *m;
     ptx_parse_buffer(ctx, "t.ptx", src, strlen(src), &m);
-    buf json = { 0 };
-    ck_assert_int_eq(ptx_print_json(ctx, m, NULL, NULL, to_buf, &json), PTX_OK);
-    ck_assert_ptr_nonnull(strstr(json.data, "{\"schema\":1,\"file\":\"t.ptx\",\"version\":\"9.0\","
+    test_buf json = { 0 };
+    ck_assert_int_eq(ptx_print_json(ctx, m, NULL, NULL, test_buf_write, &json), PTX_OK);
+    ck_assert_ptr_nonnull(strstr(json.p, "{\"schema\":1,\"file\":\"t.ptx\",\"version\":\"9.0\","
                                             "\"targets\":[\"sm_90\"],\"address_size\":64,"));
-    ck_assert_ptr_nonnull(strstr(json.data, "\"guard\":\"%p1\",\"neg\":true,\"op\":\"ld\""));
-    ck_assert_ptr_nonnull(strstr(json.data, "\"args\":[\"%rd1\",{\"t\":\"addr\",\"items\":"
+    ck_assert_ptr_nonnull(strstr(json.p, "\"guard\":\"%p1\",\"neg\":true,\"op\":\"ld\""));
+    ck_assert_ptr_nonnull(strstr(json.p, "\"args\":[\"%rd1\",{\"t\":\"addr\",\"items\":"
                                             "[{\"t\":\"binary\",\"op\":\"+\",\"a\":\"p\",\"b\":8}]}]"));
-    free(json.data);
+    free(json.p);
     ptx_context_free(ctx);
 }
 END_TEST
@@ -175,18 +154,18 @@ START_TEST(stats_without_functions)
     ptx_context *ctx = ptx_context_new();
     const ptx_module *m;
     ck_assert_int_eq(ptx_parse_buffer(ctx, "t.ptx", src, strlen(src), &m), PTX_OK);
-    buf text = { 0 }, json = { 0 };
-    ck_assert_int_eq(ptx_print_stats(ctx, m, false, NULL, NULL, to_buf, &text), PTX_OK);
-    ck_assert_str_eq(text.data, "t.ptx: .version 9.0  .target sm_90  .address_size 64\n"
+    test_buf text = { 0 }, json = { 0 };
+    ck_assert_int_eq(ptx_print_stats(ctx, m, false, NULL, NULL, test_buf_write, &text), PTX_OK);
+    ck_assert_str_eq(text.p, "t.ptx: .version 9.0  .target sm_90  .address_size 64\n"
                                 "totals: 0 kernels, 0 functions, 0 instructions; module memory: "
                                 "global 4 B, const 0 B, shared 0 B\n");
-    ck_assert_int_eq(ptx_print_stats(ctx, m, true, NULL, NULL, to_buf, &json), PTX_OK);
-    ck_assert_str_eq(json.data, "{\"schema\":1,\"file\":\"t.ptx\",\"version\":\"9.0\",\"target\":[\"sm_90\"],"
+    ck_assert_int_eq(ptx_print_stats(ctx, m, true, NULL, NULL, test_buf_write, &json), PTX_OK);
+    ck_assert_str_eq(json.p, "{\"schema\":1,\"file\":\"t.ptx\",\"version\":\"9.0\",\"target\":[\"sm_90\"],"
                                 "\"address_size\":64,\"functions\":[],\"totals\":{\"kernels\":0,"
                                 "\"functions\":0,\"instructions\":0,\"global\":4,\"const\":0,\"shared\":0,"
                                 "\"families\":{}}}\n");
-    free(text.data);
-    free(json.data);
+    free(text.p);
+    free(json.p);
     ptx_context_free(ctx);
 }
 END_TEST

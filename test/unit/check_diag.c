@@ -11,62 +11,22 @@
 #include "check_suites.h"
 #include "ptx/ptx.h"
 
-#define HDR ".version 9.0\n.target sm_90\n.address_size 64\n"
-
-static const char head[] = HDR ".visible .entry k()\n{\n";
-static const char tail[] = "\n}\n";
+#define HDR TEST_HDR
 
 /* Parses `body` as the body of the kernel k (the body starts on line 6). */
 static const ptx_module *parse(ptx_context **ctx, const char *body)
 {
-    size_t n = strlen(head) + strlen(body) + strlen(tail);
-    char *text = malloc(n + 1);
-    ck_assert_ptr_nonnull(text);
-    snprintf(text, n + 1, "%s%s%s", head, body, tail);
-    *ctx = ptx_context_new();
-    ck_assert_ptr_nonnull(*ctx);
-    const ptx_module *m = NULL;
-    ptx_parse_buffer(*ctx, "t.ptx", text, n, &m);
-    free(text);
-    return m;
+    return test_parse_body(ctx, body, true);
 }
 
-typedef struct buf {
-    char *p;
-    size_t len, cap;
-    unsigned calls;
-    unsigned fail_at;
-} buf;
-
-static int buf_write(void *user, const char *data, size_t len)
-{
-    buf *b = user;
-    b->calls++;
-    if (b->fail_at && b->calls >= b->fail_at)
-        return -1;
-    if (b->len + len + 1 > b->cap) {
-        size_t cap = b->cap ? b->cap : 256;
-        while (cap < b->len + len + 1)
-            cap *= 2;
-        char *p = realloc(b->p, cap);
-        if (!p)
-            return -1;
-        b->p = p;
-        b->cap = cap;
-    }
-    memcpy(b->p + b->len, data, len);
-    b->len += len;
-    b->p[b->len] = '\0';
-    return 0;
-}
 
 /* The rendering of diagnostic i, malloc'd. */
 static char *render(const ptx_context *ctx, size_t i)
 {
     const ptx_diag *d = ptx_diag_get(ctx, i);
     ck_assert_ptr_nonnull(d);
-    buf b = { 0 };
-    ck_assert_int_eq(ptx_diag_render(ctx, d, buf_write, &b), PTX_OK);
+    test_buf b = { 0 };
+    ck_assert_int_eq(ptx_diag_render(ctx, d, test_buf_write, &b), PTX_OK);
     ck_assert_ptr_nonnull(b.p);
     return b.p;
 }
@@ -225,11 +185,11 @@ START_TEST(render_failures)
     ptx_context *ctx;
     parse(&ctx, "mov.b32 %r1, 08;");
     const ptx_diag *d = ptx_diag_get(ctx, 0);
-    buf b = { .fail_at = 1 };
-    ck_assert_int_eq(ptx_diag_render(ctx, d, buf_write, &b), PTX_ERR_IO);
+    test_buf b = { .fail_at = 1 };
+    ck_assert_int_eq(ptx_diag_render(ctx, d, test_buf_write, &b), PTX_ERR_IO);
     ck_assert_uint_eq(b.calls, 1);
-    ck_assert_int_eq(ptx_diag_render(NULL, d, buf_write, &b), PTX_ERR_USAGE);
-    ck_assert_int_eq(ptx_diag_render(ctx, NULL, buf_write, &b), PTX_ERR_USAGE);
+    ck_assert_int_eq(ptx_diag_render(NULL, d, test_buf_write, &b), PTX_ERR_USAGE);
+    ck_assert_int_eq(ptx_diag_render(ctx, NULL, test_buf_write, &b), PTX_ERR_USAGE);
     ck_assert_int_eq(ptx_diag_render(ctx, d, NULL, &b), PTX_ERR_USAGE);
     ck_assert_uint_eq(b.calls, 1);
     ptx_context_free(ctx);
@@ -570,14 +530,14 @@ START_TEST(iter_deep)
 {
     /* 10000 nested blocks: depths go up to 10001 and come back */
     enum { DEPTH = 10000 };
-    size_t n = strlen(head) + 2 * DEPTH + strlen(tail);
+    size_t n = strlen(test_head) + 2 * DEPTH + strlen(test_tail);
     char *text = malloc(n + 1);
     ck_assert_ptr_nonnull(text);
-    size_t k = strlen(head);
-    memcpy(text, head, k);
+    size_t k = strlen(test_head);
+    memcpy(text, test_head, k);
     memset(text + k, '{', DEPTH);
     memset(text + k + DEPTH, '}', DEPTH);
-    memcpy(text + k + 2 * DEPTH, tail, strlen(tail) + 1);
+    memcpy(text + k + 2 * DEPTH, test_tail, strlen(test_tail) + 1);
     ptx_context *ctx = ptx_context_new();
     const ptx_module *m = NULL;
     ck_assert_int_eq(ptx_parse_buffer(ctx, "d.ptx", text, n, &m), PTX_OK);

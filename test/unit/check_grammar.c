@@ -10,33 +10,19 @@
 #include "check_suites.h"
 #include "ptx/ptx.h"
 
-#define HDR ".version 9.0\n.target sm_90\n.address_size 64\n"
+#define HDR TEST_HDR
 
-static const char head[] = HDR ".visible .entry k()\n{\n";
-static const char tail[] = "\n}\n";
-
+/* This suite is about the syntax: instructions are checked against the
+ * tables in check_isa.c, not here. */
 static const ptx_module *parse_text(ptx_context **ctx, const char *text, size_t len)
 {
-    *ctx = ptx_context_new();
-    ck_assert_ptr_nonnull(*ctx);
-    /* this suite is about the syntax; instructions are checked against
-     * the tables in check_isa.c */
-    ptx_context_set_validation(*ctx, false);
-    const ptx_module *m = NULL;
-    ptx_parse_buffer(*ctx, "t.ptx", text, len, &m);
-    return m;
+    return test_parse_text(ctx, text, len, false);
 }
 
 /* Parses `body` as the body of the kernel k; the body starts on line 6. */
 static const ptx_module *parse(ptx_context **ctx, const char *body)
 {
-    size_t n = strlen(head) + strlen(body) + strlen(tail);
-    char *text = malloc(n + 1);
-    ck_assert_ptr_nonnull(text);
-    snprintf(text, n + 1, "%s%s%s", head, body, tail);
-    const ptx_module *m = parse_text(ctx, text, n);
-    free(text);
-    return m;
+    return test_parse_body(ctx, body, false);
 }
 
 /* A whole module when `src` starts with ".version", else a kernel body. */
@@ -55,29 +41,6 @@ static const char *first_message(const ptx_context *ctx)
 
 /* ---- output to memory ---------------------------------------------------- */
 
-typedef struct buf {
-    char *p;
-    size_t len, cap;
-} buf;
-
-static int buf_write(void *user, const char *data, size_t len)
-{
-    buf *b = user;
-    if (b->len + len + 1 > b->cap) {
-        size_t cap = b->cap ? b->cap : 1024;
-        while (cap < b->len + len + 1)
-            cap *= 2;
-        char *p = realloc(b->p, cap);
-        if (!p)
-            return -1;
-        b->p = p;
-        b->cap = cap;
-    }
-    memcpy(b->p + b->len, data, len);
-    b->len += len;
-    b->p[b->len] = '\0';
-    return 0;
-}
 
 static int count_write(void *user, const char *data, size_t len)
 {
@@ -89,8 +52,8 @@ static int count_write(void *user, const char *data, size_t len)
 /* The tree without locations, malloc'd. */
 static char *tree_text(const ptx_module *m)
 {
-    buf b = { 0 };
-    ck_assert_int_eq(ptx_print_tree(NULL, m, PTX_PRINT_NO_LOCATIONS, buf_write, &b), PTX_OK);
+    test_buf b = { 0 };
+    ck_assert_int_eq(ptx_print_tree(NULL, m, PTX_PRINT_NO_LOCATIONS, test_buf_write, &b), PTX_OK);
     ck_assert_ptr_nonnull(b.p);
     return b.p;
 }
@@ -630,10 +593,10 @@ START_TEST(grammar_reject)
     if (strncmp(c->src, ".version", 8) == 0) {
         st = ptx_parse_buffer(ctx, "t.ptx", c->src, strlen(c->src), &m);
     } else {
-        size_t n = strlen(head) + strlen(c->src) + strlen(tail);
+        size_t n = strlen(test_head) + strlen(c->src) + strlen(test_tail);
         char *text = malloc(n + 1);
         ck_assert_ptr_nonnull(text);
-        snprintf(text, n + 1, "%s%s%s", head, c->src, tail);
+        snprintf(text, n + 1, "%s%s%s", test_head, c->src, test_tail);
         st = ptx_parse_buffer(ctx, "t.ptx", text, n, &m);
         free(text);
     }
@@ -1268,17 +1231,17 @@ END_TEST
 START_TEST(deep_nesting)
 {
     enum { DEPTH = 100000 };
-    size_t n = strlen(head) + 2 * DEPTH + strlen(tail);
+    size_t n = strlen(test_head) + 2 * DEPTH + strlen(test_tail);
     char *text = malloc(n + 1);
     ck_assert_ptr_nonnull(text);
     size_t k = 0;
-    memcpy(text, head, strlen(head));
-    k += strlen(head);
+    memcpy(text, test_head, strlen(test_head));
+    k += strlen(test_head);
     memset(text + k, '{', DEPTH);
     k += DEPTH;
     memset(text + k, '}', DEPTH);
     k += DEPTH;
-    memcpy(text + k, tail, strlen(tail) + 1);
+    memcpy(text + k, test_tail, strlen(test_tail) + 1);
     ptx_context *ctx;
     const ptx_module *m = parse_text(&ctx, text, n);
     free(text);
@@ -1314,16 +1277,16 @@ END_TEST
 static char *bad_statements(unsigned n)
 {
     static const char bad[] = "mov.b32 %r1 %r2;\n";
-    size_t len = strlen(head) + n * strlen(bad) + strlen(tail);
+    size_t len = strlen(test_head) + n * strlen(bad) + strlen(test_tail);
     char *text = malloc(len + 1);
     ck_assert_ptr_nonnull(text);
-    size_t k = strlen(head);
-    memcpy(text, head, k);
+    size_t k = strlen(test_head);
+    memcpy(text, test_head, k);
     for (unsigned i = 0; i < n; i++) {
         memcpy(text + k, bad, strlen(bad));
         k += strlen(bad);
     }
-    memcpy(text + k, tail, strlen(tail) + 1);
+    memcpy(text + k, test_tail, strlen(test_tail) + 1);
     return text;
 }
 
@@ -1387,10 +1350,10 @@ START_TEST(error_limit_keeps_source)
 {
     static const char bad[] = "mov.b32 %r1, 08;\n";
     char text[4096];
-    size_t k = (size_t)snprintf(text, sizeof text, "%s", head);
+    size_t k = (size_t)snprintf(text, sizeof text, "%s", test_head);
     for (int i = 0; i < 25; i++)
         k += (size_t)snprintf(text + k, sizeof text - k, "%s", bad);
-    k += (size_t)snprintf(text + k, sizeof text - k, "%s", tail);
+    k += (size_t)snprintf(text + k, sizeof text - k, "%s", test_tail);
     ptx_context *ctx = ptx_context_new();
     ck_assert_int_eq(ptx_parse_buffer(ctx, "t.ptx", text, k, NULL), PTX_ERR_INPUT);
     ck_assert_uint_eq(ptx_error_count(ctx), 20);

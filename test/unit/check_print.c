@@ -10,18 +10,11 @@
 #include "check_suites.h"
 #include "ptx/ptx.h"
 
-#define HDR ".version 9.0\n.target sm_90\n.address_size 64\n"
-
-static const char head[] = HDR ".visible .entry k()\n{\n";
-static const char tail[] = "\n}\n";
+#define HDR TEST_HDR
 
 static const ptx_module *parse_text(ptx_context **ctx, const char *text, size_t len)
 {
-    *ctx = ptx_context_new();
-    ck_assert_ptr_nonnull(*ctx);
-    const ptx_module *m = NULL;
-    ptx_parse_buffer(*ctx, "t.ptx", text, len, &m);
-    return m;
+    return test_parse_text(ctx, text, len, true);
 }
 
 /* A module that must parse without any diagnostic. */
@@ -37,59 +30,29 @@ static const ptx_module *parse_clean(ptx_context **ctx, const char *text)
 /* Parses `body` as the body of the kernel k (the body starts on line 6). */
 static const ptx_module *parse(ptx_context **ctx, const char *body)
 {
-    size_t n = strlen(head) + strlen(body) + strlen(tail);
-    char *text = malloc(n + 1);
-    ck_assert_ptr_nonnull(text);
-    snprintf(text, n + 1, "%s%s%s", head, body, tail);
-    const ptx_module *m = parse_clean(ctx, text);
-    free(text);
+    const ptx_module *m = test_parse_body(ctx, body, true);
+    ck_assert_msg(ptx_diag_count(*ctx) == 0, "unexpected diagnostic: %s",
+                  ptx_diag_count(*ctx) ? ptx_diag_get(*ctx, 0)->message : "");
+    ck_assert_ptr_nonnull(m);
     return m;
 }
 
 /* ---- writers -------------------------------------------------------------- */
 
-typedef struct buf {
-    char *p;
-    size_t len, cap;
-    unsigned calls;
-    unsigned fail_at;       /* the call (1-based) that fails; 0: none */
-} buf;
-
-static int buf_write(void *user, const char *data, size_t len)
-{
-    buf *b = user;
-    b->calls++;
-    if (b->fail_at && b->calls >= b->fail_at)
-        return -1;
-    if (b->len + len + 1 > b->cap) {
-        size_t cap = b->cap ? b->cap : 1024;
-        while (cap < b->len + len + 1)
-            cap *= 2;
-        char *p = realloc(b->p, cap);
-        if (!p)
-            return -1;
-        b->p = p;
-        b->cap = cap;
-    }
-    memcpy(b->p + b->len, data, len);
-    b->len += len;
-    b->p[b->len] = '\0';
-    return 0;
-}
 
 /* Printed text, malloc'd. */
 static char *ptx_text(const ptx_context *ctx, const ptx_module *m)
 {
-    buf b = { 0 };
-    ck_assert_int_eq(ptx_print_ptx(ctx, m, buf_write, &b), PTX_OK);
+    test_buf b = { 0 };
+    ck_assert_int_eq(ptx_print_ptx(ctx, m, test_buf_write, &b), PTX_OK);
     ck_assert_ptr_nonnull(b.p);
     return b.p;
 }
 
 static char *tree_text(const ptx_context *ctx, const ptx_module *m, unsigned flags)
 {
-    buf b = { 0 };
-    ck_assert_int_eq(ptx_print_tree(ctx, m, flags, buf_write, &b), PTX_OK);
+    test_buf b = { 0 };
+    ck_assert_int_eq(ptx_print_tree(ctx, m, flags, test_buf_write, &b), PTX_OK);
     ck_assert_ptr_nonnull(b.p);
     return b.p;
 }
@@ -569,16 +532,16 @@ START_TEST(writer_failure)
 {
     ptx_context *ctx;
     const ptx_module *m = parse_clean(&ctx, small);
-    buf b = { .fail_at = 1 };
-    ck_assert_int_eq(ptx_print_ptx(ctx, m, buf_write, &b), PTX_ERR_IO);
+    test_buf b = { .fail_at = 1 };
+    ck_assert_int_eq(ptx_print_ptx(ctx, m, test_buf_write, &b), PTX_ERR_IO);
     ck_assert_uint_eq(b.calls, 1);
-    b = (buf){ .fail_at = 1 };
-    ck_assert_int_eq(ptx_print_ptx(NULL, m, buf_write, &b), PTX_ERR_IO);
-    b = (buf){ .fail_at = 1 };
-    ck_assert_int_eq(ptx_print_tree(ctx, m, 0, buf_write, &b), PTX_ERR_IO);
+    b = (test_buf){ .fail_at = 1 };
+    ck_assert_int_eq(ptx_print_ptx(NULL, m, test_buf_write, &b), PTX_ERR_IO);
+    b = (test_buf){ .fail_at = 1 };
+    ck_assert_int_eq(ptx_print_tree(ctx, m, 0, test_buf_write, &b), PTX_ERR_IO);
     ck_assert_uint_eq(b.calls, 1);
-    b = (buf){ .fail_at = 1 };
-    ck_assert_int_eq(ptx_print_tree(NULL, m, PTX_PRINT_NO_LOCATIONS, buf_write, &b), PTX_ERR_IO);
+    b = (test_buf){ .fail_at = 1 };
+    ck_assert_int_eq(ptx_print_tree(NULL, m, PTX_PRINT_NO_LOCATIONS, test_buf_write, &b), PTX_ERR_IO);
     ptx_context_free(ctx);
 }
 END_TEST
@@ -588,29 +551,29 @@ START_TEST(writer_failure_midway)
     /* output of several buffers: the second write fails, no write after it */
     enum { N = 20000 };
     static const char stmt[] = "mov.b32 %r1, %r2;\n";
-    size_t len = strlen(head) + N * strlen(stmt) + strlen(tail);
+    size_t len = strlen(test_head) + N * strlen(stmt) + strlen(test_tail);
     char *text = malloc(len + 1);
     ck_assert_ptr_nonnull(text);
-    size_t k = strlen(head);
-    memcpy(text, head, k);
+    size_t k = strlen(test_head);
+    memcpy(text, test_head, k);
     for (int i = 0; i < N; i++, k += strlen(stmt))
         memcpy(text + k, stmt, strlen(stmt));
-    memcpy(text + k, tail, strlen(tail) + 1);
+    memcpy(text + k, test_tail, strlen(test_tail) + 1);
     ptx_context *ctx;
     const ptx_module *m = parse_clean(&ctx, text);
     free(text);
-    buf b = { .fail_at = 2 };
-    ck_assert_int_eq(ptx_print_ptx(NULL, m, buf_write, &b), PTX_ERR_IO);
+    test_buf b = { .fail_at = 2 };
+    ck_assert_int_eq(ptx_print_ptx(NULL, m, test_buf_write, &b), PTX_ERR_IO);
     ck_assert_uint_eq(b.calls, 2);
     ck_assert_uint_gt(b.len, 0);
     free(b.p);
-    b = (buf){ .fail_at = 2 };
-    ck_assert_int_eq(ptx_print_tree(ctx, m, 0, buf_write, &b), PTX_ERR_IO);
+    b = (test_buf){ .fail_at = 2 };
+    ck_assert_int_eq(ptx_print_tree(ctx, m, 0, test_buf_write, &b), PTX_ERR_IO);
     ck_assert_uint_eq(b.calls, 2);
     free(b.p);
     /* and without a failure the whole text arrives */
-    b = (buf){ 0 };
-    ck_assert_int_eq(ptx_print_ptx(NULL, m, buf_write, &b), PTX_OK);
+    b = (test_buf){ 0 };
+    ck_assert_int_eq(ptx_print_ptx(NULL, m, test_buf_write, &b), PTX_OK);
     ck_assert_uint_gt(b.calls, 2);
     ck_assert_uint_eq(b.len, strlen(HDR) + strlen(".visible .entry k()\n{\n}\n") +
                                  N * strlen("\tmov.b32 \t%r1, %r2;\n"));
@@ -623,10 +586,10 @@ START_TEST(bad_arguments)
 {
     ptx_context *ctx;
     const ptx_module *m = parse_clean(&ctx, small);
-    buf b = { 0 };
-    ck_assert_int_eq(ptx_print_ptx(NULL, NULL, buf_write, &b), PTX_ERR_USAGE);
+    test_buf b = { 0 };
+    ck_assert_int_eq(ptx_print_ptx(NULL, NULL, test_buf_write, &b), PTX_ERR_USAGE);
     ck_assert_int_eq(ptx_print_ptx(ctx, m, NULL, &b), PTX_ERR_USAGE);
-    ck_assert_int_eq(ptx_print_tree(NULL, NULL, 0, buf_write, &b), PTX_ERR_USAGE);
+    ck_assert_int_eq(ptx_print_tree(NULL, NULL, 0, test_buf_write, &b), PTX_ERR_USAGE);
     ck_assert_int_eq(ptx_print_tree(ctx, m, 0, NULL, &b), PTX_ERR_USAGE);
     ck_assert_uint_eq(b.calls, 0);
     ptx_context_free(ctx);

@@ -9,34 +9,19 @@
 #include "check_suites.h"
 #include "ptx/ptx.h"
 
-#define HDR_TEXT ".version 9.0\n.target sm_90\n.address_size 64\n"
+#define HDR_TEXT TEST_HDR
 
-static const char head[] = HDR_TEXT ".visible .entry k()\n{\n";
-static const char tail[] = "\n}\n";
-
-/* Parses `text` as it is (len bytes). */
+/* This suite is about the syntax: instructions are checked against the
+ * tables in check_isa.c, not here. */
 static const ptx_module *parse_raw(ptx_context **ctx, const char *text, size_t len)
 {
-    *ctx = ptx_context_new();
-    ck_assert_ptr_nonnull(*ctx);
-    /* this suite is about the syntax; instructions are checked against
-     * the tables in check_isa.c */
-    ptx_context_set_validation(*ctx, false);
-    const ptx_module *m = NULL;
-    ptx_parse_buffer(*ctx, "t.ptx", text, len, &m);
-    return m;
+    return test_parse_text(ctx, text, len, false);
 }
 
 /* Parses `body` as the body of the kernel k (lines 6.. of the module). */
 static const ptx_module *parse(ptx_context **ctx, const char *body)
 {
-    size_t n = strlen(head) + strlen(body) + strlen(tail);
-    char *text = malloc(n + 1);
-    ck_assert_ptr_nonnull(text);
-    snprintf(text, n + 1, "%s%s%s", head, body, tail);
-    const ptx_module *m = parse_raw(ctx, text, n);
-    free(text);
-    return m;
+    return test_parse_body(ctx, body, false);
 }
 
 /* The kernel's body block. */
