@@ -699,7 +699,7 @@ static void check_entry_dirs(ptx_context *ctx, const ptx_fdir *d, uint32_t n)
 
 /* ---- declarations ----------------------------------------------------- */
 
-static unsigned type_bits(unsigned t)
+unsigned ptx_type_bits(unsigned t)
 {
     switch (t) {
     case PTX_TYPE_S8: case PTX_TYPE_U8: case PTX_TYPE_B8: return 8;
@@ -942,9 +942,9 @@ static bool apply_specs(ptx_context *ctx, ptx_decl *d, ptx_spec **specs, uint32_
             error_at(ctx, PTX_DIAG_DECL, vec_span, "'.v8' is only an instruction modifier; variables are .v2 or .v4");
         else if (d->type == PTX_TYPE_PRED)
             error_at(ctx, PTX_DIAG_DECL, vec_span, "vectors of '.pred' are not allowed");
-        else if (type_bits(d->type) * d->vec > 128)
+        else if (ptx_type_bits(d->type) * d->vec > 128)
             error_at(ctx, PTX_DIAG_DECL, vec_span, "vector of %u x %u bits exceeds the 128-bit limit",
-                     (unsigned)d->vec, type_bits(d->type));
+                     (unsigned)d->vec, ptx_type_bits(d->type));
     }
     return bad_type;
 }

@@ -84,6 +84,9 @@ void **ptx_scratch_take(ptx_context *ctx, size_t mark, uint32_t *count);
 
 /* ---- scanner and parser glue (grammar/ptx.l, grammar/ptx.y) ----------- */
 
+/* Width in bits of a declarable type; 0 for .pred and opaque types. */
+unsigned ptx_type_bits(unsigned t);
+
 /* Parses ctx->src; returns non-zero when the parser gave up. */
 int ptx_run_parser(ptx_context *ctx);
 
@@ -118,6 +121,9 @@ void ptx_out_fmt(ptx_out *o, const char *fmt, ...)
 #endif
     ;
 void ptx_out_indent(ptx_out *o, unsigned n);
+/* JSON string contents with the escapes JSON needs, and a whole string. */
+void ptx_out_json_chars(ptx_out *o, const char *s, size_t n);
+void ptx_out_json_str(ptx_out *o, const char *s, size_t n);
 /* Prints an expression in PTX syntax (shared by the PTX and tree printers). */
 void ptx_out_expr(ptx_out *o, const ptx_expr *e);
 void ptx_out_expr_depth(ptx_out *o, const ptx_expr *e, unsigned depth);

@@ -17,27 +17,7 @@ typedef struct json {
 
 static void str(ptx_out *o, const char *s, size_t n)
 {
-    ptx_out_char(o, '"');
-    size_t start = 0;
-    for (size_t i = 0; i < n; i++) {
-        unsigned char c = (unsigned char)s[i];
-        if (c >= 0x20 && c != '"' && c != '\\' && c < 0x7f)
-            continue;
-        ptx_out_mem(o, s + start, i - start);
-        if (c == '"' || c == '\\') {
-            ptx_out_char(o, '\\');
-            ptx_out_char(o, (char)c);
-        } else if (c == '\n') {
-            ptx_out_str(o, "\\n");
-        } else if (c == '\t') {
-            ptx_out_str(o, "\\t");
-        } else {
-            ptx_out_fmt(o, "\\u%04x", c);
-        }
-        start = i + 1;
-    }
-    ptx_out_mem(o, s + start, n - start);
-    ptx_out_char(o, '"');
+    ptx_out_json_str(o, s, n);
 }
 
 static void name(ptx_out *o, const ptx_name *n)

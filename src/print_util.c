@@ -151,6 +151,36 @@ ptx_event ptx_iter_next_item(ptx_iter *it, const ptx_node **node,
     }
 }
 
+void ptx_out_json_chars(ptx_out *o, const char *s, size_t n)
+{
+    size_t start = 0;
+    for (size_t i = 0; i < n; i++) {
+        unsigned char c = (unsigned char)s[i];
+        if (c >= 0x20 && c != '"' && c != '\\' && c < 0x7f)
+            continue;
+        ptx_out_mem(o, s + start, i - start);
+        if (c == '"' || c == '\\') {
+            ptx_out_char(o, '\\');
+            ptx_out_char(o, (char)c);
+        } else if (c == '\n') {
+            ptx_out_str(o, "\\n");
+        } else if (c == '\t') {
+            ptx_out_str(o, "\\t");
+        } else {
+            ptx_out_fmt(o, "\\u%04x", c);
+        }
+        start = i + 1;
+    }
+    ptx_out_mem(o, s + start, n - start);
+}
+
+void ptx_out_json_str(ptx_out *o, const char *s, size_t n)
+{
+    ptx_out_char(o, '"');
+    ptx_out_json_chars(o, s, n);
+    ptx_out_char(o, '"');
+}
+
 /* The shortest decimal text that reads back as the same double. */
 static void out_double(ptx_out *o, double d)
 {

@@ -24,15 +24,10 @@ typedef struct fstats {
 
 static unsigned type_bytes(unsigned t)
 {
-    switch (t) {
-    case PTX_TYPE_S8: case PTX_TYPE_U8: case PTX_TYPE_B8: return 1;
-    case PTX_TYPE_S16: case PTX_TYPE_U16: case PTX_TYPE_B16: case PTX_TYPE_F16: return 2;
-    case PTX_TYPE_S32: case PTX_TYPE_U32: case PTX_TYPE_B32: case PTX_TYPE_F32:
-    case PTX_TYPE_F16X2: return 4;
-    case PTX_TYPE_B128: return 16;
-    case PTX_TYPE_PRED: return 0;
-    default: return 8;       /* 64-bit types, and opaque handles */
-    }
+    if (t == PTX_TYPE_PRED)
+        return 0;
+    unsigned bits = ptx_type_bits(t);
+    return bits ? bits / 8 : 8;     /* opaque handles take 8 bytes */
 }
 
 /* Bytes of one variable: element size, vector width, array dimensions
@@ -114,13 +109,7 @@ static bool collect(ptx_iter *it, const ptx_node *func, fstats *s)
 
 static void out_json_str(ptx_out *o, const char *s)
 {
-    ptx_out_char(o, '"');
-    for (; *s; s++) {
-        if (*s == '"' || *s == '\\')
-            ptx_out_char(o, '\\');
-        ptx_out_char(o, *s);
-    }
-    ptx_out_char(o, '"');
+    ptx_out_json_str(o, s, strlen(s));
 }
 
 static void out_function(ptx_out *o, const ptx_func *f, fstats *s, bool json, bool first)
@@ -176,9 +165,17 @@ static void out_function(ptx_out *o, const ptx_func *f, fstats *s, bool json, bo
         ptx_out_str(o, ptx_fdir_name(d->kind));
         for (unsigned k = 0; k < d->nvals && d->kind != PTX_FDIR_PRAGMA; k++)
             ptx_out_fmt(o, "%s%u", k ? ", " : " ", d->vals[k]);
-        if (d->kind == PTX_FDIR_PRAGMA)
-            for (unsigned k = 0; k < d->nvals; k++)
-                ptx_out_fmt(o, json ? "%s'%s'" : "%s\"%s\"", k ? ", " : " ", d->strings[k]->text);
+        for (unsigned k = 0; k < d->nvals && d->kind == PTX_FDIR_PRAGMA; k++) {
+            /* inside a JSON string the pragma text needs escaping */
+            const ptx_name *str = d->strings[k];
+            ptx_out_str(o, k ? ", " : " ");
+            ptx_out_char(o, json ? '\'' : '"');
+            if (json)
+                ptx_out_json_chars(o, str->text, str->len);
+            else
+                ptx_out_name(o, str);
+            ptx_out_char(o, json ? '\'' : '"');
+        }
         if (json)
             ptx_out_char(o, '"');
     }

@@ -170,6 +170,22 @@ START_TEST(stats_without_functions)
 }
 END_TEST
 
+/* A pragma string may hold a tab or a quote; --stats --json used to copy it
+ * into a JSON string unescaped. */
+START_TEST(stats_json_escapes_pragma_strings)
+{
+    const char *src = HDR ".visible .entry k() .pragma \"nounroll\tx\\\"y\";\n{\n\tret;\n}\n";
+    ptx_context *ctx = ptx_context_new();
+    const ptx_module *m;
+    ck_assert_int_eq(ptx_parse_buffer(ctx, "t.ptx", src, strlen(src), &m), PTX_OK);
+    test_buf json = { 0 };
+    ck_assert_int_eq(ptx_print_stats(ctx, m, true, NULL, NULL, test_buf_write, &json), PTX_OK);
+    ck_assert_ptr_nonnull(strstr(json.p, "\"directives\":[\".pragma 'nounroll\\tx\\\\\\\"y'\"]"));
+    free(json.p);
+    ptx_context_free(ctx);
+}
+END_TEST
+
 Suite *api_suite(void)
 {
     Suite *s = suite_create("api");
@@ -180,6 +196,7 @@ Suite *api_suite(void)
     tcase_add_test(tc, filter_keeps_one_function);
     tcase_add_test(tc, json_of_an_instruction);
     tcase_add_test(tc, stats_without_functions);
+    tcase_add_test(tc, stats_json_escapes_pragma_strings);
     suite_add_tcase(s, tc);
     return s;
 }
