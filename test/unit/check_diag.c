@@ -131,6 +131,26 @@ START_TEST(render_end_of_input)
 }
 END_TEST
 
+/* Regression: an input cut after a '\r' put the end-of-input error past
+ * the shown line (which leaves the '\r' out); the length of the tildes
+ * wrapped around and the rendering never ended. */
+START_TEST(render_end_of_input_after_cr)
+{
+    static const char src[] = ".version 9.0\r";
+    ptx_context *ctx = ptx_context_new();
+    ck_assert_int_eq(ptx_parse_buffer(ctx, "e.ptx", src, strlen(src), NULL), PTX_ERR_INPUT);
+    ck_assert_uint_eq(ptx_error_count(ctx), 1);
+    test_buf b = { 0 };
+    b.fail_at = 64;     /* a runaway rendering fails here instead of filling memory */
+    ck_assert_int_eq(ptx_diag_render(ctx, ptx_diag_get(ctx, 0), test_buf_write, &b), PTX_OK);
+    ck_assert_str_eq(b.p, "e.ptx:1:14: error: unexpected end of input, expected '.target'\n"
+                          " .version 9.0\n"
+                          "              ^\n");
+    free(b.p);
+    ptx_context_free(ctx);
+}
+END_TEST
+
 START_TEST(render_control_characters)
 {
     /* bytes that are not printable are shown as '?' in the source line */
@@ -699,6 +719,7 @@ Suite *diag_suite(void)
     tcase_add_test(tc, render_semantic_error);
     tcase_add_test(tc, render_crlf_and_default_name);
     tcase_add_test(tc, render_end_of_input);
+    tcase_add_test(tc, render_end_of_input_after_cr);
     tcase_add_test(tc, render_control_characters);
     tcase_add_test(tc, render_long_line);
     tcase_add_test(tc, render_note);
