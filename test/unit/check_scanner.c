@@ -539,8 +539,8 @@ START_TEST(reject_unterminated_string)
 }
 END_TEST
 
-/* Integer literals beyond 64 bits keep their low 64 bits, as ptxas does,
- * with a warning. */
+/* Integer literals beyond 64 bits that ptxas accepts keep their low 64
+ * bits, as ptxas does, with a warning. */
 static void check_wrapped(const char *lit, uint64_t value)
 {
     char body[160];
@@ -570,8 +570,42 @@ START_TEST(integer_over_64_bits_warns)
     check_wrapped("0x10000000000000005", 5);
     check_wrapped("0x123456789ABCDEF0123", 0x456789ABCDEF0123ULL);
     check_wrapped("02000000000000000000001", 1);
-    check_wrapped("0b1"
-                  "0000000000000000000000000000000000000000000000000000000000000011", 3);
+    check_wrapped("36893488147419103233", 1);
+    check_wrapped("92233720368547758079", 0xFFFFFFFFFFFFFFFFULL);
+    /* a binary literal over 64 bits always has bit 63 set before its last
+     * digit: there is no binary case, and ptxas rejects them all */
+}
+END_TEST
+
+/* ptxas says "Constant overflow" when a digit follows a value whose bit 63
+ * is set (checked with ptxas 13.0 for every case here). */
+START_TEST(reject_integer_overflow)
+{
+    static const char *const lits[] = {
+        "99999999999999999999", "92233720368547758080", "100000000000000000000",
+        "0xFFFFFFFFFFFFFFFFFFFF", "0x80000000000000000", "010000000000000000000000",
+        "0b10000000000000000000000000000000000000000000000000000000000000011",
+        "92233720368547758080U",
+    };
+    for (size_t i = 0; i < sizeof lits / sizeof *lits; i++) {
+        char body[160];
+        snprintf(body, sizeof body, "mov.b64 %%rd1, %s;", lits[i]);
+        check_reject(body, PTX_DIAG_LITERAL, "integer literal does not fit in 64 bits", 6, 15);
+    }
+}
+END_TEST
+
+/* ptxas rejects what strtod reports out of range, in both directions:
+ * subnormal and smaller results too. */
+START_TEST(reject_float_underflow)
+{
+    check_reject("mov.f64 %f1, 1e-400;", PTX_DIAG_LITERAL,
+                 "floating-point literal '1e-400' is too small for a double (it underflows)", 6, 14);
+    check_reject("mov.f64 %f1, 2.225073858507201e-308;", PTX_DIAG_LITERAL,
+                 "floating-point literal '2.225073858507201e-308' is too small for a double (it underflows)",
+                 6, 14);
+    check_float("2.2250738585072014e-308", 2.2250738585072014e-308);
+    check_float("0.0e999", 0.0);
 }
 END_TEST
 
@@ -709,6 +743,8 @@ Suite *scanner_suite(void)
     tcase_add_test(tc, reject_unterminated_comment);
     tcase_add_test(tc, reject_unterminated_string);
     tcase_add_test(tc, integer_over_64_bits_warns);
+    tcase_add_test(tc, reject_integer_overflow);
+    tcase_add_test(tc, reject_float_underflow);
     tcase_add_test(tc, reject_stray_characters);
     tcase_add_test(tc, reject_nul_byte);
     tcase_add_test(tc, reject_nul_in_comment);
