@@ -38,7 +38,10 @@ int ptx_yylex_scan(PTX_YYSTYPE *lval, PTX_YYLTYPE *lloc, void *scanner);
             (Cur).off = (Cur).end = YYRHSLOC(Rhs, 0).end;                 \
         }                                                                 \
     } while (0)
-#define YYMAXDEPTH 100000000
+/* The parser's stack grows by two entries per open block: 10^7 entries
+ * allow 5,000,000 nested blocks (ptxas stops near 100,000) and cap its
+ * memory at a few hundred MB; ptx_yyerror names the limit. */
+#define YYMAXDEPTH 10000000
 
 static void ptx_yyerror(PTX_YYLTYPE *loc, ptx_parser_state *pp, const char *msg);
 }
@@ -528,5 +531,10 @@ static int yyreport_syntax_error(const yypcontext_t *yyctx, ptx_parser_state *pp
 static void ptx_yyerror(PTX_YYLTYPE *loc, ptx_parser_state *pp, const char *msg)
 {
     ptx_span span = { loc->off, loc->end - loc->off };
-    ptx_diag_add(CTX, PTX_SEV_ERROR, PTX_DIAG_LIMIT, span, "%s", msg);
+    if (strcmp(msg, "memory exhausted") == 0)   /* Bison's word for a full stack */
+        ptx_diag_add(CTX, PTX_SEV_ERROR, PTX_DIAG_LIMIT, span,
+                     "nested too deeply: the parser's stack is full (the limit is %d entries, "
+                     "about %d nested blocks)", YYMAXDEPTH, YYMAXDEPTH / 2);
+    else
+        ptx_diag_add(CTX, PTX_SEV_ERROR, PTX_DIAG_LIMIT, span, "%s", msg);
 }
