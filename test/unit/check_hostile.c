@@ -218,6 +218,82 @@ START_TEST(only_comments)
 }
 END_TEST
 
+/* Parses a kernel whose body starts with `decl`; *d is that declaration
+ * (NULL if there is none).  Returns the status. */
+static ptx_status parse_decl(ptx_context **ctx, const char *decl, const ptx_decl **d)
+{
+    char text[256];
+    snprintf(text, sizeof text, TEST_HDR ".visible .entry k()\n{\n%s\nret;\n}\n", decl);
+    *ctx = ptx_context_new();
+    const ptx_module *m = NULL;
+    ptx_status st = ptx_parse_buffer(*ctx, "t.ptx", text, strlen(text), &m);
+    *d = NULL;
+    if (m && m->first && m->first->kind == PTX_NODE_FUNC) {
+        const ptx_func *f = (const ptx_func *)m->first;
+        if (f->body && f->body->first && f->body->first->kind == PTX_NODE_DECL)
+            *d = (const ptx_decl *)f->body->first;
+    }
+    return st;
+}
+
+/* Register ranges as ptxas reads them: a count is 32 bits; up to
+ * 4294967295 is accepted (ptxas itself runs out of memory from about
+ * 2^31, and assembles 10^8); 4294967296 is its "Constant overflow"; a
+ * literal that wraps to a small count (2^64) is accepted with the warning;
+ * one that ptxas calls an overflow is an error of the literal. */
+START_TEST(huge_register_ranges)
+{
+    ptx_context *ctx;
+    const ptx_decl *d;
+    ck_assert_int_eq(parse_decl(&ctx, ".reg .b32 %r<4294967295>;", &d), PTX_OK);
+    ck_assert_ptr_nonnull(d);
+    ck_assert_uint_eq(d->vars[0].range, 4294967295u);
+    test_buf b = { 0 };
+    ck_assert_int_eq(ptx_print_stats(ctx, ptx_context_module(ctx), false, NULL, NULL,
+                                     test_buf_write, &b), PTX_OK);
+    ck_assert_ptr_nonnull(strstr(b.p, ".b32 4294967295"));
+    free(b.p);
+    ptx_context_free(ctx);
+
+    ck_assert_int_eq(parse_decl(&ctx, ".reg .b32 %r<4294967296>;", &d), PTX_ERR_INPUT);
+    ck_assert_str_eq(ptx_diag_get(ctx, 0)->message,
+                     "register count in '<4294967296>' is above the limit of 4294967295");
+    ptx_context_free(ctx);
+
+    ck_assert_int_eq(parse_decl(&ctx, ".reg .b32 %r<18446744073709551617>;", &d), PTX_OK);
+    ck_assert_uint_eq(ptx_diag_count(ctx), 1);
+    ck_assert_int_eq(ptx_diag_get(ctx, 0)->severity, PTX_SEV_WARNING);
+    ck_assert_uint_eq(d->vars[0].range, 1);
+    ptx_context_free(ctx);
+
+    ck_assert_int_eq(parse_decl(&ctx, ".reg .b32 %r<99999999999999999999999>;", &d), PTX_ERR_INPUT);
+    ck_assert_uint_eq(ptx_error_count(ctx), 1);
+    ck_assert_str_eq(ptx_diag_get(ctx, 0)->message, "integer literal does not fit in 64 bits");
+    ptx_context_free(ctx);
+}
+END_TEST
+
+/* A file with CR alone between lines is one line for ptxas (its messages
+ * say line 1): so it is here, and it is accepted. */
+START_TEST(cr_only_line_ends)
+{
+    static const char text[] = ".version 9.0\r.target sm_90\r.address_size 64\r"
+                               ".visible .entry k()\r{\rfoo.s32 %r1;\rret;\r}\r";
+    ptx_context *ctx = ptx_context_new();
+    ck_assert_int_eq(ptx_parse_buffer(ctx, "t.ptx", text, sizeof text - 1, NULL), PTX_ERR_INPUT);
+    const ptx_diag *d = ptx_diag_get(ctx, 0);
+    ck_assert_str_eq(d->message, "unknown instruction 'foo'");
+    ptx_position p = ptx_context_position(ctx, d->span.off);
+    ck_assert_uint_eq(p.line, 1);
+    ck_assert_uint_eq(p.col, 67);
+    ptx_context_free(ctx);
+    char ok[sizeof text];
+    memcpy(ok, text, sizeof text);
+    memcpy(strstr(ok, "foo.s32 %r1;"), "            ", 12);
+    ck_assert_int_eq(check_hostile(ok, sizeof ok - 1), PTX_OK);
+}
+END_TEST
+
 /* A fixed pseudo-random sequence (an LCG), so that a failure repeats. */
 static uint64_t next_random(uint64_t *state)
 {
@@ -330,6 +406,8 @@ Suite *hostile_suite(void)
     tcase_add_test(tc, truncated_at_every_byte);
     tcase_add_test(tc, crlf_line_ends);
     tcase_add_test(tc, only_comments);
+    tcase_add_test(tc, huge_register_ranges);
+    tcase_add_test(tc, cr_only_line_ends);
     tcase_add_loop_test(tc, binary_garbage, 0, 4);
     tcase_add_loop_test(tc, token_soup, 0, 4);
     tcase_add_loop_test(tc, statement_soup, 0, 4);

@@ -675,6 +675,14 @@ START_TEST(reject_nul_in_comment)
 }
 END_TEST
 
+/* A NUL inside a word cuts it in two: the error is at the NUL. */
+START_TEST(reject_nul_in_token)
+{
+    check_reject_raw(RAW(HDR_TEXT ".entry k()\n{\nre\0t;\n}\n"), 1, PTX_DIAG_CHAR,
+                     "NUL byte in the input", 6, 3);
+}
+END_TEST
+
 START_TEST(reject_nul_in_string)
 {
     check_reject_raw(RAW(HDR_TEXT ".file 1 \"a\0.cu\"\n"), 1, PTX_DIAG_CHAR,
@@ -747,6 +755,7 @@ Suite *scanner_suite(void)
     tcase_add_test(tc, reject_float_underflow);
     tcase_add_test(tc, reject_stray_characters);
     tcase_add_test(tc, reject_nul_byte);
+    tcase_add_test(tc, reject_nul_in_token);
     tcase_add_test(tc, reject_nul_in_comment);
     tcase_add_test(tc, reject_nul_in_string);
     tcase_add_test(tc, reject_non_ascii_in_line_marker_and_dwarf);
