@@ -47,7 +47,7 @@ ISA_TABLES := $(sort $(wildcard grammar/isa/*.isa))
 HEADERS := $(wildcard include/ptx/*.h) $(wildcard src/*.h) $(B)/include/ptx/isa.h
 UNIT_SRCS := $(wildcard test/unit/*.c)
 
-.PHONY: all check unit errors examples installcheck mutations conformance fuzz bench bench-smoke clean distclean install uninstall update-golden
+.PHONY: all check unit errors hostile valgrind examples installcheck mutations conformance fuzz bench bench-smoke clean distclean install uninstall update-golden
 all: $(B)/ptx-front $(B)/libptxfront.a
 
 $(B)/gen/ptx.tab.c $(B)/gen/ptx.tab.h &: grammar/ptx.y
@@ -106,6 +106,16 @@ examples: all
 errors: $(B)/ptx-front
 	sh test/errors/run.sh $(B)/ptx-front
 
+# hostile input too large to commit, unreadable files, full disks
+# (test/hostile/README.md lists every hostile case and its test)
+hostile: $(B)/ptx-front
+	SANITIZE=$(SANITIZE) sh test/hostile/run.sh $(B)/ptx-front
+
+# valgrind memcheck on a corpus sample, every errors case and the unit
+# tests (not part of make check: it takes several minutes)
+valgrind: $(B)/ptx-front $(B)/check_ptx
+	sh test/valgrind/run.sh $(B)
+
 update-golden: $(B)/ptx-front
 	sh test/errors/run.sh $(B)/ptx-front --update
 
@@ -126,7 +136,7 @@ mutations: $(B)/mutations
 	    PTX_MUTATION_MIN_REJECT=$(MUTATION_MIN_REJECT) $(B)/mutations $(SHARED)/mutations/public.tsv $(SHARED)/corpus; \
 	else echo "mutations: SKIPPED: $(SHARED)/mutations not found"; fi
 
-check: unit errors examples mutations conformance bench-smoke
+check: unit errors hostile examples mutations conformance bench-smoke
 
 # the speed and memory benchmark (not a test: numbers to read)
 BENCH_RUNS ?= 5
@@ -145,13 +155,25 @@ bench-smoke: $(B)/bench
 FUZZ_CC ?= clang
 FUZZ_SECONDS ?= 60
 FUZZ_TARGETS := parse roundtrip json
-FUZZ_FLAGS := -std=c11 -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
-              $(DEFS) $(INC)
-FUZZ_SRCS := $(LIB_SRCS) $(B)/gen/ptx.tab.c $(B)/gen/lex.yy.c $(B)/gen/isa_tables.c
+FUZZ_SAN := -fsanitize=address,undefined -fno-sanitize-recover=undefined
+FUZZ_FLAGS := -std=c11 -g -O1 $(FUZZ_SAN) $(DEFS) $(INC)
+# the library is compiled once, with coverage for libFuzzer, and linked
+# into each target
+FUZZ_OBJS := $(patsubst src/%.c,$(B)/fuzz/obj/%.o,$(LIB_SRCS)) \
+             $(B)/fuzz/obj/ptx.tab.o $(B)/fuzz/obj/lex.yy.o $(B)/fuzz/obj/isa_tables.o
 
-$(B)/fuzz/fuzz_%: test/fuzz/fuzz_%.c $(FUZZ_SRCS) $(HEADERS)
+$(B)/fuzz/obj/%.o: src/%.c $(HEADERS) $(B)/gen/ptx.tab.h
+	@mkdir -p $(B)/fuzz/obj
+	$(FUZZ_CC) $(FUZZ_FLAGS) -fsanitize=fuzzer-no-link -c -o $@ $<
+
+$(B)/fuzz/obj/%.o: $(B)/gen/%.c $(HEADERS)
+	@mkdir -p $(B)/fuzz/obj
+	$(FUZZ_CC) $(FUZZ_FLAGS) -fsanitize=fuzzer-no-link -c -o $@ $<
+
+.SECONDARY: $(FUZZ_OBJS)
+$(B)/fuzz/fuzz_%: test/fuzz/fuzz_%.c $(FUZZ_OBJS) $(HEADERS)
 	@mkdir -p $(B)/fuzz
-	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ $< $(FUZZ_SRCS)
+	$(FUZZ_CC) $(FUZZ_FLAGS) -fsanitize=fuzzer -o $@ $< $(FUZZ_OBJS)
 
 $(B)/fuzz/ptx.dict: $(B)/gen/isa.dict test/fuzz/syntax.dict
 	cat test/fuzz/syntax.dict $(B)/gen/isa.dict > $@
