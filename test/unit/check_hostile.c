@@ -273,6 +273,27 @@ START_TEST(huge_register_ranges)
 }
 END_TEST
 
+/* Arrays of 2^96 bytes are legal syntax (ptxas fails on memory): --stats
+ * gives 2^64 - 1 bytes for them and for the sums they enter, not the
+ * wrapped-around remainder. */
+START_TEST(huge_arrays_in_stats)
+{
+    static const char text[] = TEST_HDR
+        ".global .u64 a[4294967295][4294967295][4294967295];\n"
+        ".global .u8 b[16];\n"
+        ".visible .entry k()\n{\n.local .v4 .u32 l[4294967295][4294967295];\nret;\n}\n";
+    ptx_context *ctx = ptx_context_new();
+    const ptx_module *m;
+    ck_assert_int_eq(ptx_parse_buffer(ctx, "t.ptx", text, sizeof text - 1, &m), PTX_OK);
+    test_buf b = { 0 };
+    ck_assert_int_eq(ptx_print_stats(ctx, m, false, NULL, NULL, test_buf_write, &b), PTX_OK);
+    ck_assert_ptr_nonnull(strstr(b.p, "local 18446744073709551615 B"));
+    ck_assert_ptr_nonnull(strstr(b.p, "global 18446744073709551615 B"));
+    free(b.p);
+    ptx_context_free(ctx);
+}
+END_TEST
+
 /* A file with CR alone between lines is one line for ptxas (its messages
  * say line 1): so it is here, and it is accepted. */
 START_TEST(cr_only_line_ends)
@@ -407,6 +428,7 @@ Suite *hostile_suite(void)
     tcase_add_test(tc, crlf_line_ends);
     tcase_add_test(tc, only_comments);
     tcase_add_test(tc, huge_register_ranges);
+    tcase_add_test(tc, huge_arrays_in_stats);
     tcase_add_test(tc, cr_only_line_ends);
     tcase_add_loop_test(tc, binary_garbage, 0, 4);
     tcase_add_loop_test(tc, token_soup, 0, 4);
