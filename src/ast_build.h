@@ -22,6 +22,12 @@ typedef struct ptx_loc_t {
     uint32_t off, end;
 } ptx_loc_t;
 
+/* The range from the start of a to the end of b. */
+static inline ptx_loc_t ptx_loc_span(ptx_loc_t a, ptx_loc_t b)
+{
+    return (ptx_loc_t){ a.off, b.end };
+}
+
 typedef struct ptx_nlist {
     ptx_node *first, *last;
 } ptx_nlist;
