@@ -63,7 +63,7 @@ static void ptx_yyerror(PTX_YYLTYPE *loc, ptx_parser_state *pp, const char *msg)
 
 %token <tok> IDENT "identifier" DOTWORD "dot-word" INT "integer" FLOAT "floating-point number"
 %token <tok> F32BITS "0f constant" F64BITS "0d constant" STRING "string" DWARF "@@DWARF line"
-%token <tok> SINK "'_'"
+%token <tok> SINK "'_'" DOTTED "dotted name"
 %token <tok> TYPE "type" SPACE "state space" LINK "linkage directive" VEC "vector size"
 %token <tok> FDIR "function directive"
 %token <tok> VERSION "'.version'" TARGET "'.target'" ADDRESS_SIZE "'.address_size'"
@@ -86,7 +86,7 @@ static void ptx_yyerror(PTX_YYLTYPE *loc, ptx_parser_state *pp, const char *msg)
 %left '*' '/' '%'
 %precedence UNARY
 
-%type <tok> anyword rareword
+%type <tok> anyword rareword opcode
 %type <spec> attributes attribute
 %type <list> items stmts sec_items
 %type <node> item stmt instr block section_item func loc_stmt
@@ -319,10 +319,15 @@ loc_attrs
     | loc_attrs ',' IDENT INT           { $$ = $1; ptx_b_loc_attr(CTX, &$3, &$4, NULL, NULL, @$); }
     ;
 
+/* the scanner hands "ld.global.u32" over as one DOTTED token */
 instr
-    : IDENT mods ops_opt                { $$ = ptx_b_instr(CTX, NULL, false, &$1, $2, $3, @$); }
-    | '@' IDENT IDENT mods ops_opt      { $$ = ptx_b_instr(CTX, &$2, false, &$3, $4, $5, @$); }
-    | '@' '!' IDENT IDENT mods ops_opt  { $$ = ptx_b_instr(CTX, &$3, true, &$4, $5, $6, @$); }
+    : opcode mods ops_opt               { $$ = ptx_b_instr(CTX, NULL, false, &$1, $2, $3, @$); }
+    | '@' IDENT opcode mods ops_opt     { $$ = ptx_b_instr(CTX, &$2, false, &$3, $4, $5, @$); }
+    | '@' '!' IDENT opcode mods ops_opt { $$ = ptx_b_instr(CTX, &$3, true, &$4, $5, $6, @$); }
+    ;
+
+opcode
+    : IDENT | DOTTED
     ;
 
 /* the common dot-words are listed, so that a modifier costs one reduction */
@@ -357,6 +362,7 @@ expr
     | F64BITS                           { $$ = ptx_b_bits(CTX, &$1, true); }
     | IDENT                             { $$ = ptx_b_sym(CTX, &$1, NULL); }
     | IDENT anyword                     { $$ = ptx_b_sym(CTX, &$1, &$2); }
+    | DOTTED                            { $$ = ptx_b_dotted_sym(CTX, &$1); }
     | SINK                              { $$ = ptx_b_sink(CTX, &$1); }
     | IDENT '(' expr ')'                { $$ = ptx_b_apply(CTX, &$1, false, $3, @$); }
     | INT '(' expr ')'                  { $$ = ptx_b_apply(CTX, &$1, true, $3, @$); }

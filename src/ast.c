@@ -171,6 +171,26 @@ ptx_expr *ptx_b_sym(ptx_context *ctx, const ptx_tok *name, const ptx_tok *sel)
     return e;
 }
 
+/* "%tid.x" scanned as one token: the name and its selector. */
+ptx_expr *ptx_b_dotted_sym(ptx_context *ctx, const ptx_tok *t)
+{
+    const char *p = ctx->src + t->off;
+    uint32_t dot = 1;
+    while (p[dot] != '.')
+        dot++;
+    ptx_tok name = { t->off, dot, 0, { 0 } };
+    ptx_tok sel = { t->off + dot, t->len - dot, 0, { 0 } };
+    uint32_t second = 1;
+    while (second < sel.len && p[dot + second] != '.')
+        second++;
+    if (second < sel.len) {
+        ptx_span at = { sel.off + second, sel.len - second };
+        error_at(ctx, PTX_DIAG_SYNTAX, at, "unexpected dot-word '%.*s': a name takes one selector",
+                 (int)at.len, ctx->src + at.off);
+    }
+    return ptx_b_sym(ctx, &name, &sel);
+}
+
 ptx_expr *ptx_b_sink(ptx_context *ctx, const ptx_tok *t)
 {
     return expr_new(ctx, PTX_EXPR_SINK, tok_span(t));
@@ -419,7 +439,15 @@ ptx_node *ptx_b_instr(ptx_context *ctx, const ptx_tok *guard, bool neg,
                       const ptx_tok *opcode, size_t mods, size_t ops, ptx_loc_t loc)
 {
     ptx_instr *in = node_new(ctx, PTX_NODE_INSTR, sizeof *in, loc);
-    in->opcode = tok_name(ctx, opcode);
+    /* a DOTTED opcode: its words go before those the grammar collected */
+    const char *p = ctx->src + opcode->off;
+    uint32_t dot = 0, words = 0;
+    while (dot < opcode->len && p[dot] != '.')
+        dot++;
+    for (uint32_t i = dot; i < opcode->len; i++)
+        words += p[i] == '.';
+    ptx_tok op = { opcode->off, dot, 0, { 0 } };
+    in->opcode = tok_name(ctx, &op);
     if (guard) {
         in->guard = tok_name(ctx, guard);
         in->guard_neg = neg;
@@ -433,17 +461,31 @@ ptx_node *ptx_b_instr(ptx_context *ctx, const ptx_tok *guard, bool neg,
     }
     uint32_t n;
     void **pairs = take(ctx, mods, &n);
-    if (n / 2 > UINT16_MAX) {
+    if ((size_t)n / 2 + words > UINT16_MAX) {
         error_at(ctx, PTX_DIAG_LIMIT, span_of(loc),
                  "too many modifiers (the limit is %u)", (unsigned)UINT16_MAX);
-        n = 2 * UINT16_MAX;
+        if (words > UINT16_MAX)
+            words = UINT16_MAX;
+        n = 2 * (UINT16_MAX - words);
     }
-    in->nmods = (uint16_t)(n / 2);
+    in->nmods = (uint16_t)(n / 2 + words);
     if (in->nmods) {
         in->mods = ptx_arena_alloc(&ctx->arena, in->nmods * sizeof *in->mods);
-        for (unsigned i = 0; i < in->nmods; i++) {
-            in->mods[i].name = pairs[2 * i];
-            in->mods[i].off = (uint32_t)(uintptr_t)pairs[2 * i + 1];
+        uint32_t start = dot;
+        for (unsigned i = 0; i < words; i++) {
+            uint32_t end = start + 1;
+            while (end < opcode->len && p[end] != '.')
+                end++;
+            ptx_tok w = { opcode->off + start, end - start, 0, { 0 } };
+            in->mods[i].name = tok_name(ctx, &w);
+            in->mods[i].off = w.off;
+            in->mods[i].id = 0;
+            in->mods[i].category = 0;
+            start = end;
+        }
+        for (unsigned i = words; i < in->nmods; i++) {
+            in->mods[i].name = pairs[2 * (i - words)];
+            in->mods[i].off = (uint32_t)(uintptr_t)pairs[2 * (i - words) + 1];
             in->mods[i].id = 0;
             in->mods[i].category = 0;
         }
