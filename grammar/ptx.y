@@ -63,7 +63,7 @@ static void ptx_yyerror(PTX_YYLTYPE *loc, ptx_parser_state *pp, const char *msg)
 
 %token <tok> IDENT "identifier" DOTWORD "dot-word" INT "integer" FLOAT "floating-point number"
 %token <tok> F32BITS "0f constant" F64BITS "0d constant" STRING "string" DWARF "@@DWARF line"
-%token <tok> SINK "'_'" DOTTED "dotted name"
+%token <tok> SINK "'_'" DOTTED "dotted name" DATARUN "section data"
 %token <tok> TYPE "type" SPACE "state space" LINK "linkage directive" VEC "vector size"
 %token <tok> FDIR "function directive"
 %token <tok> VERSION "'.version'" TARGET "'.target'" ADDRESS_SIZE "'.address_size'"
@@ -420,6 +420,7 @@ sec_items
 section_item
     : IDENT ':'                         { $$ = ptx_b_label(CTX, &$1, @$); }
     | anyword sec_vals                  { $$ = ptx_b_data(CTX, &$1, $2, @$); }
+    | DATARUN                           { $$ = ptx_b_data_run(CTX, &$1); }
     ;
 
 sec_vals

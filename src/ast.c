@@ -226,9 +226,12 @@ ptx_expr *ptx_b_cond(ptx_context *ctx, ptx_expr *a, ptx_expr *b, ptx_expr *c)
     no_bits_operand(ctx, b);
     no_bits_operand(ctx, c);
     ptx_expr *e = expr_new(ctx, PTX_EXPR_COND, join(a->span, c->span));
-    e->u.op.a = a;
-    e->u.op.b = b;
-    e->u.op.c = c;
+    ptx_expr **items = ptx_arena_alloc(&ctx->arena, 3 * sizeof *items);
+    items[0] = a;
+    items[1] = b;
+    items[2] = c;
+    e->u.list.items = items;
+    e->count = 3;
     set_depth(ctx, e, a, b, c);
     return e;
 }
@@ -269,7 +272,8 @@ static bool is_constant(const ptx_expr *e)
     case PTX_EXPR_BINARY:
         return is_constant(e->u.op.a) && is_constant(e->u.op.b);
     case PTX_EXPR_COND:
-        return is_constant(e->u.op.a) && is_constant(e->u.op.b) && is_constant(e->u.op.c);
+        return is_constant(e->u.list.items[0]) && is_constant(e->u.list.items[1]) &&
+               is_constant(e->u.list.items[2]);
     default:
         return false;
     }
@@ -1223,6 +1227,63 @@ ptx_node *ptx_b_data(ptx_context *ctx, const ptx_tok *word, size_t values, ptx_l
         error_at(ctx, PTX_DIAG_DIRECTIVE, tok_span(word),
                  "'%s' is not a section data directive: expected .b8, .b16, .b32, .b64, .byte, .4byte or .quad",
                  d->word->text);
+    return &d->base;
+}
+
+/* ".b8 1\n\t.b8 0\n..." as one token: the values packed at the word's
+ * width, or at 8 bytes when one does not fit it. */
+ptx_node *ptx_b_data_run(ptx_context *ctx, const ptx_tok *t)
+{
+    const char *p = ctx->src + t->off, *end = p + t->len;
+    uint32_t wlen = 2;
+    while (p[wlen] >= '0' && p[wlen] <= '9')
+        wlen++;
+    uint32_t count = 0;
+    for (const char *q = memchr(p, '\n', t->len); q; q = memchr(q + 1, '\n', (size_t)(end - q - 1)))
+        count++;
+    unsigned bits = (unsigned)strtoul(p + 2, NULL, 10);
+    uint64_t *vals = ptx_arena_alloc(&ctx->arena, (size_t)count * sizeof *vals);
+    uint64_t max = 0;
+    const char *q = p, *last_end = p;
+    for (uint32_t i = 0; i < count; i++) {
+        q += wlen;
+        while (*q == ' ' || *q == '\t')
+            q++;
+        uint64_t v = 0;
+        while (*q >= '0' && *q <= '9')
+            v = v * 10 + (uint64_t)(*q++ - '0');
+        last_end = q;
+        vals[i] = v;
+        max |= v;
+        while (*q != '.' && q < end)
+            q++;
+    }
+    unsigned width = bits / 8;
+    if (bits < 64 && (max >> bits) != 0)
+        width = 8;
+    ptx_loc_t loc = { t->off, (uint32_t)(last_end - ctx->src) };
+    ptx_data *d = node_new(ctx, PTX_NODE_DATA, sizeof *d, loc);
+    ptx_tok w = { t->off, wlen, 0, { 0 } };
+    d->word = tok_name(ctx, &w);
+    d->count = count;
+    d->width = (uint8_t)width;
+    if (width == 8) {
+        d->ints = vals;
+    } else {
+        unsigned char *packed = ptx_arena_alloc(&ctx->arena, (size_t)count * width);
+        for (uint32_t i = 0; i < count; i++) {
+            if (width == 1) {
+                packed[i] = (unsigned char)vals[i];
+            } else if (width == 2) {
+                uint16_t v = (uint16_t)vals[i];
+                memcpy(packed + 2 * i, &v, 2);
+            } else {
+                uint32_t v = (uint32_t)vals[i];
+                memcpy(packed + 4 * i, &v, 4);
+            }
+        }
+        d->ints = packed;
+    }
     return &d->base;
 }
 

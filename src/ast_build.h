@@ -70,6 +70,7 @@ ptx_expr *ptx_b_float(ptx_context *ctx, const ptx_tok *t);
 ptx_expr *ptx_b_bits(ptx_context *ctx, const ptx_tok *t, bool f64);
 ptx_expr *ptx_b_sym(ptx_context *ctx, const ptx_tok *name, const ptx_tok *sel);
 ptx_expr *ptx_b_dotted_sym(ptx_context *ctx, const ptx_tok *t);
+ptx_node *ptx_b_data_run(ptx_context *ctx, const ptx_tok *t);
 ptx_expr *ptx_b_sink(ptx_context *ctx, const ptx_tok *t);
 ptx_expr *ptx_b_unary(ptx_context *ctx, ptx_op op, ptx_expr *a, ptx_loc_t loc);
 ptx_expr *ptx_b_binary(ptx_context *ctx, ptx_op op, ptx_expr *a, ptx_expr *b);

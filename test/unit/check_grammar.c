@@ -844,7 +844,8 @@ START_TEST(shape_precedence)
     const ptx_instr *in = one_instr(&ctx, "mov.b32 %r1, 1 + 2 * 3 << 1 == 14 ? -4 : ~0;");
     const ptx_expr *e = in->ops[1];
     ck_assert_int_eq(e->kind, PTX_EXPR_COND);
-    const ptx_expr *eq = e->u.op.a;
+    ck_assert_uint_eq(e->count, 3);
+    const ptx_expr *eq = e->u.list.items[0];
     ck_assert_int_eq(eq->kind, PTX_EXPR_BINARY);
     ck_assert_int_eq(eq->op, PTX_OP_EQ);
     const ptx_expr *shl = eq->u.op.a;
@@ -854,10 +855,10 @@ START_TEST(shape_precedence)
     assert_int(add->u.op.a, 1);
     ck_assert_int_eq(add->u.op.b->op, PTX_OP_MUL);
     assert_int(eq->u.op.b, 14);
-    ck_assert_int_eq(e->u.op.b->kind, PTX_EXPR_UNARY);
-    ck_assert_int_eq(e->u.op.b->op, PTX_OP_NEG);
-    ck_assert_int_eq(e->u.op.c->kind, PTX_EXPR_UNARY);
-    ck_assert_int_eq(e->u.op.c->op, PTX_OP_BNOT);
+    ck_assert_int_eq(e->u.list.items[1]->kind, PTX_EXPR_UNARY);
+    ck_assert_int_eq(e->u.list.items[1]->op, PTX_OP_NEG);
+    ck_assert_int_eq(e->u.list.items[2]->kind, PTX_EXPR_UNARY);
+    ck_assert_int_eq(e->u.list.items[2]->op, PTX_OP_BNOT);
     /* the expression spans the operand's whole text */
     ck_assert_uint_eq(e->span.len, strlen("1 + 2 * 3 << 1 == 14 ? -4 : ~0"));
     ptx_context_free(ctx);
