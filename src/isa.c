@@ -390,11 +390,21 @@ static void report(ptx_context *ctx, const ptx_module *m, const ptx_instr *in,
                          (unsigned)f->nops, in->nops, f->text);
         return;
     }
-    case P_OPERAND:
-        ptx_diag_add(ctx, PTX_SEV_ERROR, PTX_DIAG_INSTRUCTION, in->ops[v.index]->span,
-                     "operand %u of '%s' must be %s", v.index + 1, op,
-                     operand_words(f->ops[v.index].accept));
+    case P_OPERAND: {
+        const ptx_expr *e = in->ops[v.index];
+        const ptx_isa_operand *o = &f->ops[v.index];
+        unsigned want = o->vec > 0 ? (unsigned)o->vec : vector_size(in, f);
+        /* a vector where one is expected: only its length can be wrong */
+        if (e->kind == PTX_EXPR_VEC && (o->accept & PTX_ACC_VEC) && o->vec >= 0)
+            ptx_diag_add(ctx, PTX_SEV_ERROR, PTX_DIAG_INSTRUCTION, e->span,
+                         "operand %u of '%s' must be a vector of %u element%s, found %u",
+                         v.index + 1, op, want, want == 1 ? "" : "s", e->count);
+        else
+            ptx_diag_add(ctx, PTX_SEV_ERROR, PTX_DIAG_INSTRUCTION, e->span,
+                         "operand %u of '%s' must be %s", v.index + 1, op,
+                         operand_words(o->accept));
         return;
+    }
     case P_VERSION: {
         const ptx_isa_family *fam = &ptx_isa_families[f->family];
         unsigned major = f->since_major ? f->since_major : fam->major;
