@@ -73,6 +73,45 @@ ptx_modifier ptx_instr_modifier(const ptx_instr *in, ptx_mod_category cat, unsig
     return PTX_MOD_NONE;
 }
 
+static void note_modifier(bool *seen, uint16_t id, ptx_modifier *out, size_t max, size_t *n)
+{
+    if (seen[id])
+        return;
+    seen[id] = true;
+    if (*n < max)
+        out[*n] = (ptx_modifier)id;
+    ++*n;
+}
+
+size_t ptx_opcode_modifiers(const char *opcode, ptx_mod_category cat,
+                            ptx_modifier *out, size_t max)
+{
+    const ptx_isa_root *root = opcode ? bsearch(opcode, ptx_isa_roots, ptx_isa_nroots,
+                                                sizeof *ptx_isa_roots, cmp_root) : NULL;
+    if (!root)
+        return 0;
+    bool seen[PTX_MOD_COUNT] = { false };
+    size_t n = 0;
+    for (unsigned k = 0; k < root->nforms; k++) {
+        const ptx_isa_form *f = &ptx_isa_forms[root->first_form + k];
+        for (unsigned i = 0; cat == PTX_CAT_NONE && i < f->nname; i++)
+            note_modifier(seen, f->name[i], out, max, &n);
+        for (unsigned s = 0; cat != PTX_CAT_NONE && s < f->nslots; s++) {
+            const ptx_isa_slot *sl = &f->slots[s];
+            if (sl->category != cat)
+                continue;
+            if (sl->kind == PTX_SLOT_LIT || sl->kind == PTX_SLOT_OPT_LIT) {
+                note_modifier(seen, sl->ref, out, max, &n);
+                continue;
+            }
+            const ptx_isa_set *set = &ptx_isa_sets[sl->ref];
+            for (unsigned j = 0; j < set->n; j++)
+                note_modifier(seen, set->mods[j], out, max, &n);
+        }
+    }
+    return n;
+}
+
 /* ---- targets ----------------------------------------------------------- */
 
 typedef struct target {
@@ -119,7 +158,7 @@ static bool target_ok(target have, target need)
 
 typedef enum problem {
     P_NONE, P_NAME, P_MODIFIER, P_DUPLICATE, P_MISSING, P_OPERAND_COUNT, P_OPERAND,
-    P_VERSION, P_TARGET
+    P_VERSION, P_TARGET, P_WITHDRAWN
 } problem;
 
 typedef struct verdict {
@@ -199,6 +238,23 @@ static bool operand_ok(const ptx_expr *e, const ptx_isa_operand *op, unsigned ve
     default:
         return (acc & PTX_ACC_IMM) && is_constant_expr(e);
     }
+}
+
+/* A form ptxas no longer takes in modules of this version and target */
+static bool withdrawn(const ptx_module *m, const ptx_isa_form *f)
+{
+    if (!f->gone_major && !f->gone_target[0])
+        return false;
+    if (f->gone_major && (m->version_major < f->gone_major ||
+                          (m->version_major == f->gone_major && m->version_minor < f->gone_minor)))
+        return false;
+    if (f->gone_target[0]) {
+        if (!m->ntargets)
+            return false;
+        target have = parse_target(m->targets[0]->text);
+        return have.arch && have.arch >= parse_target(f->gone_target).arch;
+    }
+    return true;
 }
 
 static verdict try_form(const ptx_module *m, const ptx_instr *in, const ptx_isa_form *f,
@@ -288,7 +344,14 @@ static verdict try_form(const ptx_module *m, const ptx_instr *in, const ptx_isa_
         if (!ok) {
             v.what = P_TARGET;
             v.cost = 1;
+            return v;
         }
+    }
+    if (withdrawn(m, f)) {
+        /* a current form that only lacks a modifier explains it better
+         * (mad.f32: the rounding modifier, as ptxas says) */
+        v.what = P_WITHDRAWN;
+        v.cost = 12;
     }
     return v;
 }
@@ -414,6 +477,22 @@ static void report(ptx_context *ctx, const ptx_module *m, const ptx_instr *in,
                      op, f->text, major, minor, m->version_major, m->version_minor);
         return;
     }
+    case P_WITHDRAWN:
+        if (f->gone_major && f->gone_target[0])
+            ptx_diag_add(ctx, PTX_SEV_ERROR, PTX_DIAG_INSTRUCTION, at,
+                         "'%s' (%s) is not supported on .target %s and later from PTX ISA %u.%u; this module is %u.%u for %s",
+                         op, f->text, f->gone_target, f->gone_major, f->gone_minor,
+                         m->version_major, m->version_minor, m->targets[0]->text);
+        else if (f->gone_target[0])
+            ptx_diag_add(ctx, PTX_SEV_ERROR, PTX_DIAG_INSTRUCTION, at,
+                         "'%s' (%s) is not supported on .target %s and later; this module targets %s",
+                         op, f->text, f->gone_target, m->targets[0]->text);
+        else
+            ptx_diag_add(ctx, PTX_SEV_ERROR, PTX_DIAG_INSTRUCTION, at,
+                         "'%s' (%s) is not supported from PTX ISA %u.%u; this module is %u.%u",
+                         op, f->text, f->gone_major, f->gone_minor, m->version_major,
+                         m->version_minor);
+        return;
     case P_TARGET: {
         const char *need = f->target[0] ? f->target : ptx_isa_families[f->family].target;
         bool list = strchr(need, ',') != NULL;
@@ -620,7 +699,8 @@ static void check_instr(ptx_context *ctx, const ptx_module *m, ptx_instr *in)
     }
     /* a word of an instruction name written out of place (mul.s32.wide):
      * say where it belongs rather than what the nearest form wants */
-    for (unsigned k = 0; k < root->nforms && best.what != P_VERSION && best.what != P_TARGET; k++) {
+    for (unsigned k = 0; k < root->nforms && best.what != P_VERSION && best.what != P_TARGET &&
+                         best.what != P_WITHDRAWN; k++) {
         const ptx_isa_form *form = &ptx_isa_forms[root->first_form + k];
         for (unsigned i = 1; form->nname && i < in->nmods; i++) {
             if (ids[i] == form->name[0] && ids[0] != form->name[0]) {

@@ -41,5 +41,6 @@ Suite *print_suite(void);
 Suite *diag_suite(void);
 Suite *api_suite(void);
 Suite *isa_suite(void);
+Suite *found_suite(void);
 
 #endif
