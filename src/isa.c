@@ -157,7 +157,7 @@ static bool target_ok(target have, target need)
 /* ---- matching ---------------------------------------------------------- */
 
 typedef enum problem {
-    P_NONE, P_NAME, P_MODIFIER, P_DUPLICATE, P_MISSING, P_OPERAND_COUNT, P_OPERAND,
+    P_NONE, P_NAME, P_MODIFIER, P_DUPLICATE, P_ORDER, P_MISSING, P_OPERAND_COUNT, P_OPERAND,
     P_VERSION, P_TARGET, P_WITHDRAWN
 } problem;
 
@@ -296,6 +296,20 @@ static verdict try_form(const ptx_module *m, const ptx_instr *in, const ptx_isa_
         filled[s] = true;
         assign[i] = (uint8_t)s;
     }
+    /* the types go in the order of the form's type slots, whatever their
+     * sets (ptxas: add.f16.f32 and mma.e5m2.sync... are "Unexpected
+     * instruction types") */
+    for (unsigned i = f->nname, last = 0, seen = 0; v.what == P_NONE && i < in->nmods; i++) {
+        if (f->slots[assign[i]].category != PTX_CAT_TYPE)
+            continue;
+        if (seen && assign[i] < last) {
+            v.what = P_ORDER;
+            v.index = i;
+            v.cost += 10;
+        }
+        last = assign[i];
+        seen = 1;
+    }
     for (unsigned s = 0; s < f->nslots; s++) {
         if (!filled[s] && (f->slots[s].kind == PTX_SLOT_LIT || f->slots[s].kind == PTX_SLOT_SET)) {
             if (v.what == P_NONE) {
@@ -431,6 +445,11 @@ static void report(ptx_context *ctx, const ptx_module *m, const ptx_instr *in,
         ptx_diag_add(ctx, PTX_SEV_ERROR, PTX_DIAG_INSTRUCTION, mod_span(in, v.index),
                      "'%s' takes one modifier of {%s}; '%s' is one too many",
                      op, vals, in->mods[v.index].name->text);
+        return;
+    case P_ORDER:
+        ptx_diag_add(ctx, PTX_SEV_ERROR, PTX_DIAG_INSTRUCTION, mod_span(in, v.index),
+                     "type '%s' is out of place in '%s': the types follow the order of the form (%s)",
+                     in->mods[v.index].name->text, op, f->text);
         return;
     case P_MISSING:
         set_values(vals, sizeof vals, &f->slots[v.slot]);
