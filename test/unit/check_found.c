@@ -47,6 +47,12 @@ static const found_case cases[] = {
     /* rejected at .f16 (the wording is another test's business) */
     { "9.0", "sm_100", "add.f16.f32 f1, h1, f2;", 5, "" },
     { "9.0", "sm_90a", "tensormap.replace.tile.elemtype.b32.shared::cta.b1024 [r1], 3;", 0, NULL },
+    /* outside call, (...) holds a constant expression */
+    { "9.0", "sm_90", "add.u32 r1, r2, (1);", 0, NULL },
+    { "9.0", "sm_90", "mov.u32 r1, (r2);", 15,
+      "a name in parentheses: only 'call' takes a list (...) of names; elsewhere (...) holds a constant expression" },
+    { "9.0", "sm_90", "add.u32 r1, r2, (1, 2);", 18,
+      "only 'call' takes a list (...); elsewhere (...) holds one constant expression" },
 };
 
 START_TEST(found_instruction)
@@ -80,6 +86,24 @@ START_TEST(found_instruction)
         ck_assert_str_eq(msg, c->message);
     ck_assert_uint_eq(at.line, 12);
     ck_assert_uint_eq(at.col, c->col);
+}
+END_TEST
+
+/* A misspelt call head over several lines: ptxas fails on the line of the
+ * first argument name, not on the opcode's. */
+START_TEST(misspelt_call_head)
+{
+    const char *src = ".version 9.0\n.target sm_90\n.address_size 64\n"
+                      ".func f(.param .b64 a) { ret; }\n.visible .entry k()\n{\n"
+                      "\t.param .b64 param0;\n\tCALL.uni\n\tf,\n\t(\n\tparam0\n\t);\n\tret;\n}\n";
+    ptx_context *ctx = ptx_context_new();
+    ck_assert_int_eq(ptx_parse_buffer(ctx, "t.ptx", src, strlen(src), NULL), PTX_ERR_INPUT);
+    ck_assert_uint_eq(ptx_error_count(ctx), 1);
+    const ptx_diag *d = ptx_diag_get(ctx, 0);
+    ptx_position at = ptx_context_position(ctx, d->span.off);
+    ck_assert_uint_eq(at.line, 11);
+    ck_assert_uint_eq(at.col, 2);
+    ptx_context_free(ctx);
 }
 END_TEST
 
@@ -121,6 +145,7 @@ Suite *found_suite(void)
     Suite *s = suite_create("found");
     TCase *tc = tcase_create("found");
     tcase_add_loop_test(tc, found_instruction, 0, (int)(sizeof cases / sizeof *cases));
+    tcase_add_test(tc, misspelt_call_head);
     tcase_add_test(tc, opcode_modifiers);
     suite_add_tcase(s, tc);
     return s;
