@@ -157,7 +157,7 @@ static bool target_ok(target have, target need)
 /* ---- matching ---------------------------------------------------------- */
 
 typedef enum problem {
-    P_NONE, P_NAME, P_MODIFIER, P_DUPLICATE, P_MISSING, P_OPERAND_COUNT, P_OPERAND,
+    P_NONE, P_NAME, P_MODIFIER, P_DUPLICATE, P_ORDER, P_MISSING, P_OPERAND_COUNT, P_OPERAND,
     P_VERSION, P_TARGET, P_WITHDRAWN
 } problem;
 
@@ -222,6 +222,9 @@ static bool operand_ok(const ptx_expr *e, const ptx_isa_operand *op, unsigned ve
     case PTX_EXPR_ADDR:
         return acc & PTX_ACC_ADDR;
     case PTX_EXPR_LIST:
+        /* (1) outside call is a constant in parentheses */
+        if (!(acc & PTX_ACC_LIST) && e->count == 1)
+            return (acc & PTX_ACC_IMM) && is_constant_expr(e->u.list.items[0]);
         return acc & PTX_ACC_LIST;
     case PTX_EXPR_PAIR:
         return acc & PTX_ACC_PAIR;
@@ -295,6 +298,20 @@ static verdict try_form(const ptx_module *m, const ptx_instr *in, const ptx_isa_
         }
         filled[s] = true;
         assign[i] = (uint8_t)s;
+    }
+    /* the types go in the order of the form's type slots, whatever their
+     * sets (ptxas: add.f16.f32 and mma.e5m2.sync... are "Unexpected
+     * instruction types") */
+    for (unsigned i = f->nname, last = 0, seen = 0; v.what == P_NONE && i < in->nmods; i++) {
+        if (f->slots[assign[i]].category != PTX_CAT_TYPE)
+            continue;
+        if (seen && assign[i] < last) {
+            v.what = P_ORDER;
+            v.index = i;
+            v.cost += 10;
+        }
+        last = assign[i];
+        seen = 1;
     }
     for (unsigned s = 0; s < f->nslots; s++) {
         if (!filled[s] && (f->slots[s].kind == PTX_SLOT_LIT || f->slots[s].kind == PTX_SLOT_SET)) {
@@ -431,6 +448,11 @@ static void report(ptx_context *ctx, const ptx_module *m, const ptx_instr *in,
         ptx_diag_add(ctx, PTX_SEV_ERROR, PTX_DIAG_INSTRUCTION, mod_span(in, v.index),
                      "'%s' takes one modifier of {%s}; '%s' is one too many",
                      op, vals, in->mods[v.index].name->text);
+        return;
+    case P_ORDER:
+        ptx_diag_add(ctx, PTX_SEV_ERROR, PTX_DIAG_INSTRUCTION, mod_span(in, v.index),
+                     "type '%s' is out of place in '%s': the types follow the order of the form (%s)",
+                     in->mods[v.index].name->text, op, f->text);
         return;
     case P_MISSING:
         set_values(vals, sizeof vals, &f->slots[v.slot]);
@@ -638,10 +660,80 @@ static void apply_form(ptx_instr *in, uint16_t index, const uint16_t *ids, const
  * let through; once all 173 families are in, it is an error. */
 enum { ALL_FAMILIES = 173 };
 
+/* The first name inside a constant-looking expression, or NULL. */
+static const ptx_expr *first_name(const ptx_expr *e)
+{
+    if (!e)
+        return NULL;
+    switch ((ptx_expr_kind)e->kind) {
+    case PTX_EXPR_SYM:
+        return strcmp(e->u.sym.name->text, "WARP_SZ") == 0 ? NULL : e;
+    case PTX_EXPR_UNARY: case PTX_EXPR_PAREN: case PTX_EXPR_CAST:
+        return first_name(e->u.op.a);
+    case PTX_EXPR_BINARY: {
+        const ptx_expr *a = first_name(e->u.op.a);
+        return a ? a : first_name(e->u.op.b);
+    }
+    case PTX_EXPR_COND: {
+        const ptx_expr *a = first_name(e->u.op.a);
+        if (!a)
+            a = first_name(e->u.op.b);
+        return a ? a : first_name(e->u.op.c);
+    }
+    case PTX_EXPR_INT: case PTX_EXPR_FLOAT: case PTX_EXPR_F32: case PTX_EXPR_F64:
+        return NULL;
+    default:
+        return e;
+    }
+}
+
+static bool root_takes_lists(const ptx_isa_root *root)
+{
+    for (unsigned k = 0; root && k < root->nforms; k++) {
+        const ptx_isa_form *f = &ptx_isa_forms[root->first_form + k];
+        for (unsigned i = 0; i < f->nops; i++)
+            if (f->ops[i].accept & PTX_ACC_LIST)
+                return true;
+    }
+    return false;
+}
+
+/* Outside call, ptxas reads an operand in parentheses as a constant
+ * expression: a name inside is its parse error, found before it looks
+ * the opcode up (a misspelt call head spread over several lines fails on
+ * the line of its first argument name). */
+static bool check_parenthesised(ptx_context *ctx, const ptx_instr *in, const ptx_isa_root *root)
+{
+    if (root_takes_lists(root))
+        return true;
+    for (unsigned i = 0; i < in->nops; i++) {
+        const ptx_expr *e = in->ops[i];
+        if (e->kind != PTX_EXPR_LIST)
+            continue;
+        for (unsigned k = 0; k < e->count; k++) {
+            const ptx_expr *name = first_name(e->u.list.items[k]);
+            if (name) {
+                ptx_diag_add(ctx, PTX_SEV_ERROR, PTX_DIAG_INSTRUCTION, name->span,
+                             "a name in parentheses: only 'call' takes a list (...) of names; "
+                             "elsewhere (...) holds a constant expression");
+                return false;
+            }
+        }
+        if (e->count != 1) {
+            ptx_diag_add(ctx, PTX_SEV_ERROR, PTX_DIAG_INSTRUCTION, e->span,
+                         "only 'call' takes a list (...); elsewhere (...) holds one constant expression");
+            return false;
+        }
+    }
+    return true;
+}
+
 static void check_instr(ptx_context *ctx, const ptx_module *m, ptx_instr *in)
 {
     const ptx_isa_root *root = root_of(in->opcode);
     if (!root && PTX_FAMILY_COUNT - 1 < ALL_FAMILIES)
+        return;
+    if (!check_parenthesised(ctx, in, root))
         return;
     if (!root) {
         ptx_span s = { in->base.span.off, in->opcode->len };
