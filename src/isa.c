@@ -674,12 +674,13 @@ static const ptx_expr *first_name(const ptx_expr *e)
         const ptx_expr *a = first_name(e->u.op.a);
         return a ? a : first_name(e->u.op.b);
     }
-    case PTX_EXPR_COND: {
-        const ptx_expr *a = first_name(e->u.op.a);
-        if (!a)
-            a = first_name(e->u.op.b);
-        return a ? a : first_name(e->u.op.c);
-    }
+    case PTX_EXPR_COND:
+        for (unsigned i = 0; i < 3; i++) {
+            const ptx_expr *a = first_name(e->u.list.items[i]);
+            if (a)
+                return a;
+        }
+        return NULL;
     case PTX_EXPR_INT: case PTX_EXPR_FLOAT: case PTX_EXPR_F32: case PTX_EXPR_F64:
         return NULL;
     default:
