@@ -6,6 +6,8 @@
 
 CC          ?= cc
 FLEX        ?= flex
+# full tables: measured faster than the compressed default (make bench)
+FLEXFLAGS   ?= -Cf
 BISON       ?= bison
 PKG_CONFIG  ?= pkg-config
 AR          ?= ar
@@ -47,7 +49,7 @@ ISA_TABLES := $(sort $(wildcard grammar/isa/*.isa))
 HEADERS := $(wildcard include/ptx/*.h) $(wildcard src/*.h) $(B)/include/ptx/isa.h
 UNIT_SRCS := $(wildcard test/unit/*.c)
 
-.PHONY: all check unit errors hostile valgrind examples installcheck mutations conformance fuzz bench bench-smoke clean distclean install uninstall update-golden
+.PHONY: all check unit errors hostile valgrind examples installcheck mutations conformance fuzz bench bench-smoke clean distclean install uninstall update-golden mutate-corpus
 all: $(B)/ptx-front $(B)/libptxfront.a
 
 $(B)/gen/ptx.tab.c $(B)/gen/ptx.tab.h &: grammar/ptx.y
@@ -57,7 +59,7 @@ $(B)/gen/ptx.tab.c $(B)/gen/ptx.tab.h &: grammar/ptx.y
 # flex writes the scanner and its header together: a stamp ties them
 $(B)/gen/lex.yy.c: grammar/ptx.l $(B)/gen/ptx.tab.h
 	@mkdir -p $(B)/gen
-	$(FLEX) -o $@ $<
+	$(FLEX) $(FLEXFLAGS) -o $@ $<
 
 # the instruction tables: data and generator both
 $(B)/isagen: tools/isagen.c
@@ -138,6 +140,16 @@ mutations: $(B)/mutations
 
 check: unit errors hostile examples mutations conformance bench-smoke
 
+# the mutation finder: new single-line mutations of the corpora, judged by
+# ptxas and the library; prints the disagreements (see the README)
+$(B)/mutate: tools/mutate.c $(B)/libptxfront.a
+	$(CC) $(ALL_CFLAGS) -o $@ $< $(B)/libptxfront.a $(ALL_LDFLAGS)
+
+MUTATE_FLAGS ?= --per-opcode 8 --seed 1
+mutate-corpus: $(B)/mutate
+	nice -n 10 $(B)/mutate -v $(MUTATE_FLAGS) --root $(SHARED) --id found \
+	    $(SHARED)/corpus/public/*.ptx $(SHARED)/ptx-isa/examples/*.ptx -o $(B)/mutate-found.tsv
+
 # the speed and memory benchmark (not a test: numbers to read)
 BENCH_RUNS ?= 5
 $(B)/bench: tools/bench.c $(B)/libptxfront.a
@@ -182,7 +194,7 @@ fuzz: $(addprefix $(B)/fuzz/fuzz_,$(FUZZ_TARGETS)) $(B)/fuzz/ptx.dict
 	sh test/fuzz/run.sh $(B)/fuzz $(FUZZ_SECONDS) $(FUZZ_TARGETS)
 
 clean:
-	rm -rf $(B)/gen $(B)/obj $(B)/include $(B)/ptx-front $(B)/libptxfront.a $(B)/check_ptx $(B)/embed $(B)/isagen $(B)/mutations $(B)/bench
+	rm -rf $(B)/gen $(B)/obj $(B)/include $(B)/ptx-front $(B)/libptxfront.a $(B)/check_ptx $(B)/embed $(B)/isagen $(B)/mutations $(B)/mutate $(B)/bench
 
 distclean: clean
 	rm -rf $(B)

@@ -73,6 +73,45 @@ ptx_modifier ptx_instr_modifier(const ptx_instr *in, ptx_mod_category cat, unsig
     return PTX_MOD_NONE;
 }
 
+static void note_modifier(bool *seen, uint16_t id, ptx_modifier *out, size_t max, size_t *n)
+{
+    if (seen[id])
+        return;
+    seen[id] = true;
+    if (*n < max)
+        out[*n] = (ptx_modifier)id;
+    ++*n;
+}
+
+size_t ptx_opcode_modifiers(const char *opcode, ptx_mod_category cat,
+                            ptx_modifier *out, size_t max)
+{
+    const ptx_isa_root *root = opcode ? bsearch(opcode, ptx_isa_roots, ptx_isa_nroots,
+                                                sizeof *ptx_isa_roots, cmp_root) : NULL;
+    if (!root)
+        return 0;
+    bool seen[PTX_MOD_COUNT] = { false };
+    size_t n = 0;
+    for (unsigned k = 0; k < root->nforms; k++) {
+        const ptx_isa_form *f = &ptx_isa_forms[root->first_form + k];
+        for (unsigned i = 0; cat == PTX_CAT_NONE && i < f->nname; i++)
+            note_modifier(seen, f->name[i], out, max, &n);
+        for (unsigned s = 0; cat != PTX_CAT_NONE && s < f->nslots; s++) {
+            const ptx_isa_slot *sl = &f->slots[s];
+            if (sl->category != cat)
+                continue;
+            if (sl->kind == PTX_SLOT_LIT || sl->kind == PTX_SLOT_OPT_LIT) {
+                note_modifier(seen, sl->ref, out, max, &n);
+                continue;
+            }
+            const ptx_isa_set *set = &ptx_isa_sets[sl->ref];
+            for (unsigned j = 0; j < set->n; j++)
+                note_modifier(seen, set->mods[j], out, max, &n);
+        }
+    }
+    return n;
+}
+
 /* ---- targets ----------------------------------------------------------- */
 
 typedef struct target {
@@ -118,8 +157,8 @@ static bool target_ok(target have, target need)
 /* ---- matching ---------------------------------------------------------- */
 
 typedef enum problem {
-    P_NONE, P_NAME, P_MODIFIER, P_DUPLICATE, P_MISSING, P_OPERAND_COUNT, P_OPERAND,
-    P_VERSION, P_TARGET
+    P_NONE, P_NAME, P_MODIFIER, P_DUPLICATE, P_ORDER, P_MISSING, P_OPERAND_COUNT, P_OPERAND,
+    P_VERSION, P_TARGET, P_WITHDRAWN
 } problem;
 
 typedef struct verdict {
@@ -183,6 +222,9 @@ static bool operand_ok(const ptx_expr *e, const ptx_isa_operand *op, unsigned ve
     case PTX_EXPR_ADDR:
         return acc & PTX_ACC_ADDR;
     case PTX_EXPR_LIST:
+        /* (1) outside call is a constant in parentheses */
+        if (!(acc & PTX_ACC_LIST) && e->count == 1)
+            return (acc & PTX_ACC_IMM) && is_constant_expr(e->u.list.items[0]);
         return acc & PTX_ACC_LIST;
     case PTX_EXPR_PAIR:
         return acc & PTX_ACC_PAIR;
@@ -199,6 +241,23 @@ static bool operand_ok(const ptx_expr *e, const ptx_isa_operand *op, unsigned ve
     default:
         return (acc & PTX_ACC_IMM) && is_constant_expr(e);
     }
+}
+
+/* A form ptxas no longer takes in modules of this version and target */
+static bool withdrawn(const ptx_module *m, const ptx_isa_form *f)
+{
+    if (!f->gone_major && !f->gone_target[0])
+        return false;
+    if (f->gone_major && (m->version_major < f->gone_major ||
+                          (m->version_major == f->gone_major && m->version_minor < f->gone_minor)))
+        return false;
+    if (f->gone_target[0]) {
+        if (!m->ntargets)
+            return false;
+        target have = parse_target(m->targets[0]->text);
+        return have.arch && have.arch >= parse_target(f->gone_target).arch;
+    }
+    return true;
 }
 
 static verdict try_form(const ptx_module *m, const ptx_instr *in, const ptx_isa_form *f,
@@ -239,6 +298,20 @@ static verdict try_form(const ptx_module *m, const ptx_instr *in, const ptx_isa_
         }
         filled[s] = true;
         assign[i] = (uint8_t)s;
+    }
+    /* the types go in the order of the form's type slots, whatever their
+     * sets (ptxas: add.f16.f32 and mma.e5m2.sync... are "Unexpected
+     * instruction types") */
+    for (unsigned i = f->nname, last = 0, seen = 0; v.what == P_NONE && i < in->nmods; i++) {
+        if (f->slots[assign[i]].category != PTX_CAT_TYPE)
+            continue;
+        if (seen && assign[i] < last) {
+            v.what = P_ORDER;
+            v.index = i;
+            v.cost += 10;
+        }
+        last = assign[i];
+        seen = 1;
     }
     for (unsigned s = 0; s < f->nslots; s++) {
         if (!filled[s] && (f->slots[s].kind == PTX_SLOT_LIT || f->slots[s].kind == PTX_SLOT_SET)) {
@@ -288,7 +361,14 @@ static verdict try_form(const ptx_module *m, const ptx_instr *in, const ptx_isa_
         if (!ok) {
             v.what = P_TARGET;
             v.cost = 1;
+            return v;
         }
+    }
+    if (withdrawn(m, f)) {
+        /* a current form that only lacks a modifier explains it better
+         * (mad.f32: the rounding modifier, as ptxas says) */
+        v.what = P_WITHDRAWN;
+        v.cost = 12;
     }
     return v;
 }
@@ -369,6 +449,11 @@ static void report(ptx_context *ctx, const ptx_module *m, const ptx_instr *in,
                      "'%s' takes one modifier of {%s}; '%s' is one too many",
                      op, vals, in->mods[v.index].name->text);
         return;
+    case P_ORDER:
+        ptx_diag_add(ctx, PTX_SEV_ERROR, PTX_DIAG_INSTRUCTION, mod_span(in, v.index),
+                     "type '%s' is out of place in '%s': the types follow the order of the form (%s)",
+                     in->mods[v.index].name->text, op, f->text);
+        return;
     case P_MISSING:
         set_values(vals, sizeof vals, &f->slots[v.slot]);
         ptx_diag_add(ctx, PTX_SEV_ERROR, PTX_DIAG_INSTRUCTION, at,
@@ -414,6 +499,22 @@ static void report(ptx_context *ctx, const ptx_module *m, const ptx_instr *in,
                      op, f->text, major, minor, m->version_major, m->version_minor);
         return;
     }
+    case P_WITHDRAWN:
+        if (f->gone_major && f->gone_target[0])
+            ptx_diag_add(ctx, PTX_SEV_ERROR, PTX_DIAG_INSTRUCTION, at,
+                         "'%s' (%s) is not supported on .target %s and later from PTX ISA %u.%u; this module is %u.%u for %s",
+                         op, f->text, f->gone_target, f->gone_major, f->gone_minor,
+                         m->version_major, m->version_minor, m->targets[0]->text);
+        else if (f->gone_target[0])
+            ptx_diag_add(ctx, PTX_SEV_ERROR, PTX_DIAG_INSTRUCTION, at,
+                         "'%s' (%s) is not supported on .target %s and later; this module targets %s",
+                         op, f->text, f->gone_target, m->targets[0]->text);
+        else
+            ptx_diag_add(ctx, PTX_SEV_ERROR, PTX_DIAG_INSTRUCTION, at,
+                         "'%s' (%s) is not supported from PTX ISA %u.%u; this module is %u.%u",
+                         op, f->text, f->gone_major, f->gone_minor, m->version_major,
+                         m->version_minor);
+        return;
     case P_TARGET: {
         const char *need = f->target[0] ? f->target : ptx_isa_families[f->family].target;
         bool list = strchr(need, ',') != NULL;
@@ -427,14 +528,213 @@ static void report(ptx_context *ctx, const ptx_module *m, const ptx_instr *in,
     }
 }
 
+/* ---- memo of accepted shapes ------------------------------------------
+ * Real modules repeat a few hundred instruction shapes thousands of times.
+ * Whether a form fits depends only on the opcode, the modifier ids and each
+ * operand's class (its kind, a vector's size, whether a name is negated or
+ * is WARP_SZ), given the module's version and target: so an accepted
+ * shape is remembered, keyed by exactly those, with the form and the slot
+ * each modifier took.  Rejections are not remembered: they are reported in
+ * full each time. */
+
+enum { MEMO_MAX_WORDS = 64 };
+
+typedef struct memo_key {
+    uint16_t w[MEMO_MAX_WORDS];
+    unsigned n;
+    uint32_t hash;
+} memo_key;
+
+typedef struct memo_entry {
+    uint32_t hash;
+    uint16_t form;
+    uint16_t n;                 /* words in key */
+    const uint16_t *key;        /* key words, then the slot of each modifier */
+    const uint8_t *assign;
+} memo_entry;
+
+struct ptx_isa_memo {
+    memo_entry *slots;
+    size_t mask, count;
+};
+
+static uint16_t operand_class(const ptx_expr *e)
+{
+    uint16_t c = e->kind;
+    switch ((ptx_expr_kind)e->kind) {
+    case PTX_EXPR_VEC:
+        if (e->count > 0xFF)
+            return 0xFFFF;
+        return (uint16_t)(c | e->count << 8);
+    case PTX_EXPR_UNARY:
+        return (uint16_t)(c | (e->op == PTX_OP_LNOT && is_name(e->u.op.a)) << 5);
+    case PTX_EXPR_SYM:
+        return (uint16_t)(c | is_constant_expr(e) << 5);
+    default:
+        return c;
+    }
+}
+
+static bool memo_key_make(memo_key *k, const ptx_isa_root *root, const ptx_instr *in,
+                          const uint16_t *ids)
+{
+    if (3u + in->nmods + in->nops > MEMO_MAX_WORDS)
+        return false;
+    unsigned n = 0;
+    k->w[n++] = (uint16_t)(root - ptx_isa_roots);
+    k->w[n++] = (uint16_t)in->nmods;
+    for (unsigned i = 0; i < in->nmods; i++)
+        k->w[n++] = ids[i];
+    k->w[n++] = (uint16_t)in->nops;
+    for (unsigned i = 0; i < in->nops; i++) {
+        uint16_t c = operand_class(in->ops[i]);
+        if (c == 0xFFFF)
+            return false;
+        k->w[n++] = c;
+    }
+    k->n = n;
+    uint32_t h = 2166136261u;
+    for (unsigned i = 0; i < n; i++)
+        h = (h ^ k->w[i]) * 16777619u;
+    k->hash = h ^ (h >> 15);
+    return true;
+}
+
+static const memo_entry *memo_find(ptx_context *ctx, const memo_key *k)
+{
+    struct ptx_isa_memo *mt = ctx->isa_memo;
+    if (!mt || !mt->slots)
+        return NULL;
+    for (size_t i = k->hash & mt->mask; mt->slots[i].key; i = (i + 1) & mt->mask) {
+        const memo_entry *e = &mt->slots[i];
+        if (e->hash == k->hash && e->n == k->n && memcmp(e->key, k->w, k->n * sizeof *k->w) == 0)
+            return e;
+    }
+    return NULL;
+}
+
+static void memo_add(ptx_context *ctx, const memo_key *k, uint16_t form, const uint8_t *assign,
+                     unsigned nmods)
+{
+    struct ptx_isa_memo *mt = ctx->isa_memo;
+    if (!mt)
+        mt = ctx->isa_memo = ptx_arena_zalloc(&ctx->arena, sizeof *mt);
+    if (!mt->slots || (mt->count + 1) * 2 > mt->mask + 1) {
+        size_t cap = mt->slots ? (mt->mask + 1) * 2 : 256;
+        memo_entry *slots = ptx_arena_zalloc(&ctx->arena, cap * sizeof *slots);
+        for (size_t i = 0; mt->slots && i <= mt->mask; i++) {
+            if (!mt->slots[i].key)
+                continue;
+            size_t j = mt->slots[i].hash & (cap - 1);
+            while (slots[j].key)
+                j = (j + 1) & (cap - 1);
+            slots[j] = mt->slots[i];
+        }
+        mt->slots = slots;
+        mt->mask = cap - 1;
+    }
+    uint16_t *copy = ptx_arena_alloc(&ctx->arena, k->n * sizeof *copy + nmods);
+    memcpy(copy, k->w, k->n * sizeof *copy);
+    uint8_t *a = (uint8_t *)(copy + k->n);
+    memcpy(a, assign, nmods);
+    size_t i = k->hash & mt->mask;
+    while (mt->slots[i].key)
+        i = (i + 1) & mt->mask;
+    mt->slots[i] = (memo_entry){ k->hash, form, (uint16_t)k->n, copy, a };
+    mt->count++;
+}
+
+/* Records the form that fits and what each modifier says. */
+static void apply_form(ptx_instr *in, uint16_t index, const uint16_t *ids, const uint8_t *assign)
+{
+    const ptx_isa_form *form = &ptx_isa_forms[index];
+    in->family = form->family;
+    in->form = index;
+    for (unsigned i = 0; i < in->nmods; i++) {
+        in->mods[i].id = ids[i];
+        in->mods[i].category = i < form->nname ? PTX_CAT_NONE : form->slots[assign[i]].category;
+    }
+}
+
 /* While the tables are being written, an opcode they do not know yet is
  * let through; once all 173 families are in, it is an error. */
 enum { ALL_FAMILIES = 173 };
+
+/* The first name inside a constant-looking expression, or NULL. */
+static const ptx_expr *first_name(const ptx_expr *e)
+{
+    if (!e)
+        return NULL;
+    switch ((ptx_expr_kind)e->kind) {
+    case PTX_EXPR_SYM:
+        return strcmp(e->u.sym.name->text, "WARP_SZ") == 0 ? NULL : e;
+    case PTX_EXPR_UNARY: case PTX_EXPR_PAREN: case PTX_EXPR_CAST:
+        return first_name(e->u.op.a);
+    case PTX_EXPR_BINARY: {
+        const ptx_expr *a = first_name(e->u.op.a);
+        return a ? a : first_name(e->u.op.b);
+    }
+    case PTX_EXPR_COND:
+        for (unsigned i = 0; i < 3; i++) {
+            const ptx_expr *a = first_name(e->u.list.items[i]);
+            if (a)
+                return a;
+        }
+        return NULL;
+    case PTX_EXPR_INT: case PTX_EXPR_FLOAT: case PTX_EXPR_F32: case PTX_EXPR_F64:
+        return NULL;
+    default:
+        return e;
+    }
+}
+
+static bool root_takes_lists(const ptx_isa_root *root)
+{
+    for (unsigned k = 0; root && k < root->nforms; k++) {
+        const ptx_isa_form *f = &ptx_isa_forms[root->first_form + k];
+        for (unsigned i = 0; i < f->nops; i++)
+            if (f->ops[i].accept & PTX_ACC_LIST)
+                return true;
+    }
+    return false;
+}
+
+/* Outside call, ptxas reads an operand in parentheses as a constant
+ * expression: a name inside is its parse error, found before it looks
+ * the opcode up (a misspelt call head spread over several lines fails on
+ * the line of its first argument name). */
+static bool check_parenthesised(ptx_context *ctx, const ptx_instr *in, const ptx_isa_root *root)
+{
+    if (root_takes_lists(root))
+        return true;
+    for (unsigned i = 0; i < in->nops; i++) {
+        const ptx_expr *e = in->ops[i];
+        if (e->kind != PTX_EXPR_LIST)
+            continue;
+        for (unsigned k = 0; k < e->count; k++) {
+            const ptx_expr *name = first_name(e->u.list.items[k]);
+            if (name) {
+                ptx_diag_add(ctx, PTX_SEV_ERROR, PTX_DIAG_INSTRUCTION, name->span,
+                             "a name in parentheses: only 'call' takes a list (...) of names; "
+                             "elsewhere (...) holds a constant expression");
+                return false;
+            }
+        }
+        if (e->count != 1) {
+            ptx_diag_add(ctx, PTX_SEV_ERROR, PTX_DIAG_INSTRUCTION, e->span,
+                         "only 'call' takes a list (...); elsewhere (...) holds one constant expression");
+            return false;
+        }
+    }
+    return true;
+}
 
 static void check_instr(ptx_context *ctx, const ptx_module *m, ptx_instr *in)
 {
     const ptx_isa_root *root = root_of(in->opcode);
     if (!root && PTX_FAMILY_COUNT - 1 < ALL_FAMILIES)
+        return;
+    if (!check_parenthesised(ctx, in, root))
         return;
     if (!root) {
         ptx_span s = { in->base.span.off, in->opcode->len };
@@ -463,6 +763,13 @@ static void check_instr(ptx_context *ctx, const ptx_module *m, ptx_instr *in)
             return;
         }
     }
+    memo_key key;
+    bool keyed = memo_key_make(&key, root, in, ids);
+    const memo_entry *hit = keyed ? memo_find(ctx, &key) : NULL;
+    if (hit) {
+        apply_form(in, hit->form, ids, hit->assign);
+        return;
+    }
     uint8_t assign_small[64], best_assign_small[64];
     uint8_t *assign = in->nmods <= 64 ? assign_small : ptx_arena_alloc(&ctx->arena, in->nmods);
     uint8_t *best_assign = in->nmods <= 64 ? best_assign_small : ptx_arena_alloc(&ctx->arena, in->nmods);
@@ -472,16 +779,9 @@ static void check_instr(ptx_context *ctx, const ptx_module *m, ptx_instr *in)
         const ptx_isa_form *form = &ptx_isa_forms[root->first_form + k];
         verdict v = try_form(m, in, form, ids, assign);
         if (v.what == P_NONE) {
-            in->family = form->family;
-            in->form = (uint16_t)(root->first_form + k);
-            for (unsigned i = 0; i < in->nmods; i++) {
-                in->mods[i].id = ids[i];
-                if (i < form->nname) {
-                    in->mods[i].category = PTX_CAT_NONE;
-                    continue;
-                }
-                in->mods[i].category = form->slots[assign[i]].category;
-            }
+            apply_form(in, (uint16_t)(root->first_form + k), ids, assign);
+            if (keyed)
+                memo_add(ctx, &key, (uint16_t)(root->first_form + k), assign, in->nmods);
             return;
         }
         if (v.cost < best.cost) {
@@ -492,7 +792,8 @@ static void check_instr(ptx_context *ctx, const ptx_module *m, ptx_instr *in)
     }
     /* a word of an instruction name written out of place (mul.s32.wide):
      * say where it belongs rather than what the nearest form wants */
-    for (unsigned k = 0; k < root->nforms && best.what != P_VERSION && best.what != P_TARGET; k++) {
+    for (unsigned k = 0; k < root->nforms && best.what != P_VERSION && best.what != P_TARGET &&
+                         best.what != P_WITHDRAWN; k++) {
         const ptx_isa_form *form = &ptx_isa_forms[root->first_form + k];
         for (unsigned i = 1; form->nname && i < in->nmods; i++) {
             if (ids[i] == form->name[0] && ids[0] != form->name[0]) {

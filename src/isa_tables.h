@@ -46,6 +46,8 @@ typedef struct ptx_isa_form {
     ptx_isa_operand ops[16];
     uint8_t since_major, since_minor;   /* 0.0: the family's */
     const char *target;                 /* "": the family's */
+    uint8_t gone_major, gone_minor;     /* withdrawn from this version (0.0: never)... */
+    const char *gone_target;            /* ...on this target and later ("": any) */
     const char *file;
     int line;
 } ptx_isa_form;

@@ -61,6 +61,8 @@ typedef struct {
     operand_t ops[MAX_OPS];
     int since_major, since_minor;
     char *target;
+    int gone_major, gone_minor;     /* withdrawn: from this version... */
+    char *gone_target;              /* ...on this target and later */
     const char *file;
     int line;
     char *text;             /* the template, for messages */
@@ -328,7 +330,8 @@ static void parse_form(const char *file, int line, int family, char *text)
     /* operands, then the since/target/note trailer */
     char *trailer = NULL;
     for (char *p = opnds; *p; p++) {
-        if ((!strncmp(p, " since ", 7) || !strncmp(p, " target ", 8) || !strncmp(p, " note ", 6))) {
+        if ((!strncmp(p, " since ", 7) || !strncmp(p, " target ", 8) || !strncmp(p, " note ", 6) ||
+             !strncmp(p, " withdrawn ", 11))) {
             trailer = p + 1;
             *p = '\0';
             break;
@@ -389,6 +392,31 @@ static void parse_form(const char *file, int line, int family, char *text)
                     }
                 }
                 free(list);
+            } else if (!strcmp(kw, "withdrawn")) {
+                /* a PTX ISA version, a target or both: the form is refused
+                 * in modules at or after all of them */
+                char *v = strtok(NULL, " ");
+                if (v && isdigit((unsigned char)v[0])) {
+                    if (!parse_version(v, &f->gone_major, &f->gone_minor)) {
+                        fail(file, line, "'withdrawn' takes a PTX ISA version, a target or both");
+                        return;
+                    }
+                    v = strtok(NULL, " ");
+                }
+                if (v && !strncmp(v, "sm_", 3)) {
+                    if (!valid_target(v) || v[strlen(v) - 1] == 'a' || v[strlen(v) - 1] == 'f') {
+                        fail(file, line, "'withdrawn' takes a plain target such as sm_70");
+                        return;
+                    }
+                    f->gone_target = dup(v);
+                    v = strtok(NULL, " ");
+                }
+                if (!f->gone_major && !f->gone_target) {
+                    fail(file, line, "'withdrawn' takes a PTX ISA version, a target or both");
+                    return;
+                }
+                kw = v;
+                continue;
             } else if (!strcmp(kw, "note")) {
                 break;  /* free text to the end of the line */
             } else {
@@ -732,8 +760,9 @@ int main(int argc, char **argv)
                     f->ops[j].optional);
         if (!f->nops)
             fprintf(c, " { 0, 0, 0 }");
-        fprintf(c, " }, %d, %d, \"%s\", \"%s\", %d },\n", f->since_major, f->since_minor,
-                f->target ? f->target : "", f->file, f->line);
+        fprintf(c, " }, %d, %d, \"%s\", %d, %d, \"%s\", \"%s\", %d },\n", f->since_major,
+                f->since_minor, f->target ? f->target : "", f->gone_major, f->gone_minor,
+                f->gone_target ? f->gone_target : "", f->file, f->line);
     }
     fprintf(c, "};\n\nconst ptx_isa_root ptx_isa_roots[] = {\n");
     int nroots = 0;

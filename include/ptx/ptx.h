@@ -227,6 +227,15 @@ ptx_family ptx_family_lookup(const char *opcode);
  * PTX_MOD_NONE when there is none. */
 ptx_modifier ptx_instr_modifier(const ptx_instr *in, ptx_mod_category cat, unsigned nth);
 
+/* The modifiers that the tables allow after `opcode` (an instruction's
+ * first word: "ld", "cp") in category `cat`, each once, in table order;
+ * with PTX_CAT_NONE, the fixed words of its instruction names (".wide" of
+ * mul.wide, ".async" of cp.async).  Writes up to `max` of them to `out`
+ * (which may be NULL when max is 0) and returns how many there are in all:
+ * 0 for an opcode the tables do not know. */
+size_t ptx_opcode_modifiers(const char *opcode, ptx_mod_category cat,
+                            ptx_modifier *out, size_t max);
+
 /* Writes one line per family: name, PTX ISA version and target that
  * introduced it, and how many forms the tables give it. */
 ptx_status ptx_print_instruction_table(ptx_write_fn write, void *user);

@@ -42,5 +42,6 @@ Suite *diag_suite(void);
 Suite *api_suite(void);
 Suite *isa_suite(void);
 Suite *hostile_suite(void);
+Suite *found_suite(void);
 
 #endif

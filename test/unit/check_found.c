@@ -1,0 +1,152 @@
+/* Validator cases that tools/mutate found: each instruction, in a module of
+ * the given .version and .target, as ptxas 13.0 judged it (accepted, or
+ * rejected with the error expected here), and ptx_opcode_modifiers, which
+ * the tool draws its replacement modifiers from. */
+#include <stdio.h>
+#include <string.h>
+
+#include "check_suites.h"
+#include "ptx/ptx.h"
+
+typedef struct found_case {
+    const char *version;
+    const char *target;
+    const char *stmt;
+    unsigned col;           /* column of the error on line 12; 0: accepted */
+    const char *message;    /* "": any message */
+} found_case;
+
+static const found_case cases[] = {
+    /* forms ptxas withdrew: shfl and vote without .sync on sm_70+ from 6.4 */
+    { "9.0", "sm_90", "shfl.bfly.b32 r1, r2, 1, 31;", 2,
+      "'shfl' (shfl <mode> .b32) is not supported on .target sm_70 and later from PTX ISA 6.4; this module is 9.0 for sm_90" },
+    { "6.3", "sm_75", "shfl.bfly.b32 r1, r2, 1, 31;", 0, NULL },
+    { "9.0", "sm_60", "shfl.bfly.b32 r1, r2, 1, 31;", 0, NULL },
+    { "9.0", "sm_90", "vote.all.pred p1, p2;", 2,
+      "'vote' (vote <mode> <pred>) is not supported on .target sm_70 and later from PTX ISA 6.4; this module is 9.0 for sm_90" },
+    { "6.3", "sm_70", "vote.all.pred p1, p2;", 0, NULL },
+    /* mad.f32 without rounding: sm_1x, or before PTX ISA 3.2 */
+    { "9.0", "sm_90", "mad.f32 f1, f2, f3, f4;", 2,
+      "'mad' needs one of .rn, .rz, .rm, .rp (form: mad <rnd> {.ftz} {.sat} {.sat} <f32>)" },
+    { "9.0", "sm_13", "mad.f32 f1, f2, f3, f4;", 0, NULL },
+    { "3.1", "sm_20", "mad.f32 f1, f2, f3, f4;", 0, NULL },
+    /* the bare transcendental forms end with PTX ISA 1.3 */
+    { "9.0", "sm_90", "cos.f32 f1, f2;", 2,
+      "'cos' needs the modifier .approx (form: cos .approx {.approx} {.ftz} <f32>)" },
+    { "1.3", "sm_13", "cos.f32 f1, f2;", 0, NULL },
+    /* wmma without .aligned: only before PTX ISA 6.3 */
+    { "6.2", "sm_70", "wmma.load.a.sync.row.m16n16k16.f16 {r1, r2, r3, r4, r5, r6, r7, r8}, [rd1];", 0,
+      NULL },
+    { "6.3", "sm_70", "wmma.load.a.sync.row.m16n16k16.f16 {r1, r2, r3, r4, r5, r6, r7, r8}, [rd1];", 2,
+      "'wmma' needs the modifier .aligned (form: wmma.load.a .sync {.sync} .aligned <layout_row_col> <shape_m16n16k16> {<ss>} <type_f16>)" },
+    /* types keep the order of the form's type slots */
+    { "9.0", "sm_90", "mma.e5m2.sync.aligned.m16n8k16.row.col.f32.e4m3.f32 {f1, f2, f3, f4}, {r1, r2}, {r3}, {f5, f6, f7, f8};", 40,
+      "type '.f32' is out of place in 'mma': the types follow the order of the form (mma .sync {.sync} .aligned <shape_m16n8k16> <layout_row_col> <layout_col> <t_f32> <t_e4m3_e5m2> <t_f32_e4m3_e5m2> <t_f32>)" },
+    { "9.0", "sm_90", "mma.sync.aligned.m16n8k16.row.col.f32.e5m2.e4m3.f32 {f1, f2, f3, f4}, {r1, r2}, {r3}, {f5, f6, f7, f8};", 0, NULL },
+    { "9.0", "sm_100", "add.f32.f16 f1, h1, f2;", 0, NULL },
+    /* rejected at .f16 (the wording is another test's business) */
+    { "9.0", "sm_100", "add.f16.f32 f1, h1, f2;", 5, "" },
+    { "9.0", "sm_90a", "tensormap.replace.tile.elemtype.b32.shared::cta.b1024 [r1], 3;", 0, NULL },
+    /* outside call, (...) holds a constant expression */
+    { "9.0", "sm_90", "add.u32 r1, r2, (1);", 0, NULL },
+    { "9.0", "sm_90", "mov.u32 r1, (r2);", 15,
+      "a name in parentheses: only 'call' takes a list (...) of names; elsewhere (...) holds a constant expression" },
+    { "9.0", "sm_90", "add.u32 r1, r2, (1, 2);", 18,
+      "only 'call' takes a list (...); elsewhere (...) holds one constant expression" },
+};
+
+START_TEST(found_instruction)
+{
+    const found_case *c = &cases[_i];
+    char src[1024];
+    /* no .address_size: PTX ISA 1.x modules have none */
+    snprintf(src, sizeof src,
+             ".version %s\n.target %s\n.entry k\n{\n"
+             "\t.reg .b32 r<9>;\n\t.reg .b64 rd<9>;\n\t.reg .pred p<3>;\n\t.reg .f32 f<9>;\n"
+             "\t.reg .f64 fd<9>;\n\t.reg .b16 h<4>;\n\t.reg .b32 x;\n\t%s\n\tret;\n}\n",
+             c->version, c->target, c->stmt);
+    ptx_context *ctx = ptx_context_new();
+    const ptx_module *m;
+    ptx_status st = ptx_parse_buffer(ctx, "t.ptx", src, strlen(src), &m);
+    const ptx_diag *d = ptx_diag_get(ctx, 0);
+    char msg[512] = "";
+    ptx_position at = { 0, 0 };
+    if (d) {
+        snprintf(msg, sizeof msg, "%s", d->message);
+        at = ptx_context_position(ctx, d->span.off);
+    }
+    ptx_context_free(ctx);
+    if (!c->message) {
+        ck_assert_msg(st == PTX_OK, "'%s' (%s, %s) rejected: %s", c->stmt, c->version, c->target,
+                      msg);
+        return;
+    }
+    ck_assert_msg(st == PTX_ERR_INPUT, "'%s' (%s, %s) accepted", c->stmt, c->version, c->target);
+    if (c->message[0])
+        ck_assert_str_eq(msg, c->message);
+    ck_assert_uint_eq(at.line, 12);
+    ck_assert_uint_eq(at.col, c->col);
+}
+END_TEST
+
+/* A misspelt call head over several lines: ptxas fails on the line of the
+ * first argument name, not on the opcode's. */
+START_TEST(misspelt_call_head)
+{
+    const char *src = ".version 9.0\n.target sm_90\n.address_size 64\n"
+                      ".func f(.param .b64 a) { ret; }\n.visible .entry k()\n{\n"
+                      "\t.param .b64 param0;\n\tCALL.uni\n\tf,\n\t(\n\tparam0\n\t);\n\tret;\n}\n";
+    ptx_context *ctx = ptx_context_new();
+    ck_assert_int_eq(ptx_parse_buffer(ctx, "t.ptx", src, strlen(src), NULL), PTX_ERR_INPUT);
+    ck_assert_uint_eq(ptx_error_count(ctx), 1);
+    const ptx_diag *d = ptx_diag_get(ctx, 0);
+    ptx_position at = ptx_context_position(ctx, d->span.off);
+    ck_assert_uint_eq(at.line, 11);
+    ck_assert_uint_eq(at.col, 2);
+    ptx_context_free(ctx);
+}
+END_TEST
+
+static bool has(const ptx_modifier *mods, size_t n, const char *word)
+{
+    for (size_t i = 0; i < n; i++)
+        if (strcmp(ptx_modifier_name(mods[i]), word) == 0)
+            return true;
+    return false;
+}
+
+/* The modifiers an opcode takes, by category, each once. */
+START_TEST(opcode_modifiers)
+{
+    ptx_modifier mods[256];
+    size_t n = ptx_opcode_modifiers("add", PTX_CAT_ROUNDING, mods, 256);
+    ck_assert_uint_eq(n, 4);
+    ck_assert(has(mods, n, ".rn") && has(mods, n, ".rz") && has(mods, n, ".rm") &&
+              has(mods, n, ".rp"));
+    n = ptx_opcode_modifiers("mul", PTX_CAT_NONE, mods, 256);
+    ck_assert(has(mods, n, ".wide") && has(mods, n, ".hi") && has(mods, n, ".lo"));
+    ck_assert(!has(mods, n, ".s32"));
+    n = ptx_opcode_modifiers("ld", PTX_CAT_SPACE, mods, 256);
+    ck_assert(has(mods, n, ".global") && has(mods, n, ".shared::cluster"));
+    for (size_t i = 0; i < n; i++)
+        for (size_t j = 0; j < i; j++)
+            ck_assert_uint_ne(mods[i], mods[j]);
+    /* the count is the whole, whatever max is */
+    ck_assert_uint_eq(ptx_opcode_modifiers("ld", PTX_CAT_SPACE, mods, 1), n);
+    ck_assert_uint_eq(ptx_opcode_modifiers("ld", PTX_CAT_SPACE, NULL, 0), n);
+    ck_assert_uint_eq(ptx_opcode_modifiers("nosuchop", PTX_CAT_TYPE, mods, 256), 0);
+    ck_assert_uint_eq(ptx_opcode_modifiers(NULL, PTX_CAT_TYPE, mods, 256), 0);
+    ck_assert_uint_eq(ptx_opcode_modifiers("exit", PTX_CAT_TYPE, mods, 256), 0);
+}
+END_TEST
+
+Suite *found_suite(void)
+{
+    Suite *s = suite_create("found");
+    TCase *tc = tcase_create("found");
+    tcase_add_loop_test(tc, found_instruction, 0, (int)(sizeof cases / sizeof *cases));
+    tcase_add_test(tc, misspelt_call_head);
+    tcase_add_test(tc, opcode_modifiers);
+    suite_add_tcase(s, tc);
+    return s;
+}
