@@ -260,8 +260,11 @@ static bool withdrawn(const ptx_module *m, const ptx_isa_form *f)
     return true;
 }
 
+/* assign[i] of a modifier ptxas ignores (grammar/isa/ignored.isa) */
+enum { SLOT_IGNORED = 0xFF };
+
 static verdict try_form(const ptx_module *m, const ptx_instr *in, const ptx_isa_form *f,
-                        const uint16_t *ids, uint8_t *assign)
+                        const uint16_t *ids, uint64_t ignorable, uint8_t *assign)
 {
     verdict v = { P_NONE, 0, 0, 0 };
     if (in->nmods < f->nname) {
@@ -287,6 +290,20 @@ static verdict try_form(const ptx_module *m, const ptx_instr *in, const ptx_isa_
                 break;
             dup = s;
         }
+        if (s == f->nslots && i < 64 && (ignorable >> i & 1)) {
+            /* a word ptxas ignores after this opcode, once */
+            bool again = false;
+            for (unsigned j = f->nname; j < i && !again; j++)
+                again = ids[j] == ids[i];
+            assign[i] = SLOT_IGNORED;
+            if (again && v.what == P_NONE) {
+                v.what = P_DUPLICATE;
+                v.index = i;
+                v.slot = 0;
+            }
+            v.cost += again ? 10 : 0;
+            continue;
+        }
         if (s == f->nslots) {
             if (v.what == P_NONE) {
                 v.what = dup < 32 ? P_DUPLICATE : P_MODIFIER;
@@ -303,7 +320,7 @@ static verdict try_form(const ptx_module *m, const ptx_instr *in, const ptx_isa_
      * sets (ptxas: add.f16.f32 and mma.e5m2.sync... are "Unexpected
      * instruction types") */
     for (unsigned i = f->nname, last = 0, seen = 0; v.what == P_NONE && i < in->nmods; i++) {
-        if (f->slots[assign[i]].category != PTX_CAT_TYPE)
+        if (assign[i] == SLOT_IGNORED || f->slots[assign[i]].category != PTX_CAT_TYPE)
             continue;
         if (seen && assign[i] < last) {
             v.what = P_ORDER;
@@ -590,6 +607,28 @@ static bool check_parenthesised(ptx_context *ctx, const ptx_instr *in, const ptx
     return true;
 }
 
+/* Which modifiers of `in` ptxas ignores in family `fam`: words of
+ * grammar/isa/ignored.isa that none of the family's forms gives a meaning
+ * (testp's .finite and tensormap.replace's .rank count there). */
+static uint64_t ignorable_words(const ptx_instr *in, const uint16_t *ids,
+                                const ptx_isa_root *root, unsigned fam)
+{
+    uint64_t ignorable = 0;
+    for (unsigned i = 0; i < in->nmods && i < 64; i++) {
+        if (!ptx_isa_mod_ignored[ids[i]])
+            continue;
+        bool meaningful = false;
+        for (unsigned k = 0; k < root->nforms && !meaningful; k++) {
+            const ptx_isa_form *form = &ptx_isa_forms[root->first_form + k];
+            for (unsigned sl = 0; form->family == fam && sl < form->nslots && !meaningful; sl++)
+                meaningful = slot_takes(&form->slots[sl], ids[i]);
+        }
+        if (!meaningful)
+            ignorable |= (uint64_t)1 << i;
+    }
+    return ignorable;
+}
+
 static void check_instr(ptx_context *ctx, const ptx_module *m, ptx_instr *in)
 {
     const ptx_isa_root *root = root_of(in->opcode);
@@ -624,6 +663,8 @@ static void check_instr(ptx_context *ctx, const ptx_module *m, ptx_instr *in)
             return;
         }
     }
+    uint64_t ignorable = 0;
+    unsigned ignorable_family = 0;
     uint8_t assign_small[64], best_assign_small[64];
     uint8_t *assign = in->nmods <= 64 ? assign_small : ptx_arena_alloc(&ctx->arena, in->nmods);
     uint8_t *best_assign = in->nmods <= 64 ? best_assign_small : ptx_arena_alloc(&ctx->arena, in->nmods);
@@ -631,7 +672,11 @@ static void check_instr(ptx_context *ctx, const ptx_module *m, ptx_instr *in)
     const ptx_isa_form *best_form = NULL;
     for (unsigned k = 0; k < root->nforms; k++) {
         const ptx_isa_form *form = &ptx_isa_forms[root->first_form + k];
-        verdict v = try_form(m, in, form, ids, assign);
+        if (form->family != ignorable_family) {
+            ignorable_family = form->family;
+            ignorable = ignorable_words(in, ids, root, form->family);
+        }
+        verdict v = try_form(m, in, form, ids, ignorable, assign);
         if (v.what == P_NONE) {
             in->family = form->family;
             in->form = (uint16_t)(root->first_form + k);
@@ -641,7 +686,8 @@ static void check_instr(ptx_context *ctx, const ptx_module *m, ptx_instr *in)
                     in->mods[i].category = PTX_CAT_NONE;
                     continue;
                 }
-                in->mods[i].category = form->slots[assign[i]].category;
+                in->mods[i].category = assign[i] == SLOT_IGNORED ? PTX_CAT_NONE
+                                                                 : form->slots[assign[i]].category;
             }
             return;
         }

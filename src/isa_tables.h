@@ -68,6 +68,8 @@ typedef struct ptx_isa_root {
 
 extern const char *const ptx_isa_mod_names[PTX_MOD_COUNT];
 extern const char *const ptx_isa_category_names[PTX_CAT_COUNT];
+/* 1 for the words ptxas takes after any instruction name and ignores */
+extern const unsigned char ptx_isa_mod_ignored[PTX_MOD_COUNT];
 extern const ptx_isa_set ptx_isa_sets[];
 extern const ptx_isa_form ptx_isa_forms[];
 extern const ptx_isa_family ptx_isa_families[PTX_FAMILY_COUNT];

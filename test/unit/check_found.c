@@ -47,6 +47,13 @@ static const found_case cases[] = {
     /* rejected at .f16 (the wording is another test's business) */
     { "9.0", "sm_100", "add.f16.f32 f1, h1, f2;", 5, "" },
     { "9.0", "sm_90a", "tensormap.replace.tile.elemtype.b32.shared::cta.b1024 [r1], 3;", 0, NULL },
+    /* words ptxas ignores (grammar/isa/ignored.isa) */
+    { "9.0", "sm_90", "add.finite.s32 r1, r2, r3;", 0, NULL },
+    { "9.0", "sm_90", "ld.global.box_dim.u32 r1, [rd1];", 0, NULL },
+    { "9.0", "sm_90", "bra.uni.b8x16 $L;", 0, NULL },
+    { "9.0", "sm_90", "add.rank.rank.s32 r1, r2, r3;", 10, "modifier '.rank' appears twice in 'add'" },
+    { "9.0", "sm_90", "testp.finite.normal.f32 p1, f1;", 14, "" },
+    { "9.0", "sm_90a", "tensormap.replace.tile.rank.elemtype.shared::cta.b1024.b32 [r1], 3;", 29, "" },
     /* outside call, (...) holds a constant expression */
     { "9.0", "sm_90", "add.u32 r1, r2, (1);", 0, NULL },
     { "9.0", "sm_90", "mov.u32 r1, (r2);", 15,
@@ -63,7 +70,7 @@ START_TEST(found_instruction)
     snprintf(src, sizeof src,
              ".version %s\n.target %s\n.entry k\n{\n"
              "\t.reg .b32 r<9>;\n\t.reg .b64 rd<9>;\n\t.reg .pred p<3>;\n\t.reg .f32 f<9>;\n"
-             "\t.reg .f64 fd<9>;\n\t.reg .b16 h<4>;\n\t.reg .b32 x;\n\t%s\n\tret;\n}\n",
+             "\t.reg .f64 fd<9>;\n\t.reg .b16 h<4>;\n$L:\n\t%s\n\tret;\n}\n",
              c->version, c->target, c->stmt);
     ptx_context *ctx = ptx_context_new();
     const ptx_module *m;
