@@ -164,7 +164,7 @@ typedef enum problem {
 typedef struct verdict {
     problem what;
     unsigned index;         /* the modifier or operand concerned */
-    unsigned slot;          /* P_MISSING, P_DUPLICATE: the slot */
+    unsigned slot;          /* P_MISSING, P_DUPLICATE: the slot; P_ORDER: the category */
     unsigned cost;          /* how far the form is from the instruction */
 } verdict;
 
@@ -316,19 +316,23 @@ static verdict try_form(const ptx_module *m, const ptx_instr *in, const ptx_isa_
         filled[s] = true;
         assign[i] = (uint8_t)s;
     }
-    /* the types go in the order of the form's type slots, whatever their
-     * sets (ptxas: add.f16.f32 and mma.e5m2.sync... are "Unexpected
-     * instruction types") */
-    for (unsigned i = f->nname, last = 0, seen = 0; v.what == P_NONE && i < in->nmods; i++) {
-        if (assign[i] == SLOT_IGNORED || f->slots[assign[i]].category != PTX_CAT_TYPE)
-            continue;
-        if (seen && assign[i] < last) {
-            v.what = P_ORDER;
-            v.index = i;
-            v.cost += 10;
+    /* types, and layouts, go in the order of the form's slots for them,
+     * whatever their sets (ptxas: add.f16.f32 and mma.e5m2.sync... are
+     * "Unexpected instruction types", mma...col.row "Illegal alayout") */
+    static const uint8_t positional[] = { PTX_CAT_TYPE, PTX_CAT_LAYOUT };
+    for (unsigned c = 0; c < sizeof positional && v.what == P_NONE; c++) {
+        for (unsigned i = f->nname, last = 0, seen = 0; v.what == P_NONE && i < in->nmods; i++) {
+            if (assign[i] == SLOT_IGNORED || f->slots[assign[i]].category != positional[c])
+                continue;
+            if (seen && assign[i] < last) {
+                v.what = P_ORDER;
+                v.index = i;
+                v.slot = positional[c];     /* the category, for the message */
+                v.cost += 10;
+            }
+            last = assign[i];
+            seen = 1;
         }
-        last = assign[i];
-        seen = 1;
     }
     for (unsigned s = 0; s < f->nslots; s++) {
         if (!filled[s] && (f->slots[s].kind == PTX_SLOT_LIT || f->slots[s].kind == PTX_SLOT_SET)) {
@@ -468,8 +472,9 @@ static void report(ptx_context *ctx, const ptx_module *m, const ptx_instr *in,
         return;
     case P_ORDER:
         ptx_diag_add(ctx, PTX_SEV_ERROR, PTX_DIAG_INSTRUCTION, mod_span(in, v.index),
-                     "type '%s' is out of place in '%s': the types follow the order of the form (%s)",
-                     in->mods[v.index].name->text, op, f->text);
+                     "%s '%s' is out of place in '%s': the %ss follow the order of the form (%s)",
+                     ptx_isa_category_names[v.slot], in->mods[v.index].name->text, op,
+                     ptx_isa_category_names[v.slot], f->text);
         return;
     case P_MISSING:
         set_values(vals, sizeof vals, &f->slots[v.slot]);
