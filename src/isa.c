@@ -316,10 +316,11 @@ static verdict try_form(const ptx_module *m, const ptx_instr *in, const ptx_isa_
         filled[s] = true;
         assign[i] = (uint8_t)s;
     }
-    /* types, and layouts, go in the order of the form's slots for them,
-     * whatever their sets (ptxas: add.f16.f32 and mma.e5m2.sync... are
-     * "Unexpected instruction types", mma...col.row "Illegal alayout") */
-    static const uint8_t positional[] = { PTX_CAT_TYPE, PTX_CAT_LAYOUT };
+    /* types, layouts and state spaces go in the order of the form's slots
+     * for them, whatever their sets (ptxas: add.f16.f32 and
+     * mma.e5m2.sync... are "Unexpected instruction types", mma...col.row
+     * "Illegal alayout", cp.async.cg.global.shared "State space incorrect") */
+    static const uint8_t positional[] = { PTX_CAT_TYPE, PTX_CAT_LAYOUT, PTX_CAT_SPACE };
     for (unsigned c = 0; c < sizeof positional && v.what == P_NONE; c++) {
         for (unsigned i = f->nname, last = 0, seen = 0; v.what == P_NONE && i < in->nmods; i++) {
             if (assign[i] == SLOT_IGNORED || f->slots[assign[i]].category != positional[c])

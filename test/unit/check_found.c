@@ -12,7 +12,7 @@ typedef struct found_case {
     const char *version;
     const char *target;
     const char *stmt;
-    unsigned col;           /* column of the error on line 12; 0: accepted */
+    unsigned col;           /* column of the error on line 13; 0: accepted */
     const char *message;    /* "": any message */
 } found_case;
 
@@ -51,6 +51,18 @@ static const found_case cases[] = {
     /* rejected at .f16 (the wording is another test's business) */
     { "9.0", "sm_100", "add.f16.f32 f1, h1, f2;", 5, "" },
     { "9.0", "sm_90a", "tensormap.replace.tile.elemtype.b32.shared::cta.b1024 [r1], 3;", 0, NULL },
+    /* the first of two ordered slots no longer also takes the second's values */
+    { "9.0", "sm_100a", "cvt.rn.f64.f64 fd1, fd2;", 5, "" },
+    { "9.0", "sm_100a", "cvt.rni.f64.f64 fd1, fd2;", 0, NULL },
+    { "9.0", "sm_100a", "cvt.ftz.f16.f16 h1, h2;", 5, "" },
+    { "9.0", "sm_100a", "set.nan.f64.f64 r1, fd1, fd2;", 13, "" },
+    { "9.0", "sm_100a", "set.nan.u32.f64 r1, fd1, fd2;", 0, NULL },
+    { "9.0", "sm_100a", "cp.async.cg.global.global [r1], [rd1], 16;", 20, "" },
+    { "9.0", "sm_100a", "cp.async.cg.global.shared [rd1], [r1], 16;", 20, "" },
+    { "9.0", "sm_100a", "cp.async.cg.shared.global [r1], [rd1], 16;", 0, NULL },
+    { "9.0", "sm_100a", "clusterlaunchcontrol.query_cancel.is_canceled.b128.b128 p1, q;", 52, "" },
+    { "9.0", "sm_100a", "clusterlaunchcontrol.query_cancel.is_canceled.pred.b128 p1, q;", 0, NULL },
+    { "9.0", "sm_100a", "cp.async.bulk.shared::cta.shared::cluster.mbarrier::complete_tx::bytes [r1], [r2], 16, [r3];", 27, "" },
     /* words ptxas ignores (grammar/isa/ignored.isa) */
     { "9.0", "sm_90", "add.finite.s32 r1, r2, r3;", 0, NULL },
     { "9.0", "sm_90", "ld.global.box_dim.u32 r1, [rd1];", 0, NULL },
@@ -74,7 +86,7 @@ START_TEST(found_instruction)
     snprintf(src, sizeof src,
              ".version %s\n.target %s\n.entry k\n{\n"
              "\t.reg .b32 r<9>;\n\t.reg .b64 rd<9>;\n\t.reg .pred p<3>;\n\t.reg .f32 f<9>;\n"
-             "\t.reg .f64 fd<9>;\n\t.reg .b16 h<4>;\n$L:\n\t%s\n\tret;\n}\n",
+             "\t.reg .f64 fd<9>;\n\t.reg .b16 h<4>;\n\t.reg .b128 q;\n$L:\n\t%s\n\tret;\n}\n",
              c->version, c->target, c->stmt);
     ptx_context *ctx = ptx_context_new();
     const ptx_module *m;
@@ -95,7 +107,7 @@ START_TEST(found_instruction)
     ck_assert_msg(st == PTX_ERR_INPUT, "'%s' (%s, %s) accepted", c->stmt, c->version, c->target);
     if (c->message[0])
         ck_assert_str_eq(msg, c->message);
-    ck_assert_uint_eq(at.line, 12);
+    ck_assert_uint_eq(at.line, 13);
     ck_assert_uint_eq(at.col, c->col);
 }
 END_TEST
