@@ -208,11 +208,47 @@ static bool is_constant_expr(const ptx_expr *e)
     }
 }
 
+/* Does a name's selector (".b0", ".x"; NULL for none) fit class `cls`? */
+static bool selector_ok(const ptx_name *sel, unsigned cls)
+{
+    if (cls == PTX_SEL_ANY || !sel)
+        return true;
+    if (cls == PTX_SEL_NONE)
+        return false;
+    const char *d = sel->text + 2;
+    char c = sel->text[1];
+    size_t n = strlen(d);
+    char top = cls == PTX_SEL_VSEL4 ? '7' : cls == PTX_SEL_VMASK2 ? '1' : '3';
+    bool descending = true;
+    for (size_t i = 0; i < n; i++) {
+        if (d[i] < '0' || d[i] > top)
+            return false;
+        if (i && d[i] >= d[i - 1])
+            descending = false;
+    }
+    switch (cls) {
+    case PTX_SEL_VIDEO:
+        return n == 1 && (c == 'b' || (c == 'h' && d[0] <= '1'));
+    case PTX_SEL_VSEL2:
+        return c == 'h' && n == 2;
+    case PTX_SEL_VSEL4:
+        return c == 'b' && n == 4;
+    case PTX_SEL_VMASK2:
+        return c == 'h' && n >= 1 && n <= 2 && descending;
+    case PTX_SEL_VMASK4:
+        return c == 'b' && n >= 1 && n <= 4 && descending;
+    default:
+        return false;
+    }
+}
+
 static bool operand_ok(const ptx_expr *e, const ptx_isa_operand *op, unsigned vec)
 {
     unsigned acc = op->accept;
     switch ((ptx_expr_kind)e->kind) {
     case PTX_EXPR_SYM:
+        if (!selector_ok(e->u.sym.sel, op->sel))
+            return false;
         return acc & (PTX_ACC_NAME | PTX_ACC_PRED | PTX_ACC_LABEL);
     case PTX_EXPR_INDEX:
         /* arr[2] is an element: ptxas takes it as an address too */
@@ -499,6 +535,13 @@ static void report(ptx_context *ctx, const ptx_module *m, const ptx_instr *in,
         return;
     }
     case P_OPERAND:
+        if (in->ops[v.index]->kind == PTX_EXPR_SYM && in->ops[v.index]->u.sym.sel &&
+            !selector_ok(in->ops[v.index]->u.sym.sel, f->ops[v.index].sel)) {
+            ptx_diag_add(ctx, PTX_SEV_ERROR, PTX_DIAG_INSTRUCTION, in->ops[v.index]->span,
+                         "operand %u of '%s' cannot carry the selector '%s' (form: %s)",
+                         v.index + 1, op, in->ops[v.index]->u.sym.sel->text, f->text);
+            return;
+        }
         ptx_diag_add(ctx, PTX_SEV_ERROR, PTX_DIAG_INSTRUCTION, in->ops[v.index]->span,
                      "operand %u of '%s' must be %s", v.index + 1, op,
                      operand_words(f->ops[v.index].accept));

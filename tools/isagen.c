@@ -47,6 +47,7 @@ typedef struct {
 typedef struct {
     int accept;
     int vec;        /* 0: from the .vN modifier; -1: any; N */
+    int sel;        /* which selectors a name may carry (SEL_*) */
     int optional;
 } operand_t;
 
@@ -186,7 +187,15 @@ static bool valid_target(const char *t)
     return !*p || ((*p == 'a' || *p == 'f') && !p[1]);
 }
 
-/* one operand: alternatives joined by '/', then suffixes */
+/* selector classes of a name operand (mirrored in src/isa_tables.h):
+ * 'r:none' takes r1 but not r1.b0; the video classes take the selectors
+ * of the video instructions */
+static const char *const sel_names[] = {
+    "any", "none", "video", "vsel2", "vsel4", "vmask2", "vmask4",
+};
+
+/* one operand: alternatives joined by '/', then suffixes; 'r:CLASS' or
+ * 'ri:CLASS' limits the selectors a name may carry */
 static bool parse_operand(char *s, operand_t *op)
 {
     memset(op, 0, sizeof *op);
@@ -199,6 +208,16 @@ static bool parse_operand(char *s, operand_t *op)
         else
             op->accept |= ACC_PAIR;
         s[--n] = '\0';
+    }
+    char *colon = strchr(s, ':');
+    if (colon) {
+        *colon++ = '\0';
+        size_t k = 0;
+        while (k < sizeof sel_names / sizeof *sel_names && strcmp(sel_names[k], colon) != 0)
+            k++;
+        if (k == sizeof sel_names / sizeof *sel_names || (strcmp(s, "r") && strcmp(s, "ri")))
+            return false;
+        op->sel = (int)k;
     }
     for (char *alt = strtok(s, "/"); alt; alt = strtok(NULL, "/")) {
         if (!strcmp(alt, "r"))
@@ -797,8 +816,8 @@ int main(int argc, char **argv)
         }
         fprintf(c, "%s }, %d, {", f->nslots ? "" : " { 0, 0, 0 }", f->nops);
         for (int j = 0; j < f->nops; j++)
-            fprintf(c, "%s{ %d, %d, %d }", j ? ", " : " ", f->ops[j].accept, f->ops[j].vec,
-                    f->ops[j].optional);
+            fprintf(c, "%s{ %d, %d, %d, %d }", j ? ", " : " ", f->ops[j].accept, f->ops[j].vec,
+                    f->ops[j].optional, f->ops[j].sel);
         if (!f->nops)
             fprintf(c, " { 0, 0, 0 }");
         fprintf(c, " }, %d, %d, \"%s\", %d, %d, \"%s\", \"%s\", %d },\n", f->since_major,
