@@ -63,6 +63,10 @@ static const found_case cases[] = {
     { "9.0", "sm_100a", "clusterlaunchcontrol.query_cancel.is_canceled.b128.b128 p1, q;", 52, "" },
     { "9.0", "sm_100a", "clusterlaunchcontrol.query_cancel.is_canceled.pred.b128 p1, q;", 0, NULL },
     { "9.0", "sm_100a", "cp.async.bulk.shared::cta.shared::cluster.mbarrier::complete_tx::bytes [r1], [r2], 16, [r3];", 27, "" },
+    /* operand kinds */
+    { "9.0", "sm_90", "match.all.sync.b32 _, r3, r4;", 0, NULL },
+    { "9.0", "sm_90", "match.any.sync.b32 _, r3, r4;", 21, "" },
+    { "9.0", "sm_100a", "clusterlaunchcontrol.query_cancel.is_canceled.pred.b128 p1, 1;", 0, NULL },
     /* video selectors: where they may go and which */
     { "9.0", "sm_90", "vadd.s32.s32.s32 r1.h0, r2, r3;", 19,
       "operand 1 of 'vadd' cannot carry the selector '.h0' (form: vadd <vtype> <vtype> <vtype> {.sat} {.sat})" },
