@@ -747,9 +747,18 @@ static void check_instr(ptx_context *ctx, const ptx_module *m, ptx_instr *in)
         }
     }
     /* a word of an instruction name written out of place (mul.s32.wide):
-     * say where it belongs rather than what the nearest form wants */
-    for (unsigned k = 0; k < root->nforms && best.what != P_VERSION && best.what != P_TARGET &&
-                         best.what != P_WITHDRAWN; k++) {
+     * say where it belongs rather than what the nearest form wants; not
+     * when the instruction starts with a whole name of its own
+     * (cp.reduce.async.bulk is not a misplaced cp.async) */
+    bool named = false;
+    for (unsigned k = 0; k < root->nforms && !named; k++) {
+        const ptx_isa_form *form = &ptx_isa_forms[root->first_form + k];
+        named = form->nname && form->nname <= in->nmods;
+        for (unsigned j = 0; named && j < form->nname; j++)
+            named = ids[j] == form->name[j];
+    }
+    for (unsigned k = 0; k < root->nforms && !named && best.what != P_VERSION &&
+                         best.what != P_TARGET && best.what != P_WITHDRAWN; k++) {
         const ptx_isa_form *form = &ptx_isa_forms[root->first_form + k];
         for (unsigned i = 1; form->nname && i < in->nmods; i++) {
             if (ids[i] == form->name[0] && ids[0] != form->name[0]) {

@@ -67,6 +67,11 @@ static const found_case cases[] = {
     { "9.0", "sm_90", "match.all.sync.b32 _, r3, r4;", 0, NULL },
     { "9.0", "sm_90", "match.any.sync.b32 _, r3, r4;", 21, "" },
     { "9.0", "sm_100a", "clusterlaunchcontrol.query_cancel.is_canceled.pred.b128 p1, 1;", 0, NULL },
+    { "9.0", "sm_90", "cp.reduce.async.bulk.shared::cluster.shared::cta.mbarrier::complete_tx::bytes.add.u32 [r1], [r2], 512, 16;", 0, NULL },
+    { "9.0", "sm_90", "cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [r1], [rd2], 512, 16;", 0, NULL },
+    /* not a misplaced cp.async: the operand count is what is wrong */
+    { "9.0", "sm_90", "cp.reduce.async.bulk.shared::cluster.shared::cta.mbarrier::complete_tx::bytes.add.u32 [r1], [r2], 512, [r3], r4;", 2,
+      "'cp' takes 4 operands, found 5 (form: cp.reduce.async.bulk <s2cl> <ssrc> <mbar> <add> <cl_addt>)" },
     /* video selectors: where they may go and which */
     { "9.0", "sm_90", "vadd.s32.s32.s32 r1.h0, r2, r3;", 19,
       "operand 1 of 'vadd' cannot carry the selector '.h0' (form: vadd <vtype> <vtype> <vtype> {.sat} {.sat})" },
