@@ -242,9 +242,30 @@ static bool selector_ok(const ptx_name *sel, unsigned cls)
     }
 }
 
-static bool operand_ok(const ptx_expr *e, const ptx_isa_operand *op, unsigned vec)
+/* ptxas takes a register of type .bf16 or .bf16x2 written as a vector of
+ * 1, 2 or 4 registers ({b}, {b, b}: add.bf16 d, a, {b}) in computations */
+static bool bf16_braces(const ptx_expr *e, const ptx_isa_operand *op)
+{
+    if (!(op->accept & PTX_ACC_NAME) || (e->count != 1 && e->count != 2 && e->count != 4))
+        return false;
+    for (unsigned k = 0; k < e->count; k++)
+        if (e->u.list.items[k]->kind != PTX_EXPR_SYM)
+            return false;
+    return true;
+}
+
+static bool is_bf16_type(uint16_t id)
+{
+    return id && (strcmp(ptx_isa_mod_names[id], ".bf16") == 0 ||
+                  strcmp(ptx_isa_mod_names[id], ".bf16x2") == 0);
+}
+
+/* `bf16`: the operand has type .bf16 or .bf16x2 */
+static bool operand_ok(const ptx_expr *e, const ptx_isa_operand *op, unsigned vec, bool bf16)
 {
     unsigned acc = op->accept;
+    if (bf16 && e->kind == PTX_EXPR_VEC && !(acc & PTX_ACC_VEC))
+        return bf16_braces(e, op);
     switch ((ptx_expr_kind)e->kind) {
     case PTX_EXPR_SYM:
         if (!selector_ok(e->u.sym.sel, op->sel))
@@ -389,8 +410,24 @@ static verdict try_form(const ptx_module *m, const ptx_instr *in, const ptx_isa_
         v.cost += 5;
     } else {
         unsigned vec = vector_size(in, f);
+        /* the destination has the first type, the sources the last
+         * (cvt.rn.bf16.f32: d is .bf16, a .f32) */
+        uint16_t first_type = 0, last_type = 0;
+        for (unsigned i = f->nname; i < in->nmods; i++) {
+            if (assign[i] == SLOT_IGNORED || f->slots[assign[i]].category != PTX_CAT_TYPE)
+                continue;
+            if (!first_type)
+                first_type = ids[i];
+            last_type = ids[i];
+        }
+        /* only in scalar computations: memory operations (atom, red:
+         * "Vector is not expected") and matrix ones (wgmma) refuse it */
+        bool computes = true;
+        for (unsigned i = 0; i < f->nops; i++)
+            computes = computes && !(f->ops[i].accept & (PTX_ACC_ADDR | PTX_ACC_VEC));
         for (unsigned i = 0; i < in->nops; i++) {
-            if (!operand_ok(in->ops[i], &f->ops[i], vec)) {
+            bool bf16 = computes && is_bf16_type(i == 0 ? first_type : last_type);
+            if (!operand_ok(in->ops[i], &f->ops[i], vec, bf16)) {
                 if (v.what == P_NONE) {
                     v.what = P_OPERAND;
                     v.index = i;

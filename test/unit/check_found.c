@@ -72,6 +72,14 @@ static const found_case cases[] = {
     /* not a misplaced cp.async: the operand count is what is wrong */
     { "9.0", "sm_90", "cp.reduce.async.bulk.shared::cluster.shared::cta.mbarrier::complete_tx::bytes.add.u32 [r1], [r2], 512, [r3], r4;", 2,
       "'cp' takes 4 operands, found 5 (form: cp.reduce.async.bulk <s2cl> <ssrc> <mbar> <add> <cl_addt>)" },
+    /* a .bf16/.bf16x2 register may be written {b}, {b, b} or {b, b, b, b} */
+    { "9.0", "sm_90", "add.bf16 h1, h2, {h3, h3};", 0, NULL },
+    { "9.0", "sm_90", "cvt.rn.bf16.f32 {h1}, f4;", 0, NULL },
+    { "9.0", "sm_90", "setp.eq.bf16 p1, {h1}, h2;", 0, NULL },
+    { "9.0", "sm_90", "add.bf16 h1, h2, {h3, h3, h3};", 19, "operand 3 of 'add' must be a register" },
+    { "9.0", "sm_90", "add.f16 h1, h2, {h3};", 18, "operand 3 of 'add' must be a register" },
+    { "9.0", "sm_90", "cvt.rn.bf16x2.f32 r1, {f4}, f5;", 24, "" },
+    { "9.0", "sm_90", "atom.global.add.noftz.bf16 h1, [rd1], {h2};", 40, "" },
     /* video selectors: where they may go and which */
     { "9.0", "sm_90", "vadd.s32.s32.s32 r1.h0, r2, r3;", 19,
       "operand 1 of 'vadd' cannot carry the selector '.h0' (form: vadd <vtype> <vtype> <vtype> {.sat} {.sat})" },
