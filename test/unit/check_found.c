@@ -41,9 +41,14 @@ static const found_case cases[] = {
       "'wmma' needs the modifier .aligned (form: wmma.load.a .sync {.sync} .aligned <layout_row_col> <shape_m16n16k16> {<ss>} <type_f16>)" },
     /* types keep the order of the form's type slots */
     { "9.0", "sm_90", "mma.e5m2.sync.aligned.m16n8k16.row.col.f32.e4m3.f32 {f1, f2, f3, f4}, {r1, r2}, {r3}, {f5, f6, f7, f8};", 40,
-      "type '.f32' is out of place in 'mma': the types follow the order of the form (mma .sync {.sync} .aligned <shape_m16n8k16> <layout_row> <layout_col> <t_f32> <t_e4m3_e5m2> <t_f32_e4m3_e5m2> <t_f32>)" },
+      "type '.f32' is out of place in 'mma': the types follow the order of the form (mma .sync {.sync} .aligned <shape_m16n8k16> <layout_row> <layout_col> <t_f32> <t_e4m3_e5m2> <t_e4m3_e5m2> <t_f32>)" },
     { "9.0", "sm_90", "mma.sync.aligned.m16n8k16.row.col.f32.e5m2.e4m3.f32 {f1, f2, f3, f4}, {r1, r2}, {r3}, {f5, f6, f7, f8};", 0, NULL },
     { "9.0", "sm_100", "add.f32.f16 f1, h1, f2;", 0, NULL },
+    /* mma type combinations as ptxas takes them (no .f32 B with .e4m3 A) */
+    { "9.0", "sm_90", "mma.sync.aligned.m16n8k32.row.col.f32.e4m3.f32.f32 {f1, f2, f3, f4}, {r1, r2, r3, r4}, {r1, r2}, {f1, f2, f3, f4};", 48, "" },
+    { "9.0", "sm_90", "mma.sync.aligned.m16n8k16.row.col.f16.f16.f16.f32 {r1, r2}, {r1, r2, r3, r4}, {r1, r2}, {f1, f2, f3, f4};", 47, "" },
+    { "9.0", "sm_90", "mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {f1, f2, f3, f4}, {r1, r2, r3, r4}, {r1, r2}, {f1, f2, f3, f4};", 0, NULL },
+    { "9.0", "sm_90", "wmma.mma.sync.aligned.row.col.m16n16k16.u8.u8.u8.s32 {r1, r2, r3, r4, r5, r6, r7, r8}, {r1, r2}, {r3, r4}, {r1, r2, r3, r4, r5, r6, r7, r8};", 2, "" },
     /* layouts too; and only m8n8k4 takes .col for A */
     { "9.0", "sm_90", "mma.sync.aligned.m16n8k16.col.col.f16.f16.f16.f16 {r1, r2}, {r1, r2, r3, r4}, {r1, r2}, {r1, r2};", 31, "" },
     { "9.0", "sm_90", "mma.sync.aligned.m16n8k16.col.row.f16.f16.f16.f16 {r1, r2}, {r1, r2, r3, r4}, {r1, r2}, {r1, r2};", 31, "" },
