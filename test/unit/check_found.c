@@ -46,9 +46,9 @@ static const found_case cases[] = {
     { "9.0", "sm_100", "add.f32.f16 f1, h1, f2;", 0, NULL },
     /* mma type combinations as ptxas takes them (no .f32 B with .e4m3 A) */
     { "9.0", "sm_90", "mma.sync.aligned.m16n8k32.row.col.f32.e4m3.f32.f32 {f1, f2, f3, f4}, {r1, r2, r3, r4}, {r1, r2}, {f1, f2, f3, f4};", 48, "" },
-    { "9.0", "sm_90", "mma.sync.aligned.m16n8k16.row.col.f16.f16.f16.f32 {r1, r2}, {r1, r2, r3, r4}, {r1, r2}, {f1, f2, f3, f4};", 47, "" },
+    { "9.0", "sm_90", "mma.sync.aligned.m16n8k16.row.col.f16.f16.f16.f32 {r1, r2}, {r1, r2, r3, r4}, {r1, r2}, {f1, f2, f3, f4};", 2, "" },
     { "9.0", "sm_90", "mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {f1, f2, f3, f4}, {r1, r2, r3, r4}, {r1, r2}, {f1, f2, f3, f4};", 0, NULL },
-    { "9.0", "sm_90", "wmma.mma.sync.aligned.row.col.m16n16k16.u8.u8.u8.s32 {r1, r2, r3, r4, r5, r6, r7, r8}, {r1, r2}, {r3, r4}, {r1, r2, r3, r4, r5, r6, r7, r8};", 2, "" },
+    { "9.0", "sm_90", "wmma.mma.sync.aligned.row.col.m16n16k16.u8.u8.u8.s32 {r1, r2, r3, r4, r5, r6, r7, r8}, {r1, r2}, {r3, r4}, {r1, r2, r3, r4, r5, r6, r7, r8};", 47, "" },
     /* layouts too; and only m8n8k4 takes .col for A */
     { "9.0", "sm_90", "mma.sync.aligned.m16n8k16.col.col.f16.f16.f16.f16 {r1, r2}, {r1, r2, r3, r4}, {r1, r2}, {r1, r2};", 31, "" },
     { "9.0", "sm_90", "mma.sync.aligned.m16n8k16.col.row.f16.f16.f16.f16 {r1, r2}, {r1, r2, r3, r4}, {r1, r2}, {r1, r2};", 31, "" },
