@@ -571,18 +571,25 @@ static void report(ptx_context *ctx, const ptx_module *m, const ptx_instr *in,
                          (unsigned)f->nops, in->nops, f->text);
         return;
     }
-    case P_OPERAND:
-        if (in->ops[v.index]->kind == PTX_EXPR_SYM && in->ops[v.index]->u.sym.sel &&
-            !selector_ok(in->ops[v.index]->u.sym.sel, f->ops[v.index].sel)) {
-            ptx_diag_add(ctx, PTX_SEV_ERROR, PTX_DIAG_INSTRUCTION, in->ops[v.index]->span,
+    case P_OPERAND: {
+        const ptx_expr *e = in->ops[v.index];
+        const ptx_isa_operand *o = &f->ops[v.index];
+        unsigned want = o->vec > 0 ? (unsigned)o->vec : vector_size(in, f);
+        if (e->kind == PTX_EXPR_SYM && e->u.sym.sel && !selector_ok(e->u.sym.sel, o->sel))
+            ptx_diag_add(ctx, PTX_SEV_ERROR, PTX_DIAG_INSTRUCTION, e->span,
                          "operand %u of '%s' cannot carry the selector '%s' (form: %s)",
-                         v.index + 1, op, in->ops[v.index]->u.sym.sel->text, f->text);
-            return;
-        }
-        ptx_diag_add(ctx, PTX_SEV_ERROR, PTX_DIAG_INSTRUCTION, in->ops[v.index]->span,
-                     "operand %u of '%s' must be %s", v.index + 1, op,
-                     operand_words(f->ops[v.index].accept));
+                         v.index + 1, op, e->u.sym.sel->text, f->text);
+        /* a vector where one is expected: only its length can be wrong */
+        else if (e->kind == PTX_EXPR_VEC && (o->accept & PTX_ACC_VEC) && o->vec >= 0)
+            ptx_diag_add(ctx, PTX_SEV_ERROR, PTX_DIAG_INSTRUCTION, e->span,
+                         "operand %u of '%s' must be a vector of %u element%s, found %u",
+                         v.index + 1, op, want, want == 1 ? "" : "s", e->count);
+        else
+            ptx_diag_add(ctx, PTX_SEV_ERROR, PTX_DIAG_INSTRUCTION, e->span,
+                         "operand %u of '%s' must be %s", v.index + 1, op,
+                         operand_words(o->accept));
         return;
+    }
     case P_VERSION: {
         const ptx_isa_family *fam = &ptx_isa_families[f->family];
         unsigned major = f->since_major ? f->since_major : fam->major;
@@ -621,6 +628,145 @@ static void report(ptx_context *ctx, const ptx_module *m, const ptx_instr *in,
     }
 }
 
+/* ---- memo of accepted shapes ------------------------------------------
+ * Real modules repeat a few hundred instruction shapes thousands of times.
+ * Whether a form fits depends only on the opcode, the modifier ids and each
+ * operand's class (its kind, a vector's size, whether a name is negated or
+ * is WARP_SZ), given the module's version and target: so an accepted
+ * shape is remembered, keyed by exactly those, with the form and the slot
+ * each modifier took.  Rejections are not remembered: they are reported in
+ * full each time. */
+
+enum { MEMO_MAX_WORDS = 64 };
+
+typedef struct memo_key {
+    uint16_t w[MEMO_MAX_WORDS];
+    unsigned n;
+    uint32_t hash;
+} memo_key;
+
+typedef struct memo_entry {
+    uint32_t hash;
+    uint16_t form;
+    uint16_t n;                 /* words in key */
+    const uint16_t *key;        /* key words, then the slot of each modifier */
+    const uint8_t *assign;
+} memo_entry;
+
+struct ptx_isa_memo {
+    memo_entry *slots;
+    size_t mask, count;
+};
+
+static uint16_t operand_class(const ptx_expr *e)
+{
+    uint16_t c = e->kind;
+    switch ((ptx_expr_kind)e->kind) {
+    case PTX_EXPR_VEC: {
+        if (e->count > 0x7F)
+            return 0xFFFF;
+        /* {b} for a .bf16 register takes names only */
+        bool names = true;
+        for (unsigned k = 0; k < e->count && names; k++)
+            names = e->u.list.items[k]->kind == PTX_EXPR_SYM;
+        return (uint16_t)(c | names << 5 | e->count << 8);
+    }
+    case PTX_EXPR_UNARY:
+        return (uint16_t)(c | (e->op == PTX_OP_LNOT && is_name(e->u.op.a)) << 5);
+    case PTX_EXPR_SYM: {
+        /* a selector: which selector classes take it */
+        unsigned sel = 0;
+        for (unsigned k = PTX_SEL_NONE; e->u.sym.sel && k <= PTX_SEL_VMASK4; k++)
+            sel |= (unsigned)selector_ok(e->u.sym.sel, k) << k;
+        return (uint16_t)(c | is_constant_expr(e) << 5 | (e->u.sym.sel != NULL) << 6 | sel << 8);
+    }
+    default:
+        return c;
+    }
+}
+
+static bool memo_key_make(memo_key *k, const ptx_isa_root *root, const ptx_instr *in,
+                          const uint16_t *ids)
+{
+    if (3u + in->nmods + in->nops > MEMO_MAX_WORDS)
+        return false;
+    unsigned n = 0;
+    k->w[n++] = (uint16_t)(root - ptx_isa_roots);
+    k->w[n++] = (uint16_t)in->nmods;
+    for (unsigned i = 0; i < in->nmods; i++)
+        k->w[n++] = ids[i];
+    k->w[n++] = (uint16_t)in->nops;
+    for (unsigned i = 0; i < in->nops; i++) {
+        uint16_t c = operand_class(in->ops[i]);
+        if (c == 0xFFFF)
+            return false;
+        k->w[n++] = c;
+    }
+    k->n = n;
+    uint32_t h = 2166136261u;
+    for (unsigned i = 0; i < n; i++)
+        h = (h ^ k->w[i]) * 16777619u;
+    k->hash = h ^ (h >> 15);
+    return true;
+}
+
+static const memo_entry *memo_find(ptx_context *ctx, const memo_key *k)
+{
+    struct ptx_isa_memo *mt = ctx->isa_memo;
+    if (!mt || !mt->slots)
+        return NULL;
+    for (size_t i = k->hash & mt->mask; mt->slots[i].key; i = (i + 1) & mt->mask) {
+        const memo_entry *e = &mt->slots[i];
+        if (e->hash == k->hash && e->n == k->n && memcmp(e->key, k->w, k->n * sizeof *k->w) == 0)
+            return e;
+    }
+    return NULL;
+}
+
+static void memo_add(ptx_context *ctx, const memo_key *k, uint16_t form, const uint8_t *assign,
+                     unsigned nmods)
+{
+    struct ptx_isa_memo *mt = ctx->isa_memo;
+    if (!mt)
+        mt = ctx->isa_memo = ptx_arena_zalloc(&ctx->arena, sizeof *mt);
+    if (!mt->slots || (mt->count + 1) * 2 > mt->mask + 1) {
+        size_t cap = mt->slots ? (mt->mask + 1) * 2 : 256;
+        memo_entry *slots = ptx_arena_zalloc(&ctx->arena, cap * sizeof *slots);
+        for (size_t i = 0; mt->slots && i <= mt->mask; i++) {
+            if (!mt->slots[i].key)
+                continue;
+            size_t j = mt->slots[i].hash & (cap - 1);
+            while (slots[j].key)
+                j = (j + 1) & (cap - 1);
+            slots[j] = mt->slots[i];
+        }
+        mt->slots = slots;
+        mt->mask = cap - 1;
+    }
+    uint16_t *copy = ptx_arena_alloc(&ctx->arena, k->n * sizeof *copy + nmods);
+    memcpy(copy, k->w, k->n * sizeof *copy);
+    uint8_t *a = (uint8_t *)(copy + k->n);
+    memcpy(a, assign, nmods);
+    size_t i = k->hash & mt->mask;
+    while (mt->slots[i].key)
+        i = (i + 1) & mt->mask;
+    mt->slots[i] = (memo_entry){ k->hash, form, (uint16_t)k->n, copy, a };
+    mt->count++;
+}
+
+/* Records the form that fits and what each modifier says. */
+static void apply_form(ptx_instr *in, uint16_t index, const uint16_t *ids, const uint8_t *assign)
+{
+    const ptx_isa_form *form = &ptx_isa_forms[index];
+    in->family = form->family;
+    in->form = index;
+    for (unsigned i = 0; i < in->nmods; i++) {
+        in->mods[i].id = ids[i];
+        in->mods[i].category = i < form->nname || assign[i] == SLOT_IGNORED
+                                   ? PTX_CAT_NONE : form->slots[assign[i]].category;
+    }
+}
+
 /* While the tables are being written, an opcode they do not know yet is
  * let through; once all 173 families are in, it is an error. */
 enum { ALL_FAMILIES = 173 };
@@ -639,12 +785,13 @@ static const ptx_expr *first_name(const ptx_expr *e)
         const ptx_expr *a = first_name(e->u.op.a);
         return a ? a : first_name(e->u.op.b);
     }
-    case PTX_EXPR_COND: {
-        const ptx_expr *a = first_name(e->u.op.a);
-        if (!a)
-            a = first_name(e->u.op.b);
-        return a ? a : first_name(e->u.op.c);
-    }
+    case PTX_EXPR_COND:
+        for (unsigned i = 0; i < 3; i++) {
+            const ptx_expr *a = first_name(e->u.list.items[i]);
+            if (a)
+                return a;
+        }
+        return NULL;
     case PTX_EXPR_INT: case PTX_EXPR_FLOAT: case PTX_EXPR_F32: case PTX_EXPR_F64:
         return NULL;
     default:
@@ -749,6 +896,13 @@ static void check_instr(ptx_context *ctx, const ptx_module *m, ptx_instr *in)
             return;
         }
     }
+    memo_key key;
+    bool keyed = memo_key_make(&key, root, in, ids);
+    const memo_entry *hit = keyed ? memo_find(ctx, &key) : NULL;
+    if (hit) {
+        apply_form(in, hit->form, ids, hit->assign);
+        return;
+    }
     uint64_t ignorable = 0;
     unsigned ignorable_family = 0;
     uint8_t assign_small[64], best_assign_small[64];
@@ -764,17 +918,9 @@ static void check_instr(ptx_context *ctx, const ptx_module *m, ptx_instr *in)
         }
         verdict v = try_form(m, in, form, ids, ignorable, assign);
         if (v.what == P_NONE) {
-            in->family = form->family;
-            in->form = (uint16_t)(root->first_form + k);
-            for (unsigned i = 0; i < in->nmods; i++) {
-                in->mods[i].id = ids[i];
-                if (i < form->nname) {
-                    in->mods[i].category = PTX_CAT_NONE;
-                    continue;
-                }
-                in->mods[i].category = assign[i] == SLOT_IGNORED ? PTX_CAT_NONE
-                                                                 : form->slots[assign[i]].category;
-            }
+            apply_form(in, (uint16_t)(root->first_form + k), ids, assign);
+            if (keyed)
+                memo_add(ctx, &key, (uint16_t)(root->first_form + k), assign, in->nmods);
             return;
         }
         if (v.cost < best.cost) {

@@ -779,12 +779,7 @@ static void walk_literals(target *t, const ptx_expr *e)
         walk_literals(t, e->u.op.a);
         walk_literals(t, e->u.op.b);
         return;
-    case PTX_EXPR_COND:
-        walk_literals(t, e->u.op.a);
-        walk_literals(t, e->u.op.b);
-        walk_literals(t, e->u.op.c);
-        return;
-    case PTX_EXPR_ADDR: case PTX_EXPR_VEC: case PTX_EXPR_LIST:
+    case PTX_EXPR_COND: case PTX_EXPR_ADDR: case PTX_EXPR_VEC: case PTX_EXPR_LIST:
         for (uint32_t i = 0; i < e->count; i++)
             walk_literals(t, e->u.list.items[i]);
         return;

@@ -165,6 +165,26 @@ START_TEST(misspelt_call_head)
 }
 END_TEST
 
+/* The memo of accepted instruction shapes must tell selectors and vector
+ * contents apart: a valid instruction first, then its invalid twins. */
+START_TEST(memo_keeps_selectors_apart)
+{
+    const char *src = ".version 9.0\n.target sm_90\n.address_size 64\n.visible .entry k()\n{\n"
+                      "\t.reg .b32 r<5>;\n\t.reg .b16 h<5>;\n"
+                      "\tvadd.s32.s32.s32 r1, r2.b1, r3;\n"       /* 8: accepted */
+                      "\tvadd.s32.s32.s32 r1, r2.b4, r3;\n"       /* 9 */
+                      "\tadd.bf16 h1, h2, {h3};\n"                /* 10: accepted */
+                      "\tadd.bf16 h1, h2, {1};\n"                 /* 11 */
+                      "\tret;\n}\n";
+    ptx_context *ctx = ptx_context_new();
+    ck_assert_int_eq(ptx_parse_buffer(ctx, "t.ptx", src, strlen(src), NULL), PTX_ERR_INPUT);
+    ck_assert_uint_eq(ptx_error_count(ctx), 2);
+    ck_assert_uint_eq(ptx_context_position(ctx, ptx_diag_get(ctx, 0)->span.off).line, 9);
+    ck_assert_uint_eq(ptx_context_position(ctx, ptx_diag_get(ctx, 1)->span.off).line, 11);
+    ptx_context_free(ctx);
+}
+END_TEST
+
 static bool has(const ptx_modifier *mods, size_t n, const char *word)
 {
     for (size_t i = 0; i < n; i++)
@@ -204,6 +224,7 @@ Suite *found_suite(void)
     TCase *tc = tcase_create("found");
     tcase_add_loop_test(tc, found_instruction, 0, (int)(sizeof cases / sizeof *cases));
     tcase_add_test(tc, misspelt_call_head);
+    tcase_add_test(tc, memo_keeps_selectors_apart);
     tcase_add_test(tc, opcode_modifiers);
     suite_add_tcase(s, tc);
     return s;

@@ -602,6 +602,64 @@ START_TEST(reject_nul_byte)
 }
 END_TEST
 
+/* Like check_reject, for a whole module of `len` bytes that may hold NUL
+ * bytes; `want` errors exactly. */
+static void check_reject_raw(const char *text, size_t len, size_t want, ptx_diag_code code,
+                             const char *message, unsigned line, unsigned col)
+{
+    ptx_context *ctx;
+    parse_raw(&ctx, text, len);
+    size_t nerr = ptx_error_count(ctx);
+    const ptx_diag *d = ptx_diag_get(ctx, 0);
+    char msg[512] = "";
+    int got = 0;
+    ptx_position p = { 0, 0 };
+    if (d) {
+        snprintf(msg, sizeof msg, "%s", d->message);
+        got = d->code;
+        p = ptx_context_position(ctx, d->span.off);
+    }
+    ptx_context_free(ctx);
+    ck_assert_msg(nerr == want, "%zu errors, expected %zu (first: %s)", nerr, want, msg);
+    ck_assert_msg(got == (int)code, "code %d, expected %d (%s)", got, code, msg);
+    ck_assert_str_eq(msg, message);
+    ck_assert_uint_eq(p.line, line);
+    ck_assert_uint_eq(p.col, col);
+}
+
+#define RAW(s) s, sizeof s - 1
+
+/* ptxas stops at a NUL byte wherever it is ("Unexpected EOF"); a NUL
+ * inside a comment or a string is as much an error as one between tokens,
+ * and the comment or string is still skipped whole. */
+START_TEST(reject_nul_in_comment)
+{
+    check_reject_raw(RAW(HDR_TEXT ".entry k()\n{\nret; // a\0b\n}\n"), 1, PTX_DIAG_CHAR,
+                     "NUL byte in a comment", 6, 10);
+    check_reject_raw(RAW(HDR_TEXT ".entry k()\n{\n/* \0\0 */ ret;\n}\n"), 1, PTX_DIAG_CHAR,
+                     "NUL byte in a comment", 6, 4);
+}
+END_TEST
+
+START_TEST(reject_nul_in_string)
+{
+    check_reject_raw(RAW(HDR_TEXT ".file 1 \"a\0.cu\"\n"), 1, PTX_DIAG_CHAR,
+                     "NUL byte in a string", 4, 11);
+}
+END_TEST
+
+/* Line markers and @@DWARF lines are skipped or kept as text, but their
+ * bytes are PTX source: ptxas rejects non-ASCII in them too. */
+START_TEST(reject_non_ascii_in_line_marker_and_dwarf)
+{
+    check_reject_raw(RAW("# 1 \"caf\xc3\xa9.cu\"\n" HDR_TEXT), 1, PTX_DIAG_NONASCII,
+                     "non-ASCII character in a line marker (PTX source is ASCII)", 1, 9);
+    check_reject_raw(RAW(".version 1.4\n.target sm_10\n@@DWARF .byte 0x2e \xff\n"), 1,
+                     PTX_DIAG_NONASCII,
+                     "non-ASCII character in a @@DWARF line (PTX source is ASCII)", 3, 20);
+}
+END_TEST
+
 Suite *scanner_suite(void)
 {
     Suite *s = suite_create("scanner");
@@ -653,6 +711,9 @@ Suite *scanner_suite(void)
     tcase_add_test(tc, integer_over_64_bits_warns);
     tcase_add_test(tc, reject_stray_characters);
     tcase_add_test(tc, reject_nul_byte);
+    tcase_add_test(tc, reject_nul_in_comment);
+    tcase_add_test(tc, reject_nul_in_string);
+    tcase_add_test(tc, reject_non_ascii_in_line_marker_and_dwarf);
     suite_add_tcase(s, tc);
     return s;
 }
