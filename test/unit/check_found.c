@@ -3,6 +3,7 @@
  * rejected with the error expected here), and ptx_opcode_modifiers, which
  * the tool draws its replacement modifiers from. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "check_suites.h"
@@ -12,7 +13,7 @@ typedef struct found_case {
     const char *version;
     const char *target;
     const char *stmt;
-    unsigned col;           /* column of the error on line 13; 0: accepted */
+    unsigned col;           /* column of the error on line 14; 0: accepted */
     const char *message;    /* "": any message */
 } found_case;
 
@@ -68,6 +69,11 @@ static const found_case cases[] = {
     { "9.0", "sm_100a", "clusterlaunchcontrol.query_cancel.is_canceled.b128.b128 p1, q;", 52, "" },
     { "9.0", "sm_100a", "clusterlaunchcontrol.query_cancel.is_canceled.pred.b128 p1, q;", 0, NULL },
     { "9.0", "sm_100a", "cp.async.bulk.shared::cta.shared::cluster.mbarrier::complete_tx::bytes [r1], [r2], 16, [r3];", 27, "" },
+    /* .4d surfaces (ptxas's .1d_buffer) */
+    { "9.0", "sm_90", "suld.b.4d.b32.trap {r1}, [s, {r2}];", 0, NULL },
+    { "9.0", "sm_90", "sust.b.4d.b32.trap [s, {r2}], {r1};", 0, NULL },
+    { "9.0", "sm_90", "sured.b.add.4d.u32.trap [s, {r2}], r1;", 0, NULL },
+    { "4.2", "sm_30", "suld.b.4d.b32.trap {r1}, [s, {r2}];", 2, "" },
     /* operand kinds */
     { "9.0", "sm_90", "match.all.sync.b32 _, r3, r4;", 0, NULL },
     { "9.0", "sm_90", "match.any.sync.b32 _, r3, r4;", 21, "" },
@@ -118,11 +124,16 @@ START_TEST(found_instruction)
     const found_case *c = &cases[_i];
     char src[1024];
     /* no .address_size: PTX ISA 1.x modules have none */
+    /* the surface s (line 3) and the .b128 register q (line 12) only where
+     * the module may declare them (opaque types need PTX ISA 1.5, .b128
+     * 8.3 and sm_70): older modules have blank lines there */
+    bool b128 = strcmp(c->version, "8.3") >= 0 && atoi(c->target + 3) >= 70;
     snprintf(src, sizeof src,
-             ".version %s\n.target %s\n.entry k\n{\n"
+             ".version %s\n.target %s\n%s\n.entry k\n{\n"
              "\t.reg .b32 r<9>;\n\t.reg .b64 rd<9>;\n\t.reg .pred p<3>;\n\t.reg .f32 f<9>;\n"
-             "\t.reg .f64 fd<9>;\n\t.reg .b16 h<4>;\n\t.reg .b128 q;\n$L:\n\t%s\n\tret;\n}\n",
-             c->version, c->target, c->stmt);
+             "\t.reg .f64 fd<9>;\n\t.reg .b16 h<4>;\n\t%s\n$L:\n\t%s\n\tret;\n}\n",
+             c->version, c->target, strcmp(c->version, "1.5") >= 0 ? ".global .surfref s;" : "",
+             b128 ? ".reg .b128 q;" : "", c->stmt);
     ptx_context *ctx = ptx_context_new();
     const ptx_module *m;
     ptx_status st = ptx_parse_buffer(ctx, "t.ptx", src, strlen(src), &m);
@@ -142,7 +153,7 @@ START_TEST(found_instruction)
     ck_assert_msg(st == PTX_ERR_INPUT, "'%s' (%s, %s) accepted", c->stmt, c->version, c->target);
     if (c->message[0])
         ck_assert_str_eq(msg, c->message);
-    ck_assert_uint_eq(at.line, 13);
+    ck_assert_uint_eq(at.line, 14);
     ck_assert_uint_eq(at.col, c->col);
 }
 END_TEST
