@@ -133,9 +133,11 @@ MUTATION_MIN_REJECT ?= 99
 $(B)/mutations: test/conformance/mutations.c $(B)/libptxfront.a
 	$(CC) $(ALL_CFLAGS) -o $@ $< $(B)/libptxfront.a $(ALL_LDFLAGS)
 
+# test/conformance/found.tsv: the cases tools/mutate found, hosts under $(SHARED)
 mutations: $(B)/mutations
 	@if [ -f $(SHARED)/mutations/public.tsv ]; then \
-	    PTX_MUTATION_MIN_REJECT=$(MUTATION_MIN_REJECT) $(B)/mutations $(SHARED)/mutations/public.tsv $(SHARED)/corpus; \
+	    PTX_MUTATION_MIN_REJECT=$(MUTATION_MIN_REJECT) $(B)/mutations $(SHARED)/mutations/public.tsv $(SHARED)/corpus \
+	        test/conformance/found.tsv $(SHARED); \
 	else echo "mutations: SKIPPED: $(SHARED)/mutations not found"; fi
 
 check: unit errors hostile examples mutations conformance bench-smoke

@@ -164,7 +164,7 @@ typedef enum problem {
 typedef struct verdict {
     problem what;
     unsigned index;         /* the modifier or operand concerned */
-    unsigned slot;          /* P_MISSING, P_DUPLICATE: the slot */
+    unsigned slot;          /* P_MISSING, P_DUPLICATE: the slot; P_ORDER: the category */
     unsigned cost;          /* how far the form is from the instruction */
 } verdict;
 
@@ -208,11 +208,68 @@ static bool is_constant_expr(const ptx_expr *e)
     }
 }
 
-static bool operand_ok(const ptx_expr *e, const ptx_isa_operand *op, unsigned vec)
+/* Does a name's selector (".b0", ".x"; NULL for none) fit class `cls`? */
+static bool selector_ok(const ptx_name *sel, unsigned cls)
+{
+    if (cls == PTX_SEL_ANY || !sel)
+        return true;
+    if (cls == PTX_SEL_NONE)
+        return false;
+    const char *d = sel->text + 2;
+    char c = sel->text[1];
+    size_t n = strlen(d);
+    char top = cls == PTX_SEL_VSEL4 ? '7' : cls == PTX_SEL_VMASK2 ? '1' : '3';
+    bool descending = true;
+    for (size_t i = 0; i < n; i++) {
+        if (d[i] < '0' || d[i] > top)
+            return false;
+        if (i && d[i] >= d[i - 1])
+            descending = false;
+    }
+    switch (cls) {
+    case PTX_SEL_VIDEO:
+        return n == 1 && (c == 'b' || (c == 'h' && d[0] <= '1'));
+    case PTX_SEL_VSEL2:
+        return c == 'h' && n == 2;
+    case PTX_SEL_VSEL4:
+        return c == 'b' && n == 4;
+    case PTX_SEL_VMASK2:
+        return c == 'h' && n >= 1 && n <= 2 && descending;
+    case PTX_SEL_VMASK4:
+        return c == 'b' && n >= 1 && n <= 4 && descending;
+    default:
+        return false;
+    }
+}
+
+/* ptxas takes a register of type .bf16 or .bf16x2 written as a vector of
+ * 1, 2 or 4 registers ({b}, {b, b}: add.bf16 d, a, {b}) in computations */
+static bool bf16_braces(const ptx_expr *e, const ptx_isa_operand *op)
+{
+    if (!(op->accept & PTX_ACC_NAME) || (e->count != 1 && e->count != 2 && e->count != 4))
+        return false;
+    for (unsigned k = 0; k < e->count; k++)
+        if (e->u.list.items[k]->kind != PTX_EXPR_SYM)
+            return false;
+    return true;
+}
+
+static bool is_bf16_type(uint16_t id)
+{
+    return id && (strcmp(ptx_isa_mod_names[id], ".bf16") == 0 ||
+                  strcmp(ptx_isa_mod_names[id], ".bf16x2") == 0);
+}
+
+/* `bf16`: the operand has type .bf16 or .bf16x2 */
+static bool operand_ok(const ptx_expr *e, const ptx_isa_operand *op, unsigned vec, bool bf16)
 {
     unsigned acc = op->accept;
+    if (bf16 && e->kind == PTX_EXPR_VEC && !(acc & PTX_ACC_VEC))
+        return bf16_braces(e, op);
     switch ((ptx_expr_kind)e->kind) {
     case PTX_EXPR_SYM:
+        if (!selector_ok(e->u.sym.sel, op->sel))
+            return false;
         return acc & (PTX_ACC_NAME | PTX_ACC_PRED | PTX_ACC_LABEL);
     case PTX_EXPR_INDEX:
         /* arr[2] is an element: ptxas takes it as an address too */
@@ -260,8 +317,11 @@ static bool withdrawn(const ptx_module *m, const ptx_isa_form *f)
     return true;
 }
 
+/* assign[i] of a modifier ptxas ignores (grammar/isa/ignored.isa) */
+enum { SLOT_IGNORED = 0xFF };
+
 static verdict try_form(const ptx_module *m, const ptx_instr *in, const ptx_isa_form *f,
-                        const uint16_t *ids, uint8_t *assign)
+                        const uint16_t *ids, uint64_t ignorable, uint8_t *assign)
 {
     verdict v = { P_NONE, 0, 0, 0 };
     if (in->nmods < f->nname) {
@@ -287,6 +347,20 @@ static verdict try_form(const ptx_module *m, const ptx_instr *in, const ptx_isa_
                 break;
             dup = s;
         }
+        if (s == f->nslots && i < 64 && (ignorable >> i & 1)) {
+            /* a word ptxas ignores after this opcode, once */
+            bool again = false;
+            for (unsigned j = f->nname; j < i && !again; j++)
+                again = ids[j] == ids[i];
+            assign[i] = SLOT_IGNORED;
+            if (again && v.what == P_NONE) {
+                v.what = P_DUPLICATE;
+                v.index = i;
+                v.slot = 0;
+            }
+            v.cost += again ? 10 : 0;
+            continue;
+        }
         if (s == f->nslots) {
             if (v.what == P_NONE) {
                 v.what = dup < 32 ? P_DUPLICATE : P_MODIFIER;
@@ -299,19 +373,24 @@ static verdict try_form(const ptx_module *m, const ptx_instr *in, const ptx_isa_
         filled[s] = true;
         assign[i] = (uint8_t)s;
     }
-    /* the types go in the order of the form's type slots, whatever their
-     * sets (ptxas: add.f16.f32 and mma.e5m2.sync... are "Unexpected
-     * instruction types") */
-    for (unsigned i = f->nname, last = 0, seen = 0; v.what == P_NONE && i < in->nmods; i++) {
-        if (f->slots[assign[i]].category != PTX_CAT_TYPE)
-            continue;
-        if (seen && assign[i] < last) {
-            v.what = P_ORDER;
-            v.index = i;
-            v.cost += 10;
+    /* types, layouts and state spaces go in the order of the form's slots
+     * for them, whatever their sets (ptxas: add.f16.f32 and
+     * mma.e5m2.sync... are "Unexpected instruction types", mma...col.row
+     * "Illegal alayout", cp.async.cg.global.shared "State space incorrect") */
+    static const uint8_t positional[] = { PTX_CAT_TYPE, PTX_CAT_LAYOUT, PTX_CAT_SPACE };
+    for (unsigned c = 0; c < sizeof positional && v.what == P_NONE; c++) {
+        for (unsigned i = f->nname, last = 0, seen = 0; v.what == P_NONE && i < in->nmods; i++) {
+            if (assign[i] == SLOT_IGNORED || f->slots[assign[i]].category != positional[c])
+                continue;
+            if (seen && assign[i] < last) {
+                v.what = P_ORDER;
+                v.index = i;
+                v.slot = positional[c];     /* the category, for the message */
+                v.cost += 10;
+            }
+            last = assign[i];
+            seen = 1;
         }
-        last = assign[i];
-        seen = 1;
     }
     for (unsigned s = 0; s < f->nslots; s++) {
         if (!filled[s] && (f->slots[s].kind == PTX_SLOT_LIT || f->slots[s].kind == PTX_SLOT_SET)) {
@@ -331,8 +410,24 @@ static verdict try_form(const ptx_module *m, const ptx_instr *in, const ptx_isa_
         v.cost += 5;
     } else {
         unsigned vec = vector_size(in, f);
+        /* the destination has the first type, the sources the last
+         * (cvt.rn.bf16.f32: d is .bf16, a .f32) */
+        uint16_t first_type = 0, last_type = 0;
+        for (unsigned i = f->nname; i < in->nmods; i++) {
+            if (assign[i] == SLOT_IGNORED || f->slots[assign[i]].category != PTX_CAT_TYPE)
+                continue;
+            if (!first_type)
+                first_type = ids[i];
+            last_type = ids[i];
+        }
+        /* only in scalar computations: memory operations (atom, red:
+         * "Vector is not expected") and matrix ones (wgmma) refuse it */
+        bool computes = true;
+        for (unsigned i = 0; i < f->nops; i++)
+            computes = computes && !(f->ops[i].accept & (PTX_ACC_ADDR | PTX_ACC_VEC));
         for (unsigned i = 0; i < in->nops; i++) {
-            if (!operand_ok(in->ops[i], &f->ops[i], vec)) {
+            bool bf16 = computes && is_bf16_type(i == 0 ? first_type : last_type);
+            if (!operand_ok(in->ops[i], &f->ops[i], vec, bf16)) {
                 if (v.what == P_NONE) {
                     v.what = P_OPERAND;
                     v.index = i;
@@ -451,8 +546,9 @@ static void report(ptx_context *ctx, const ptx_module *m, const ptx_instr *in,
         return;
     case P_ORDER:
         ptx_diag_add(ctx, PTX_SEV_ERROR, PTX_DIAG_INSTRUCTION, mod_span(in, v.index),
-                     "type '%s' is out of place in '%s': the types follow the order of the form (%s)",
-                     in->mods[v.index].name->text, op, f->text);
+                     "%s '%s' is out of place in '%s': the %ss follow the order of the form (%s)",
+                     ptx_isa_category_names[v.slot], in->mods[v.index].name->text, op,
+                     ptx_isa_category_names[v.slot], f->text);
         return;
     case P_MISSING:
         set_values(vals, sizeof vals, &f->slots[v.slot]);
@@ -479,8 +575,12 @@ static void report(ptx_context *ctx, const ptx_module *m, const ptx_instr *in,
         const ptx_expr *e = in->ops[v.index];
         const ptx_isa_operand *o = &f->ops[v.index];
         unsigned want = o->vec > 0 ? (unsigned)o->vec : vector_size(in, f);
+        if (e->kind == PTX_EXPR_SYM && e->u.sym.sel && !selector_ok(e->u.sym.sel, o->sel))
+            ptx_diag_add(ctx, PTX_SEV_ERROR, PTX_DIAG_INSTRUCTION, e->span,
+                         "operand %u of '%s' cannot carry the selector '%s' (form: %s)",
+                         v.index + 1, op, e->u.sym.sel->text, f->text);
         /* a vector where one is expected: only its length can be wrong */
-        if (e->kind == PTX_EXPR_VEC && (o->accept & PTX_ACC_VEC) && o->vec >= 0)
+        else if (e->kind == PTX_EXPR_VEC && (o->accept & PTX_ACC_VEC) && o->vec >= 0)
             ptx_diag_add(ctx, PTX_SEV_ERROR, PTX_DIAG_INSTRUCTION, e->span,
                          "operand %u of '%s' must be a vector of %u element%s, found %u",
                          v.index + 1, op, want, want == 1 ? "" : "s", e->count);
@@ -562,14 +662,24 @@ static uint16_t operand_class(const ptx_expr *e)
 {
     uint16_t c = e->kind;
     switch ((ptx_expr_kind)e->kind) {
-    case PTX_EXPR_VEC:
-        if (e->count > 0xFF)
+    case PTX_EXPR_VEC: {
+        if (e->count > 0x7F)
             return 0xFFFF;
-        return (uint16_t)(c | e->count << 8);
+        /* {b} for a .bf16 register takes names only */
+        bool names = true;
+        for (unsigned k = 0; k < e->count && names; k++)
+            names = e->u.list.items[k]->kind == PTX_EXPR_SYM;
+        return (uint16_t)(c | names << 5 | e->count << 8);
+    }
     case PTX_EXPR_UNARY:
         return (uint16_t)(c | (e->op == PTX_OP_LNOT && is_name(e->u.op.a)) << 5);
-    case PTX_EXPR_SYM:
-        return (uint16_t)(c | is_constant_expr(e) << 5);
+    case PTX_EXPR_SYM: {
+        /* a selector: which selector classes take it */
+        unsigned sel = 0;
+        for (unsigned k = PTX_SEL_NONE; e->u.sym.sel && k <= PTX_SEL_VMASK4; k++)
+            sel |= (unsigned)selector_ok(e->u.sym.sel, k) << k;
+        return (uint16_t)(c | is_constant_expr(e) << 5 | (e->u.sym.sel != NULL) << 6 | sel << 8);
+    }
     default:
         return c;
     }
@@ -652,7 +762,8 @@ static void apply_form(ptx_instr *in, uint16_t index, const uint16_t *ids, const
     in->form = index;
     for (unsigned i = 0; i < in->nmods; i++) {
         in->mods[i].id = ids[i];
-        in->mods[i].category = i < form->nname ? PTX_CAT_NONE : form->slots[assign[i]].category;
+        in->mods[i].category = i < form->nname || assign[i] == SLOT_IGNORED
+                                   ? PTX_CAT_NONE : form->slots[assign[i]].category;
     }
 }
 
@@ -729,6 +840,28 @@ static bool check_parenthesised(ptx_context *ctx, const ptx_instr *in, const ptx
     return true;
 }
 
+/* Which modifiers of `in` ptxas ignores in family `fam`: words of
+ * grammar/isa/ignored.isa that none of the family's forms gives a meaning
+ * (testp's .finite and tensormap.replace's .rank count there). */
+static uint64_t ignorable_words(const ptx_instr *in, const uint16_t *ids,
+                                const ptx_isa_root *root, unsigned fam)
+{
+    uint64_t ignorable = 0;
+    for (unsigned i = 0; i < in->nmods && i < 64; i++) {
+        if (!ptx_isa_mod_ignored[ids[i]])
+            continue;
+        bool meaningful = false;
+        for (unsigned k = 0; k < root->nforms && !meaningful; k++) {
+            const ptx_isa_form *form = &ptx_isa_forms[root->first_form + k];
+            for (unsigned sl = 0; form->family == fam && sl < form->nslots && !meaningful; sl++)
+                meaningful = slot_takes(&form->slots[sl], ids[i]);
+        }
+        if (!meaningful)
+            ignorable |= (uint64_t)1 << i;
+    }
+    return ignorable;
+}
+
 static void check_instr(ptx_context *ctx, const ptx_module *m, ptx_instr *in)
 {
     const ptx_isa_root *root = root_of(in->opcode);
@@ -770,6 +903,8 @@ static void check_instr(ptx_context *ctx, const ptx_module *m, ptx_instr *in)
         apply_form(in, hit->form, ids, hit->assign);
         return;
     }
+    uint64_t ignorable = 0;
+    unsigned ignorable_family = 0;
     uint8_t assign_small[64], best_assign_small[64];
     uint8_t *assign = in->nmods <= 64 ? assign_small : ptx_arena_alloc(&ctx->arena, in->nmods);
     uint8_t *best_assign = in->nmods <= 64 ? best_assign_small : ptx_arena_alloc(&ctx->arena, in->nmods);
@@ -777,7 +912,11 @@ static void check_instr(ptx_context *ctx, const ptx_module *m, ptx_instr *in)
     const ptx_isa_form *best_form = NULL;
     for (unsigned k = 0; k < root->nforms; k++) {
         const ptx_isa_form *form = &ptx_isa_forms[root->first_form + k];
-        verdict v = try_form(m, in, form, ids, assign);
+        if (form->family != ignorable_family) {
+            ignorable_family = form->family;
+            ignorable = ignorable_words(in, ids, root, form->family);
+        }
+        verdict v = try_form(m, in, form, ids, ignorable, assign);
         if (v.what == P_NONE) {
             apply_form(in, (uint16_t)(root->first_form + k), ids, assign);
             if (keyed)
@@ -791,9 +930,18 @@ static void check_instr(ptx_context *ctx, const ptx_module *m, ptx_instr *in)
         }
     }
     /* a word of an instruction name written out of place (mul.s32.wide):
-     * say where it belongs rather than what the nearest form wants */
-    for (unsigned k = 0; k < root->nforms && best.what != P_VERSION && best.what != P_TARGET &&
-                         best.what != P_WITHDRAWN; k++) {
+     * say where it belongs rather than what the nearest form wants; not
+     * when the instruction starts with a whole name of its own
+     * (cp.reduce.async.bulk is not a misplaced cp.async) */
+    bool named = false;
+    for (unsigned k = 0; k < root->nforms && !named; k++) {
+        const ptx_isa_form *form = &ptx_isa_forms[root->first_form + k];
+        named = form->nname && form->nname <= in->nmods;
+        for (unsigned j = 0; named && j < form->nname; j++)
+            named = ids[j] == form->name[j];
+    }
+    for (unsigned k = 0; k < root->nforms && !named && best.what != P_VERSION &&
+                         best.what != P_TARGET && best.what != P_WITHDRAWN; k++) {
         const ptx_isa_form *form = &ptx_isa_forms[root->first_form + k];
         for (unsigned i = 1; form->nname && i < in->nmods; i++) {
             if (ids[i] == form->name[0] && ids[0] != form->name[0]) {

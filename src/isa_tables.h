@@ -29,10 +29,22 @@ typedef struct ptx_isa_slot {
     uint8_t category;           /* ptx_mod_category of what fills it */
 } ptx_isa_slot;
 
+/* the selectors a name operand may carry (tools/isagen.c: sel_names) */
+enum {
+    PTX_SEL_ANY = 0,            /* %tid.x, r.b0: whatever the grammar read */
+    PTX_SEL_NONE,               /* no selector */
+    PTX_SEL_VIDEO,              /* .b0 .b1 .b2 .b3 .h0 .h1 (scalar video) */
+    PTX_SEL_VSEL2,              /* .hXY, X and Y in 0..3 (vop2 sources) */
+    PTX_SEL_VSEL4,              /* .bXYZW, each in 0..7 (vop4 sources) */
+    PTX_SEL_VMASK2,             /* .h0 .h1 .h10 (vop2 destination mask) */
+    PTX_SEL_VMASK4              /* .b + 1 to 4 of 3..0, descending (vop4 mask) */
+};
+
 typedef struct ptx_isa_operand {
     uint16_t accept;            /* PTX_ACC_* */
     int16_t vec;                /* vector size: 0 from .vN, -1 any */
     uint8_t optional;
+    uint8_t sel;                /* PTX_SEL_* */
 } ptx_isa_operand;
 
 typedef struct ptx_isa_form {
@@ -68,6 +80,8 @@ typedef struct ptx_isa_root {
 
 extern const char *const ptx_isa_mod_names[PTX_MOD_COUNT];
 extern const char *const ptx_isa_category_names[PTX_CAT_COUNT];
+/* 1 for the words ptxas takes after any instruction name and ignores */
+extern const unsigned char ptx_isa_mod_ignored[PTX_MOD_COUNT];
 extern const ptx_isa_set ptx_isa_sets[];
 extern const ptx_isa_form ptx_isa_forms[];
 extern const ptx_isa_family ptx_isa_families[PTX_FAMILY_COUNT];

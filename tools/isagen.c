@@ -47,6 +47,7 @@ typedef struct {
 typedef struct {
     int accept;
     int vec;        /* 0: from the .vN modifier; -1: any; N */
+    int sel;        /* which selectors a name may carry (SEL_*) */
     int optional;
 } operand_t;
 
@@ -86,6 +87,9 @@ static int nforms, capforms;
 static family_t *families;
 static int nfamilies, capfamilies;
 static int errors;
+static char *ignored;       /* by modifier id: ptxas ignores the word */
+static int capignored;
+static int nignored_lines;  /* in the file being read */
 
 static void fail(const char *file, int line, const char *fmt, ...)
 {
@@ -183,7 +187,15 @@ static bool valid_target(const char *t)
     return !*p || ((*p == 'a' || *p == 'f') && !p[1]);
 }
 
-/* one operand: alternatives joined by '/', then suffixes */
+/* selector classes of a name operand (mirrored in src/isa_tables.h):
+ * 'r:none' takes r1 but not r1.b0; the video classes take the selectors
+ * of the video instructions */
+static const char *const sel_names[] = {
+    "any", "none", "video", "vsel2", "vsel4", "vmask2", "vmask4",
+};
+
+/* one operand: alternatives joined by '/', then suffixes; 'r:CLASS' or
+ * 'ri:CLASS' limits the selectors a name may carry */
 static bool parse_operand(char *s, operand_t *op)
 {
     memset(op, 0, sizeof *op);
@@ -196,6 +208,16 @@ static bool parse_operand(char *s, operand_t *op)
         else
             op->accept |= ACC_PAIR;
         s[--n] = '\0';
+    }
+    char *colon = strchr(s, ':');
+    if (colon) {
+        *colon++ = '\0';
+        size_t k = 0;
+        while (k < sizeof sel_names / sizeof *sel_names && strcmp(sel_names[k], colon) != 0)
+            k++;
+        if (k == sizeof sel_names / sizeof *sel_names || (strcmp(s, "r") && strcmp(s, "ri")))
+            return false;
+        op->sel = (int)k;
     }
     for (char *alt = strtok(s, "/"); alt; alt = strtok(NULL, "/")) {
         if (!strcmp(alt, "r"))
@@ -448,6 +470,7 @@ static void parse_file(const char *file)
     }
     char buf[4096];
     int line = 0, family = -1;
+    nignored_lines = 0;
     while (fgets(buf, sizeof buf, in)) {
         line++;
         size_t n = strlen(buf);
@@ -473,7 +496,37 @@ static void parse_file(const char *file)
             rest = p + strlen(p);
         while (*rest == ' ')
             rest++;
+        if (!strcmp(p, "ignored")) {
+            /* words ptxas takes after any instruction name and ignores;
+             * a file of them describes no family */
+            if (family >= 0) {
+                fail(file, line, "'ignored' lines go in a file of their own, without 'family'");
+                continue;
+            }
+            for (char *w = strtok(rest, " "); w; w = strtok(NULL, " ")) {
+                if (!valid_word(w)) {
+                    fail(file, line, "'%s' is not a dot-word", w);
+                    continue;
+                }
+                int id = mod_id(w);
+                if (id >= capignored) {
+                    int old = capignored;
+                    capignored = id + 64;
+                    ignored = realloc(ignored, sizeof *ignored * (size_t)capignored);
+                    memset(ignored + old, 0, sizeof *ignored * (size_t)(capignored - old));
+                }
+                if (ignored[id])
+                    fail(file, line, "'%s' is ignored twice", w);
+                ignored[id] = 1;
+                nignored_lines++;
+            }
+            continue;
+        }
         if (!strcmp(p, "family")) {
+            if (nignored_lines) {
+                fail(file, line, "a file of 'ignored' lines describes no family");
+                break;
+            }
             if (family >= 0) {
                 fail(file, line, "a file describes one family");
                 continue;
@@ -551,10 +604,10 @@ static void parse_file(const char *file)
             /* a language construct the grammar itself handles ({ }, @p) */
             families[family].construct = 1;
         } else {
-            fail(file, line, "unknown line kind '%s' (family, set, form)", p);
+            fail(file, line, "unknown line kind '%s' (family, set, form, ignored)", p);
         }
     }
-    if (family < 0 && !errors)
+    if (family < 0 && !errors && !nignored_lines)
         fail(file, 1, "no 'family' line");
     else if (family >= 0) {
         families[family].nsets = nsets - families[family].first_set;
@@ -699,7 +752,14 @@ int main(int argc, char **argv)
     fprintf(c, "const char *const ptx_isa_mod_names[PTX_MOD_COUNT] = {\n    \"\",\n");
     for (int k = 0; k < nmods; k++)
         fprintf(c, "    \"%s\",\n", sorted[k]);
-    fprintf(c, "};\n\nconst char *const ptx_isa_category_names[PTX_CAT_COUNT] = {\n    \"\",\n");
+    fprintf(c, "};\n\nconst unsigned char ptx_isa_mod_ignored[PTX_MOD_COUNT] = {\n    0,");
+    for (int k = 0; k < nmods; k++) {
+        int id = 0;
+        while (mods[id] != sorted[k])
+            id++;
+        fprintf(c, "%s%d,", k % 32 == 31 ? "\n    " : " ", id < capignored && ignored[id]);
+    }
+    fprintf(c, "\n};\n\nconst char *const ptx_isa_category_names[PTX_CAT_COUNT] = {\n    \"\",\n");
     for (size_t k = 0; k < NCATEGORIES; k++)
         fprintf(c, "    \"%s\",\n", categories[k]);
     fprintf(c, "};\n\n");
@@ -756,8 +816,8 @@ int main(int argc, char **argv)
         }
         fprintf(c, "%s }, %d, {", f->nslots ? "" : " { 0, 0, 0 }", f->nops);
         for (int j = 0; j < f->nops; j++)
-            fprintf(c, "%s{ %d, %d, %d }", j ? ", " : " ", f->ops[j].accept, f->ops[j].vec,
-                    f->ops[j].optional);
+            fprintf(c, "%s{ %d, %d, %d, %d }", j ? ", " : " ", f->ops[j].accept, f->ops[j].vec,
+                    f->ops[j].optional, f->ops[j].sel);
         if (!f->nops)
             fprintf(c, " { 0, 0, 0 }");
         fprintf(c, " }, %d, %d, \"%s\", %d, %d, \"%s\", \"%s\", %d },\n", f->since_major,

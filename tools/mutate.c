@@ -779,12 +779,7 @@ static void walk_literals(target *t, const ptx_expr *e)
         walk_literals(t, e->u.op.a);
         walk_literals(t, e->u.op.b);
         return;
-    case PTX_EXPR_COND:
-        walk_literals(t, e->u.op.a);
-        walk_literals(t, e->u.op.b);
-        walk_literals(t, e->u.op.c);
-        return;
-    case PTX_EXPR_ADDR: case PTX_EXPR_VEC: case PTX_EXPR_LIST:
+    case PTX_EXPR_COND: case PTX_EXPR_ADDR: case PTX_EXPR_VEC: case PTX_EXPR_LIST:
         for (uint32_t i = 0; i < e->count; i++)
             walk_literals(t, e->u.list.items[i]);
         return;
@@ -1160,7 +1155,8 @@ static const char *domain_of(const mutation *mu)
         /* what the declared registers decide: their types (an immediate
          * of the wrong kind too), or whether a name is a vector register */
         if (contains(mu->message, "Arguments mismatch") &&
-            (!mu->shape || strcmp(mu->kind, "imm_operand") == 0))
+            (!mu->shape || strcmp(mu->kind, "imm_operand") == 0 ||
+             strcmp(mu->kind, "vec_operand") == 0))
             return "types";
         if (mu->scalar_vec && (contains(mu->message, "ector expected") ||
                                contains(mu->message, "vector size mismatch")))
@@ -1278,16 +1274,14 @@ static void run_all(mutation **list, size_t n, source **hosts, size_t nhosts, bo
         }
         int status;
         pid_t pid = waitpid(-1, &status, WNOHANG);
-        if (pid > 0) {
-            for (int s = 0; s < njobs; s++) {
-                if (jobs[s].pid != pid)
-                    continue;
-                read_result(&jobs[s], status);
-                jobs[s].pid = 0;
-                done++;
-            }
-            continue;
+        for (int s = 0; pid > 0 && s < njobs; s++) {
+            if (jobs[s].pid != pid)
+                continue;
+            read_result(&jobs[s], status);
+            jobs[s].pid = 0;
+            done++;
         }
+        /* the timeouts are checked even while other runs keep finishing */
         double t = now();
         for (int s = 0; s < njobs; s++) {
             if (jobs[s].pid && t - jobs[s].start > timeout_s) {
@@ -1309,8 +1303,15 @@ static void run_all(mutation **list, size_t n, source **hosts, size_t nhosts, bo
             last = t;
             fprintf(stderr, "mutate: %zu of %zu run (%.0f s)\n", done, total, t - t0);
         }
-        struct timespec ts = { 0, 2000000 };
-        nanosleep(&ts, NULL);
+        if (pid <= 0) {
+            struct timespec ts = { 0, 2000000 };
+            nanosleep(&ts, NULL);
+        }
+    }
+    for (int s = 0; s < njobs; s++) {
+        char in[64];
+        snprintf(in, sizeof in, "%s/case%d.ptx", workdir, s);
+        unlink(in);
     }
     free(jobs);
 }
