@@ -266,7 +266,7 @@ static bool is_constant(const ptx_expr *e)
     case PTX_EXPR_INT:
         return true;
     case PTX_EXPR_SYM:
-        return !e->u.sym.sel && strcmp(e->u.sym.name->text, "WARP_SZ") == 0;
+        return !e->u.sym.sel && ptx_name_is(e->u.sym.name, "WARP_SZ");
     case PTX_EXPR_UNARY: case PTX_EXPR_PAREN: case PTX_EXPR_CAST:
         return is_constant(e->u.op.a);
     case PTX_EXPR_BINARY:
@@ -444,14 +444,9 @@ ptx_node *ptx_b_instr(ptx_context *ctx, const ptx_tok *guard, bool neg,
 {
     ptx_instr *in = node_new(ctx, PTX_NODE_INSTR, sizeof *in, loc);
     /* a DOTTED opcode: its words go before those the grammar collected */
-    const char *p = ctx->src + opcode->off;
-    uint32_t dot = 0, words = 0;
-    while (dot < opcode->len && p[dot] != '.')
-        dot++;
-    for (uint32_t i = dot; i < opcode->len; i++)
-        words += p[i] == '.';
-    ptx_tok op = { opcode->off, dot, 0, { 0 } };
-    in->opcode = tok_name(ctx, &op);
+    const ptx_split *sp = ptx_intern_split(ctx, ctx->src + opcode->off, opcode->len);
+    uint32_t words = sp->nwords - 1;
+    in->opcode = sp->words[0];
     if (guard) {
         in->guard = tok_name(ctx, guard);
         in->guard_neg = neg;
@@ -475,17 +470,13 @@ ptx_node *ptx_b_instr(ptx_context *ctx, const ptx_tok *guard, bool neg,
     in->nmods = (uint16_t)(n / 2 + words);
     if (in->nmods) {
         in->mods = ptx_arena_alloc(&ctx->arena, in->nmods * sizeof *in->mods);
-        uint32_t start = dot;
+        uint32_t off = opcode->off + sp->words[0]->len;
         for (unsigned i = 0; i < words; i++) {
-            uint32_t end = start + 1;
-            while (end < opcode->len && p[end] != '.')
-                end++;
-            ptx_tok w = { opcode->off + start, end - start, 0, { 0 } };
-            in->mods[i].name = tok_name(ctx, &w);
-            in->mods[i].off = w.off;
+            in->mods[i].name = sp->words[i + 1];
+            in->mods[i].off = off;
             in->mods[i].id = 0;
             in->mods[i].category = 0;
-            start = end;
+            off += sp->words[i + 1]->len;
         }
         for (unsigned i = words; i < in->nmods; i++) {
             in->mods[i].name = pairs[2 * (i - words)];
@@ -1219,6 +1210,7 @@ ptx_node *ptx_b_data(ptx_context *ctx, const ptx_tok *word, size_t values, ptx_l
     ptx_data *d = node_new(ctx, PTX_NODE_DATA, sizeof *d, loc);
     d->word = tok_name(ctx, word);
     d->values = (ptx_expr **)take(ctx, values, &d->count);
+    d->nlines = 1;
     bool known = false;
     for (size_t i = 0; i < sizeof data_words / sizeof *data_words; i++)
         if (strcmp(d->word->text, data_words[i]) == 0)
@@ -1230,60 +1222,86 @@ ptx_node *ptx_b_data(ptx_context *ctx, const ptx_tok *word, size_t values, ptx_l
     return &d->base;
 }
 
-/* ".b8 1\n\t.b8 0\n..." as one token: the values packed at the word's
- * width, or at 8 bytes when one does not fit it. */
+/* ".b8 1\n\t.b8 0,7\n..." as one token: the values packed at the word's
+ * width, or at 8 bytes when one does not fit it; where each line's values
+ * end, when a line has more than one. */
+/* Reads the next plain decimal at *q (the scanner has checked the form)
+ * and moves *q past it and the blanks and comma after it; sets *more when
+ * a comma followed. */
+static uint64_t run_value(const char **q, bool *more)
+{
+    const char *p = *q;
+    while (*p == ' ' || *p == '\t')
+        p++;
+    uint64_t v = 0;
+    while (*p >= '0' && *p <= '9')
+        v = v * 10 + (uint64_t)(*p++ - '0');
+    while (*p == ' ' || *p == '\t')
+        p++;
+    *more = *p == ',';
+    *q = p + *more;
+    return v;
+}
+
 ptx_node *ptx_b_data_run(ptx_context *ctx, const ptx_tok *t)
 {
     const char *p = ctx->src + t->off, *end = p + t->len;
     uint32_t wlen = 2;
     while (p[wlen] >= '0' && p[wlen] <= '9')
         wlen++;
-    uint32_t count = 0;
-    for (const char *q = memchr(p, '\n', t->len); q; q = memchr(q + 1, '\n', (size_t)(end - q - 1)))
-        count++;
     unsigned bits = (unsigned)strtoul(p + 2, NULL, 10);
-    uint64_t *vals = ptx_arena_alloc(&ctx->arena, (size_t)count * sizeof *vals);
+    /* first pass: how many values and lines, and the widest value; lines
+     * start with the word, and only blanks and newlines lie between */
+    uint32_t count = 0, nlines = 0;
     uint64_t max = 0;
-    const char *q = p, *last_end = p;
-    for (uint32_t i = 0; i < count; i++) {
+    const char *last_end = p;
+    bool more;
+    for (const char *q = p; q < end; nlines++) {
         q += wlen;
-        while (*q == ' ' || *q == '\t')
-            q++;
-        uint64_t v = 0;
-        while (*q >= '0' && *q <= '9')
-            v = v * 10 + (uint64_t)(*q++ - '0');
+        do {
+            max |= run_value(&q, &more);
+            count++;
+        } while (more);
         last_end = q;
-        vals[i] = v;
-        max |= v;
-        while (*q != '.' && q < end)
+        while (last_end > p && (last_end[-1] == ' ' || last_end[-1] == '\t'))
+            last_end--;
+        while (q < end && *q != '.')
             q++;
     }
     unsigned width = bits / 8;
     if (bits < 64 && (max >> bits) != 0)
         width = 8;
+    unsigned char *packed = ptx_arena_alloc(&ctx->arena, (size_t)count * width);
+    uint32_t *line_ends = count == nlines ? NULL
+                          : ptx_arena_alloc(&ctx->arena, (size_t)nlines * sizeof *line_ends);
+    /* second pass: the values, packed */
+    uint32_t i = 0, line = 0;
+    for (const char *q = p; q < end; line++) {
+        q += wlen;
+        do {
+            uint64_t v = run_value(&q, &more);
+            switch (width) {
+            case 1: packed[i] = (unsigned char)v; break;
+            case 2: { uint16_t h = (uint16_t)v; memcpy(packed + 2 * (size_t)i, &h, 2); break; }
+            case 4: { uint32_t w = (uint32_t)v; memcpy(packed + 4 * (size_t)i, &w, 4); break; }
+            default: memcpy(packed + 8 * (size_t)i, &v, 8); break;
+            }
+            i++;
+        } while (more);
+        if (line_ends)
+            line_ends[line] = i;
+        while (q < end && *q != '.')
+            q++;
+    }
     ptx_loc_t loc = { t->off, (uint32_t)(last_end - ctx->src) };
     ptx_data *d = node_new(ctx, PTX_NODE_DATA, sizeof *d, loc);
     ptx_tok w = { t->off, wlen, 0, { 0 } };
     d->word = tok_name(ctx, &w);
     d->count = count;
     d->width = (uint8_t)width;
-    if (width == 8) {
-        d->ints = vals;
-    } else {
-        unsigned char *packed = ptx_arena_alloc(&ctx->arena, (size_t)count * width);
-        for (uint32_t i = 0; i < count; i++) {
-            if (width == 1) {
-                packed[i] = (unsigned char)vals[i];
-            } else if (width == 2) {
-                uint16_t v = (uint16_t)vals[i];
-                memcpy(packed + 2 * i, &v, 2);
-            } else {
-                uint32_t v = (uint32_t)vals[i];
-                memcpy(packed + 4 * i, &v, 4);
-            }
-        }
-        d->ints = packed;
-    }
+    d->ints = packed;
+    d->nlines = nlines;
+    d->line_ends = line_ends;
     return &d->base;
 }
 

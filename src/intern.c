@@ -6,37 +6,65 @@
 
 #include "internal.h"
 
+/* Eight bytes per step: register names are short, mangled C++ names long,
+ * and a byte-at-a-time hash showed in profiles.  Every load is a memcpy of
+ * a fixed size (no alignment or aliasing assumptions). */
+static uint64_t mix(uint64_t h, uint64_t w)
+{
+    h = (h ^ w) * 0xbf58476d1ce4e5b9ULL;
+    return h ^ (h >> 31);
+}
+
 static uint32_t hash_bytes(const char *s, size_t len)
 {
-    /* FNV-1a over 64 bits, folded: short names dominate and this is cheap */
-    uint64_t h = 1469598103934665603ULL;
-    for (size_t i = 0; i < len; i++) {
-        h ^= (unsigned char)s[i];
-        h *= 1099511628211ULL;
+    uint64_t h = mix(0x9e3779b97f4a7c15ULL, len);
+    for (; len >= 8; s += 8, len -= 8) {
+        uint64_t w;
+        memcpy(&w, s, 8);
+        h = mix(h, w);
     }
-    return (uint32_t)(h ^ (h >> 32));
+    if (len >= 4) {
+        uint32_t a, b;   /* overlapping loads cover 4 to 7 bytes */
+        memcpy(&a, s, 4);
+        memcpy(&b, s + len - 4, 4);
+        h = mix(h, (uint64_t)a << 32 | b);
+    } else if (len) {
+        h = mix(h, (uint64_t)(unsigned char)s[0] << 16 |
+                   (uint64_t)(unsigned char)s[len / 2] << 8 | (unsigned char)s[len - 1]);
+    }
+    /* never 0: a zero in the hash array marks an empty slot */
+    return (uint32_t)(h ^ (h >> 32)) | 1;
 }
 
 static void rehash(ptx_context *ctx)
 {
     ptx_interner *in = &ctx->names;
     size_t cap = in->slots ? (in->mask + 1) * 2 : 1024;
-    const ptx_name **slots = calloc(cap, sizeof *slots);
-    if (!slots)
+    const ptx_name **slots = malloc(cap * sizeof *slots);
+    uint32_t *hashes = calloc(cap, sizeof *hashes);
+    if (!slots || !hashes) {
+        free(slots);
+        free(hashes);
         longjmp(ctx->oom, 1);
-    if (in->slots) {
-        for (size_t i = 0; i <= in->mask; i++) {
-            const ptx_name *n = in->slots[i];
-            if (!n)
-                continue;
-            size_t j = n->hash & (cap - 1);
-            while (slots[j])
-                j = (j + 1) & (cap - 1);
-            slots[j] = n;
-        }
-        free(in->slots);
     }
+    if (!in->slots) {
+        ptx_arena_init(&in->text);
+        in->text.oom = &ctx->oom;
+    }
+    for (size_t i = 0; in->slots && i <= in->mask; i++) {
+        if (!in->hashes[i])
+            continue;
+        const ptx_name *n = in->slots[i];
+        size_t j = n->hash & (cap - 1);
+        while (hashes[j])
+            j = (j + 1) & (cap - 1);
+        slots[j] = n;
+        hashes[j] = n->hash;
+    }
+    free(in->slots);
+    free(in->hashes);
     in->slots = slots;
+    in->hashes = hashes;
     in->mask = cap - 1;
 }
 
@@ -47,24 +75,83 @@ const ptx_name *ptx_intern(ptx_context *ctx, const char *s, size_t len)
         rehash(ctx);
     uint32_t h = hash_bytes(s, len);
     size_t i = h & in->mask;
-    for (const ptx_name *n; (n = in->slots[i]) != NULL; i = (i + 1) & in->mask) {
-        if (n->hash == h && n->len == len && memcmp(n->text, s, len) == 0)
+    for (uint32_t hi; (hi = in->hashes[i]) != 0; i = (i + 1) & in->mask) {
+        const ptx_name *n = in->slots[i];
+        if (hi == h && n->len == len && memcmp(n->text, s, len) == 0)
             return n;
     }
-    ptx_name *n = ptx_arena_alloc(&ctx->arena, sizeof *n + len + 1);
+    ptx_name *n = ptx_arena_alloc(&in->text, sizeof *n + len + 1);
     n->len = (uint32_t)len;
     n->hash = h;
     n->isa_id = PTX_ISA_ID_UNKNOWN;
     memcpy(n->text, s, len);
     n->text[len] = '\0';
     in->slots[i] = n;
+    in->hashes[i] = h;
     in->count++;
     return n;
 }
 
+static void regrow_splits(ptx_context *ctx)
+{
+    ptx_interner *in = &ctx->names;
+    size_t cap = in->splits ? (in->split_mask + 1) * 2 : 256;
+    ptx_split **slots = calloc(cap, sizeof *slots);
+    if (!slots)
+        longjmp(ctx->oom, 1);
+    for (size_t i = 0; in->splits && i <= in->split_mask; i++) {
+        ptx_split *sp = in->splits[i];
+        if (!sp)
+            continue;
+        size_t j = sp->whole->hash & (cap - 1);
+        while (slots[j])
+            j = (j + 1) & (cap - 1);
+        slots[j] = sp;
+    }
+    free(in->splits);
+    in->splits = slots;
+    in->split_mask = cap - 1;
+}
+
+const ptx_split *ptx_intern_split(ptx_context *ctx, const char *s, size_t len)
+{
+    ptx_interner *in = &ctx->names;
+    const ptx_name *whole = ptx_intern(ctx, s, len);
+    if (!in->splits || (in->nsplits + 1) * 2 > in->split_mask + 1)
+        regrow_splits(ctx);
+    size_t i = whole->hash & in->split_mask;
+    for (ptx_split *sp; (sp = in->splits[i]) != NULL; i = (i + 1) & in->split_mask)
+        if (sp->whole == whole)
+            return sp;
+    uint32_t nwords = 1;
+    for (size_t k = 1; k < len; k++)
+        nwords += s[k] == '.';
+    ptx_split *sp = ptx_arena_alloc(&ctx->arena, sizeof *sp + nwords * sizeof sp->words[0]);
+    sp->whole = whole;
+    sp->nwords = nwords;
+    size_t start = 0;
+    for (uint32_t w = 0; w < nwords; w++) {
+        size_t end = start + 1;
+        while (end < len && s[end] != '.')
+            end++;
+        sp->words[w] = ptx_intern(ctx, s + start, end - start);
+        start = end;
+    }
+    in->splits[i] = sp;
+    in->nsplits++;
+    return sp;
+}
+
 void ptx_interner_release(ptx_interner *in)
 {
+    free(in->splits);
+    in->splits = NULL;
+    in->split_mask = in->nsplits = 0;
+    if (in->slots)
+        ptx_arena_release(&in->text);
     free(in->slots);
+    free(in->hashes);
+    in->hashes = NULL;
     in->slots = NULL;
     in->mask = 0;
     in->count = 0;

@@ -31,14 +31,36 @@ char *ptx_arena_strndup(ptx_arena *a, const char *s, size_t n);
 
 /* ---- interning (intern.c) ------------------------------------------- */
 
+typedef struct ptx_split ptx_split;
+
 typedef struct ptx_interner {
+    /* open addressing in two parallel arrays: the probe reads hashes, which
+     * sit together, and touches a name only when its hash matches */
+    uint32_t *hashes;
     const ptx_name **slots;
     size_t mask;              /* slots - 1 */
     size_t count;
+    ptx_arena text;           /* the names, together and apart from the tree */
+    ptx_split **splits;       /* dotted names already cut into words */
+    size_t split_mask, nsplits;
 } ptx_interner;
+
+/* A dotted name ("ld.global.u32") cut at its dots: words[0] is the part
+ * before the first dot ("ld"), then each ".word" in order, all interned. */
+struct ptx_split {
+    const ptx_name *whole;
+    uint32_t nwords;
+    const ptx_name *words[];
+};
 
 void ptx_interner_release(ptx_interner *in);
 const ptx_name *ptx_intern(ptx_context *ctx, const char *s, size_t len);
+/* The words of the dotted name s[0..len): cut and interned once per
+ * distinct name, then found by one lookup. */
+const ptx_split *ptx_intern_split(ptx_context *ctx, const char *s, size_t len);
+/* Is interned name `n` the string literal `lit`?  (length first) */
+#define ptx_name_is(n, lit) \
+    ((n)->len == sizeof(lit) - 1 && memcmp((n)->text, lit, sizeof(lit) - 1) == 0)
 
 /* ---- the context (context.c) ----------------------------------------- */
 

@@ -38,9 +38,18 @@ static int cmp_root(const void *key, const void *elem)
     return strcmp((const char *)key, ((const ptx_isa_root *)elem)->name);
 }
 
+/* An opcode never starts with a dot, a modifier always does: the one
+ * cache field of a name serves both lookups (for an opcode, its root's
+ * index + 1, 0 when it has none). */
 static const ptx_isa_root *root_of(const ptx_name *opcode)
 {
-    return bsearch(opcode->text, ptx_isa_roots, ptx_isa_nroots, sizeof *ptx_isa_roots, cmp_root);
+    ptx_name *w = (ptx_name *)opcode;
+    if (w->isa_id == PTX_ISA_ID_UNKNOWN) {
+        const ptx_isa_root *hit = bsearch(w->text, ptx_isa_roots, ptx_isa_nroots,
+                                          sizeof *ptx_isa_roots, cmp_root);
+        w->isa_id = hit ? (uint16_t)(hit - ptx_isa_roots + 1) : 0;
+    }
+    return w->isa_id ? &ptx_isa_roots[w->isa_id - 1] : NULL;
 }
 
 ptx_family ptx_family_lookup(const char *opcode)
@@ -202,7 +211,7 @@ static bool is_constant_expr(const ptx_expr *e)
     case PTX_EXPR_PAREN:
         return true;
     case PTX_EXPR_SYM:
-        return strcmp(e->u.sym.name->text, "WARP_SZ") == 0;
+        return ptx_name_is(e->u.sym.name, "WARP_SZ");
     default:
         return false;
     }
@@ -778,7 +787,7 @@ static const ptx_expr *first_name(const ptx_expr *e)
         return NULL;
     switch ((ptx_expr_kind)e->kind) {
     case PTX_EXPR_SYM:
-        return strcmp(e->u.sym.name->text, "WARP_SZ") == 0 ? NULL : e;
+        return ptx_name_is(e->u.sym.name, "WARP_SZ") ? NULL : e;
     case PTX_EXPR_UNARY: case PTX_EXPR_PAREN: case PTX_EXPR_CAST:
         return first_name(e->u.op.a);
     case PTX_EXPR_BINARY: {
@@ -816,12 +825,12 @@ static bool root_takes_lists(const ptx_isa_root *root)
  * the line of its first argument name). */
 static bool check_parenthesised(ptx_context *ctx, const ptx_instr *in, const ptx_isa_root *root)
 {
-    if (root_takes_lists(root))
-        return true;
     for (unsigned i = 0; i < in->nops; i++) {
         const ptx_expr *e = in->ops[i];
         if (e->kind != PTX_EXPR_LIST)
             continue;
+        if (root_takes_lists(root))
+            return true;
         for (unsigned k = 0; k < e->count; k++) {
             const ptx_expr *name = first_name(e->u.list.items[k]);
             if (name) {

@@ -74,6 +74,15 @@ static const char *const expr_names[PTX_EXPR_COUNT] = {
 
 const char *ptx_type_name(ptx_type t) { return LOOKUP(type_names, t); }
 
+uint32_t ptx_data_line_start(const ptx_data *d, uint32_t k)
+{
+    if (!d->width)
+        return k ? d->count : 0;
+    if (!d->line_ends)
+        return k;
+    return k ? d->line_ends[k - 1] : 0;
+}
+
 uint64_t ptx_data_int(const ptx_data *d, uint32_t i)
 {
     const unsigned char *p = (const unsigned char *)d->ints + (size_t)i * d->width;

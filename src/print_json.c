@@ -412,8 +412,19 @@ static void node_enter(json *j, const ptx_node *n)
         range(o, n->span);
         key(o, "word");
         name(o, d->word);
-        if (d->width)
-            ptx_out_fmt(o, ",\"lines\":%u", (unsigned)d->count);
+        if (d->width) {
+            ptx_out_fmt(o, ",\"lines\":%u", (unsigned)d->nlines);
+            if (d->line_ends) {
+                /* lines of several values: where each line's values end */
+                ptx_out_str(o, ",\"line_ends\":[");
+                for (uint32_t k = 0; k < d->nlines; k++) {
+                    if (k)
+                        ptx_out_char(o, ',');
+                    ptx_out_u64(o, d->line_ends[k]);
+                }
+                ptx_out_char(o, ']');
+            }
+        }
         ptx_out_str(o, ",\"v\":[");
         for (uint32_t i = 0; i < d->count; i++) {
             if (i)

@@ -338,16 +338,19 @@ static void out_leaf(printer *p, const ptx_node *n, unsigned indent)
     case PTX_NODE_DATA: {
         const ptx_data *d = (const ptx_data *)n;
         if (d->width) {
-            /* a run: one line each, as in the source */
-            for (uint32_t i = 0; i < d->count; i++) {
-                if (i) {
+            /* a run: its lines one by one, as in the source */
+            for (uint32_t k = 0; k < d->nlines; k++) {
+                if (k) {
                     nl(p);
                     ptx_out_indent(o, indent);
                     p->bol = false;
                 }
                 ptx_out_name(o, d->word);
-                ptx_out_char(o, ' ');
-                ptx_out_u64(o, ptx_data_int(d, i));
+                uint32_t end = ptx_data_line_start(d, k + 1);
+                for (uint32_t i = ptx_data_line_start(d, k); i < end; i++) {
+                    ptx_out_str(o, i > ptx_data_line_start(d, k) ? ", " : " ");
+                    ptx_out_u64(o, ptx_data_int(d, i));
+                }
             }
             return;
         }

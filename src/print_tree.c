@@ -309,14 +309,17 @@ static void out_node(tree *t, unsigned depth, const ptx_node *n)
             /* a run prints as the lines it stands for, each where it was */
             const char *src = t->locations && t->ctx ? t->ctx->src : NULL;
             uint32_t off = n->span.off;
-            for (uint32_t i = 0; i < d->count; i++) {
-                if (i)
+            for (uint32_t k = 0; k < d->nlines; k++) {
+                if (k)
                     ptx_out_char(o, '\n');
                 ptx_span at = { src && off != PTX_NO_OFFSET ? off : PTX_NO_OFFSET, 0 };
                 line_start(t, depth, at, "data ");
                 ptx_out_name(o, d->word);
-                ptx_out_char(o, ' ');
-                ptx_out_u64(o, ptx_data_int(d, i));
+                uint32_t first = ptx_data_line_start(d, k), end = ptx_data_line_start(d, k + 1);
+                for (uint32_t i = first; i < end; i++) {
+                    ptx_out_str(o, i > first ? ", " : " ");
+                    ptx_out_u64(o, ptx_data_int(d, i));
+                }
                 if (src && off != PTX_NO_OFFSET) {
                     while (src[off] != '\n')
                         off++;

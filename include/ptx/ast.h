@@ -33,7 +33,8 @@ typedef struct ptx_span {
 typedef struct ptx_name {
     uint32_t len;
     uint32_t hash;
-    uint16_t isa_id;            /* internal: the name as a ptx_modifier, cached */
+    uint16_t isa_id;            /* internal: the name's place in the instruction
+                                   tables (modifier or opcode), cached */
     char text[];
 } ptx_name;
 
@@ -272,20 +273,27 @@ typedef struct ptx_section {
 } ptx_section;
 
 /* A data line, or a run of data lines.  Debug sections hold hundreds of
- * thousands of lines such as ".b8 144", one value each: consecutive lines
- * with the same word (.b8, .b16, .b32, .b64) and one plain decimal value
- * each are kept as one node with `width` != 0, their values packed in
- * `ints` (read them with ptx_data_int); the node then stands for `count`
- * source lines.  Otherwise `width` is 0 and `values` holds the expressions
- * of one line. */
+ * thousands of lines such as ".b8 144" or ".b8 95,90,78": consecutive
+ * lines with the same word (.b8, .b16, .b32, .b64) and only plain decimal
+ * values are kept as one node with `width` != 0, their `count` values
+ * packed in `ints` (read them with ptx_data_int); the node then stands for
+ * `nlines` source lines, line k holding the values from
+ * ptx_data_line_start(d, k) up to ptx_data_line_start(d, k + 1).
+ * Otherwise `width` is 0 and `values` holds the expressions of one line. */
 typedef struct ptx_data {
     ptx_node base;
     const ptx_name *word;       /* ".b8", ".b32", ".byte", ".4byte", ".quad"... */
-    uint32_t count;
+    uint32_t count;             /* values */
     uint8_t width;              /* bytes per packed value; 0: `values` */
     ptx_expr **values;          /* NULL for a run */
     const void *ints;           /* a run's values; NULL otherwise */
+    uint32_t nlines;            /* a run: the lines it stands for; else 1 */
+    const uint32_t *line_ends;  /* a run: where each line's values end;
+                                   NULL when every line has one value */
 } ptx_data;
+
+/* The index of the first value of line `k` (0 <= k <= nlines) of `d`. */
+uint32_t ptx_data_line_start(const ptx_data *d, uint32_t k);
 
 /* Value i of a run (width != 0). */
 uint64_t ptx_data_int(const ptx_data *d, uint32_t i);

@@ -480,9 +480,9 @@ static const char *lines_kept(const char *src, char *why, size_t size, unsigned 
 }
 
 /* A run of data lines is one node but prints as the lines it stands for,
- * each at its own position; a comment ends a run, a hexadecimal value or
- * a second value on the line is not part of one, a value too wide for the
- * word widens the packing. */
+ * each at its own position; a comment ends a run, a hexadecimal value is
+ * not part of one, a line of several values is (with where its values
+ * end), a value too wide for the word widens the packing. */
 START_TEST(data_runs)
 {
     static const char src[] =
@@ -492,7 +492,7 @@ START_TEST(data_runs)
         "// x\n"
         ".b8 300\n.b8 7\n"                          /* lines 10-11: packed at 8 bytes */
         ".b8 0x10\n"                                 /* line 12: an expression */
-        ".b32 5, 6\n"                                /* line 13: two values */
+        ".b32 5, 6\n.b32 8,9 , 10\n.b32 11\n"      /* lines 13-15: 2, 3 and 1 values */
         ".b64 9999999999999999999\n"                 /* line 14 */
         "}\n";
     ptx_context *ctx;
@@ -512,14 +512,24 @@ START_TEST(data_runs)
     ck_assert_uint_eq(c->width, 0);
     ck_assert_uint_eq(c->values[0]->u.i, 16);
     const ptx_data *d = (const ptx_data *)c->base.next;
-    ck_assert_uint_eq(d->width, 0);
-    ck_assert_uint_eq(d->count, 2);
+    ck_assert_uint_eq(d->width, 4);
+    ck_assert_uint_eq(d->count, 6);
+    ck_assert_uint_eq(d->nlines, 3);
+    ck_assert_ptr_nonnull(d->line_ends);
+    ck_assert_uint_eq(ptx_data_line_start(d, 1), 2);
+    ck_assert_uint_eq(ptx_data_line_start(d, 2), 5);
+    ck_assert_uint_eq(ptx_data_line_start(d, 3), 6);
+    ck_assert_uint_eq(ptx_data_int(d, 4), 10);
+    ck_assert_ptr_null(a->line_ends);
+    ck_assert_uint_eq(a->nlines, 3);
     const ptx_data *e = (const ptx_data *)d->base.next;
     ck_assert_uint_eq(e->width, 8);
     ck_assert_uint_eq(ptx_data_int(e, 0), 9999999999999999999u);
     char *t = tree_text(ctx, m, 0);
     ck_assert_ptr_nonnull(strstr(t, "    6:2 data .b8 1\n    7:2 data .b8 200\n    8:3 data .b8 0\n"
-                                    "    10:1 data .b8 300\n    11:1 data .b8 7\n    12:1 data .b8 0x10\n"));
+                                    "    10:1 data .b8 300\n    11:1 data .b8 7\n    12:1 data .b8 0x10\n"
+                                    "    13:1 data .b32 5, 6\n    14:1 data .b32 8, 9, 10\n"
+                                    "    15:1 data .b32 11\n    16:1 data .b64 9999999999999999999\n"));
     free(t);
     ptx_context_free(ctx);
 }
