@@ -117,6 +117,10 @@ static const found_case cases[] = {
       "a name in parentheses: only 'call' takes a list (...) of names; elsewhere (...) holds a constant expression" },
     { "9.0", "sm_90", "add.u32 r1, r2, (1, 2);", 18,
       "only 'call' takes a list (...); elsewhere (...) holds one constant expression" },
+    /* fuzzing found: trying a form whose slots take none of the modifiers
+     * (.param::func) read a slot index never set (UBSan: out of bounds) */
+    { "9.0", "sm_80", "st.param::func.b64 [rd1], rd2;", 0, NULL },
+    { "9.0", "sm_80", "st.param::func.b64.b64 [rd1], rd2;", 20, "" },
 };
 
 START_TEST(found_instruction)
