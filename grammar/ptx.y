@@ -66,7 +66,7 @@ static void ptx_yyerror(PTX_YYLTYPE *loc, ptx_parser_state *pp, const char *msg)
 
 %token <tok> IDENT "identifier" DOTWORD "dot-word" INT "integer" FLOAT "floating-point number"
 %token <tok> F32BITS "0f constant" F64BITS "0d constant" STRING "string" DWARF "@@DWARF line"
-%token <tok> SINK "'_'" DOTTED "dotted name" DATARUN "section data"
+%token <tok> SINK "'_'" DOTTED "dotted name" DATARUN "section data" SIMPLE "instruction"
 %token <tok> TYPE "type" SPACE "state space" LINK "linkage directive" VEC "vector size"
 %token <tok> FDIR "function directive"
 %token <tok> VERSION "'.version'" TARGET "'.target'" ADDRESS_SIZE "'.address_size'"
@@ -141,6 +141,7 @@ item
     | TARGET target_names               { $$ = ptx_b_target_item(CTX, $2, @$); }
     | DWARF                             { $$ = ptx_b_dwarf(CTX, &$1, @$); }
     | error ';'                         { $$ = NULL; if (ptx_b_recover(CTX)) YYABORT; }
+    | error SIMPLE                      { if (ptx_b_recover(CTX)) YYABORT; $$ = ptx_b_simple(CTX, &$2); }
     | error '}'                         { $$ = NULL; if (ptx_b_recover(CTX)) YYABORT; }
     ;
 
@@ -293,11 +294,13 @@ stmt
     | IDENT ':' CALLTARGETS names ';'   { $$ = ptx_b_targets(CTX, &$1, false, $4, @$); }
     | IDENT ':' BRANCHTARGETS names ';' { $$ = ptx_b_targets(CTX, &$1, true, $4, @$); }
     | instr ';'                         { $$ = $1; }
+    | SIMPLE                            { $$ = ptx_b_simple(CTX, &$1); }
     | decl ';'                          { $$ = ptx_b_decl_at(CTX, $1, PTX_SITE_BODY); }
     | block                             { $$ = $1; }
     | PRAGMA strings ';'                { $$ = ptx_b_pragma(CTX, $2, @$); }
     | loc_stmt                          { $$ = $1; }
     | error ';'                         { $$ = NULL; if (ptx_b_recover(CTX)) YYABORT; }
+    | error SIMPLE                      { if (ptx_b_recover(CTX)) YYABORT; $$ = ptx_b_simple(CTX, &$2); }
     ;
 
 names

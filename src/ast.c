@@ -171,6 +171,16 @@ ptx_expr *ptx_b_sym(ptx_context *ctx, const ptx_tok *name, const ptx_tok *sel)
     return e;
 }
 
+/* A name, or a name with a selector written without blanks. */
+static ptx_expr *ptx_b_dotted_sym_or_name(ptx_context *ctx, const ptx_tok *t)
+{
+    const char *p = ctx->src + t->off;
+    for (uint32_t i = 1; i < t->len; i++)
+        if (p[i] == '.')
+            return ptx_b_dotted_sym(ctx, t);
+    return ptx_b_sym(ctx, t, NULL);
+}
+
 /* "%tid.x" scanned as one token: the name and its selector. */
 ptx_expr *ptx_b_dotted_sym(ptx_context *ctx, const ptx_tok *t)
 {
@@ -486,6 +496,117 @@ ptx_node *ptx_b_instr(ptx_context *ctx, const ptx_tok *guard, bool neg,
         }
     }
     return &in->base;
+}
+
+/* ---- one-token instructions -------------------------------------------- */
+
+/* Character classes: 1 for the characters of names ([A-Za-z0-9_$%]), 2
+ * for those dotted names add ('.' and ':' of opcodes with their modifiers
+ * and of selectors). */
+#define Z4 0, 0, 0, 0
+#define Z16 Z4, Z4, Z4, Z4
+#define N4 1, 1, 1, 1
+static const unsigned char name_class[256] = {
+    Z16, Z16,
+    0, 0, 0, 0, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 2, 0,    /* $ % . */
+    N4, N4, 1, 1, 2, 0, 0, 0, 0, 0,                    /* 0-9 : */
+    0, 1, 1, 1, N4, N4, N4,                            /* A-O */
+    N4, N4, 1, 1, 1, 0, 0, 0, 0, 1,                    /* P-Z _ */
+    0, 1, 1, 1, N4, N4, N4,                            /* a-o */
+    N4, N4, 1, 1, 1, 0, 0, 0, 0, 0,                    /* p-z */
+    Z16, Z16, Z16, Z16, Z16, Z16, Z16, Z16,
+};
+#undef Z4
+#undef Z16
+#undef N4
+
+static const char *skip_blanks(const char *p)
+{
+    while (*p == ' ' || *p == '\t')
+        p++;
+    return p;
+}
+
+/* The token at p: a name, with a dot-word after it when `dotted`. */
+static ptx_tok simple_word(const ptx_context *ctx, const char **pp, bool dotted)
+{
+    const char *p = *pp;
+    ptx_tok t = { (uint32_t)(p - ctx->src), 0, 0, { 0 } };
+    p++;
+    unsigned mask = dotted ? 3 : 1;
+    while (name_class[(unsigned char)*p] & mask)
+        p++;
+    t.len = (uint32_t)(p - ctx->src) - t.off;
+    *pp = p;
+    return t;
+}
+
+/* A decimal of at most 18 digits (the scanner's pattern): no overflow. */
+static ptx_tok simple_int(const ptx_context *ctx, const char **pp)
+{
+    const char *p = *pp;
+    ptx_tok t = { (uint32_t)(p - ctx->src), 0, PTX_INT_DEC, { 0 } };
+    uint64_t v = 0;
+    while (*p >= '0' && *p <= '9')
+        v = v * 10 + (uint64_t)(*p++ - '0');
+    t.u = v;
+    t.len = (uint32_t)(p - ctx->src) - t.off;
+    *pp = p;
+    return t;
+}
+
+/* An instruction the scanner matched whole (SIMPLE in grammar/ptx.l): the
+ * same builders, in the same order, as the grammar's rules for it. */
+ptx_node *ptx_b_simple(ptx_context *ctx, const ptx_tok *t)
+{
+    const char *p = skip_blanks(ctx->src + t->off);
+    uint32_t start = (uint32_t)(p - ctx->src);
+    ptx_tok guard, *g = NULL;
+    bool neg = false;
+    if (*p == '@') {
+        p++;
+        neg = *p == '!';
+        p += neg;
+        guard = simple_word(ctx, &p, false);
+        g = &guard;
+        p = skip_blanks(p);
+    }
+    ptx_tok opcode = simple_word(ctx, &p, true);
+    uint32_t end = opcode.off + opcode.len;
+    size_t mark = ptx_mark(ctx);
+    for (p = skip_blanks(p); *p != ';'; p = skip_blanks(p)) {
+        if (*p == ',')
+            p = skip_blanks(p + 1);
+        ptx_expr *e;
+        if (*p == '[') {
+            uint32_t open = (uint32_t)(p - ctx->src);
+            p = skip_blanks(p + 1);
+            ptx_tok name = simple_word(ctx, &p, false);
+            size_t inner = ptx_mark(ctx);
+            ptx_expr *a = ptx_b_sym(ctx, &name, NULL);
+            p = skip_blanks(p);
+            if (*p == '+') {
+                p = skip_blanks(p + 1);
+                ptx_tok k = simple_int(ctx, &p);
+                a = ptx_b_binary(ctx, PTX_OP_ADD, a, ptx_b_int(ctx, &k));
+                p = skip_blanks(p);
+            }
+            ptx_b_push(ctx, a);
+            p++;    /* ']' */
+            ptx_loc_t loc = { open, (uint32_t)(p - ctx->src) };
+            e = ptx_b_list(ctx, PTX_EXPR_ADDR, inner, loc);
+        } else if (*p >= '0' && *p <= '9') {
+            ptx_tok k = simple_int(ctx, &p);
+            e = ptx_b_int(ctx, &k);
+        } else {
+            ptx_tok name = simple_word(ctx, &p, true);
+            e = ptx_b_dotted_sym_or_name(ctx, &name);
+        }
+        end = (uint32_t)(p - ctx->src);
+        ptx_b_push(ctx, ptx_b_operand(ctx, e));
+    }
+    ptx_loc_t loc = { start, end };
+    return ptx_b_instr(ctx, g, neg, &opcode, mark, mark, loc);
 }
 
 ptx_node *ptx_b_label(ptx_context *ctx, const ptx_tok *name, ptx_loc_t loc)

@@ -35,6 +35,9 @@ typedef struct ptx_nlist {
 typedef struct ptx_parser_state {
     ptx_context *ctx;
     void *scanner;
+    /* where the scanner stands: at the start of a statement (after ';',
+     * '{', '}' or a label), or after a name there that may be a label */
+    bool at_statement, after_name;
 } ptx_parser_state;
 
 /* A mark is the scratch-stack height where a list begins; NO_LIST says the
@@ -71,6 +74,7 @@ ptx_expr *ptx_b_bits(ptx_context *ctx, const ptx_tok *t, bool f64);
 ptx_expr *ptx_b_sym(ptx_context *ctx, const ptx_tok *name, const ptx_tok *sel);
 ptx_expr *ptx_b_dotted_sym(ptx_context *ctx, const ptx_tok *t);
 ptx_node *ptx_b_data_run(ptx_context *ctx, const ptx_tok *t);
+ptx_node *ptx_b_simple(ptx_context *ctx, const ptx_tok *t);
 ptx_expr *ptx_b_sink(ptx_context *ctx, const ptx_tok *t);
 ptx_expr *ptx_b_unary(ptx_context *ctx, ptx_op op, ptx_expr *a, ptx_loc_t loc);
 ptx_expr *ptx_b_binary(ptx_context *ctx, ptx_op op, ptx_expr *a, ptx_expr *b);
