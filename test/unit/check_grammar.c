@@ -760,6 +760,124 @@ START_TEST(shape_dotted_opcode)
 }
 END_TEST
 
+/* ---- instructions the scanner takes whole (SIMPLE) ---------------------- */
+
+/* b is a copy of a written `shift` bytes later in the same source */
+static void assert_same_expr(const ptx_expr *a, const ptx_expr *b, uint32_t shift)
+{
+    ck_assert_int_eq(a->kind, b->kind);
+    ck_assert_int_eq(a->op, b->op);
+    ck_assert_uint_eq(a->depth, b->depth);
+    ck_assert_uint_eq(a->count, b->count);
+    ck_assert_uint_eq(a->span.off + shift, b->span.off);
+    ck_assert_uint_eq(a->span.len, b->span.len);
+    switch ((ptx_expr_kind)a->kind) {
+    case PTX_EXPR_SYM:
+        ck_assert_ptr_eq(a->u.sym.name, b->u.sym.name);
+        ck_assert_ptr_eq(a->u.sym.sel, b->u.sym.sel);
+        break;
+    case PTX_EXPR_INT:
+        ck_assert_uint_eq(a->u.i, b->u.i);
+        break;
+    case PTX_EXPR_BINARY:
+        assert_same_expr(a->u.op.a, b->u.op.a, shift);
+        assert_same_expr(a->u.op.b, b->u.op.b, shift);
+        break;
+    case PTX_EXPR_ADDR:
+        ck_assert_ptr_eq(a->u.list.suffix, b->u.list.suffix);
+        for (uint32_t i = 0; i < a->count; i++)
+            assert_same_expr(a->u.list.items[i], b->u.list.items[i], shift);
+        break;
+    default:
+        ck_abort_msg("unexpected operand kind %d", a->kind);
+    }
+}
+
+/* An instruction at the start of its line is one token for the scanner
+ * (ptx_b_simple builds it); after "{" on the same line it takes the
+ * grammar's way.  Both trees are the same, offsets included: the two
+ * bodies put the statement at the same place. */
+START_TEST(one_token_instruction_as_grammar)
+{
+    static const char *const stmts[] = {
+        "add.s32 r1, r2, r3;",
+        "ret;",
+        "exit ;",
+        "@p bra.uni $L__BB0_2;",
+        "@!%p1 bra $L;",
+        "mov.u32 %r1, %tid.x;",
+        "mov.u32 %r1 ,%ctaid.y ;",
+        "shl.b32 r1, r2, 18446744073709551;",
+        "bar.sync 0;",
+        "ld.param.u64 %rd1, [_Z6kernelPfS_i_param_0];",
+        "ld.global.nc.v2.u32 r1, [%rd1 + 12];",
+        "st.shared.u32 [ r1+0 ], r2;",
+        "ld.global.L1::no_allocate.u32 r1, [r2];",
+        "vadd.s32.u32.s32 r1, r1.b0, r2.h1;",
+    };
+    const char *s = stmts[_i];
+    char body[600];
+    snprintf(body, sizeof body, "\t\t%s\n{\t%s\n}\n", s, s);
+    ptx_context *ctx;
+    const ptx_module *m = parse(&ctx, body);
+    ck_assert_msg(ptx_diag_count(ctx) == 0, "'%s': %s", s, first_message(ctx));
+    const ptx_instr *a = instr_at(m, 0);
+    const ptx_node *blk = stmt_at(m, 1);
+    ck_assert_int_eq(blk->kind, PTX_NODE_BLOCK);
+    const ptx_instr *b = (const ptx_instr *)((const ptx_block *)blk)->first;
+    ck_assert_int_eq(b->base.kind, PTX_NODE_INSTR);
+    /* the copy is the statement, "\n" and "{\t" later */
+    uint32_t shift = b->base.span.off - a->base.span.off;
+    ck_assert_uint_eq(shift, strlen(s) + 3);
+    ck_assert_uint_eq(a->base.span.len, b->base.span.len);
+    ck_assert_ptr_eq(a->opcode, b->opcode);
+    ck_assert_ptr_eq(a->guard, b->guard);
+    ck_assert_uint_eq(a->guard_neg, b->guard_neg);
+    ck_assert_uint_eq(a->nmods, b->nmods);
+    for (unsigned i = 0; i < a->nmods; i++) {
+        ck_assert_ptr_eq(a->mods[i].name, b->mods[i].name);
+        ck_assert_uint_eq(a->mods[i].off + shift, b->mods[i].off);
+    }
+    ck_assert_uint_eq(a->nops, b->nops);
+    for (unsigned i = 0; i < a->nops; i++)
+        assert_same_expr(a->ops[i], b->ops[i], shift);
+    ptx_context_free(ctx);
+}
+END_TEST
+
+/* Only at the start of a statement: a line that continues an instruction
+ * is not one, even when it looks like one ("%tid.x;"). */
+START_TEST(one_token_instruction_only_at_statement_start)
+{
+    ptx_context *ctx;
+    const ptx_module *m = parse(&ctx, "mov.u32 r1,\n\t%tid.x;\n$L:\n\tadd.s32 r1, r2, r3;\n");
+    ck_assert_msg(ptx_diag_count(ctx) == 0, "%s", first_message(ctx));
+    const ptx_instr *mov = instr_at(m, 0);
+    ck_assert_uint_eq(mov->nops, 2);
+    assert_sym(mov->ops[1], "%tid", ".x");
+    ck_assert_int_eq(stmt_at(m, 1)->kind, PTX_NODE_LABEL);
+    ck_assert_uint_eq(instr_at(m, 2)->nops, 3);
+    ptx_context_free(ctx);
+}
+END_TEST
+
+/* A syntax error found at a whole-instruction token: it is named as an
+ * instruction, and kept (error recovery ends with it). */
+START_TEST(one_token_instruction_after_error)
+{
+    ptx_context *ctx;
+    const ptx_module *m = parse(&ctx, ".local .u32 a[2] = {1,\n2}\n\tadd.s32 r1, r2, r3;\n\tret;\n");
+    ck_assert_uint_eq(ptx_diag_count(ctx), 1);
+    ck_assert_str_eq(first_message(ctx),
+                     "unexpected instruction 'add.s32 r1, r2, r3;', expected ',' or ';'");
+    const ptx_instr *add = instr_at(m, 0);
+    ck_assert_str_eq(add->opcode->text, "add");
+    ck_assert_uint_eq(add->nops, 3);
+    ck_assert_str_eq(instr_at(m, 1)->opcode->text, "ret");
+    ptx_context_free(ctx);
+}
+END_TEST
+
 /* a name takes one selector: r1.b0.b1 is an error on the second */
 START_TEST(shape_two_selectors)
 {
@@ -1466,6 +1584,9 @@ Suite *grammar_suite(void)
     tcase_add_test(tc, shape_names);
     tcase_add_test(tc, shape_video_selectors);
     tcase_add_test(tc, shape_dotted_opcode);
+    tcase_add_loop_test(tc, one_token_instruction_as_grammar, 0, 14);
+    tcase_add_test(tc, one_token_instruction_only_at_statement_start);
+    tcase_add_test(tc, one_token_instruction_after_error);
     tcase_add_test(tc, shape_two_selectors);
     tcase_add_test(tc, shape_guard);
     tcase_add_test(tc, shape_pair_and_sink);
