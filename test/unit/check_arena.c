@@ -48,20 +48,30 @@ START_TEST(alloc_many_small)
     ptx_arena_init(&a);
     uint32_t **ptrs = malloc(N * sizeof *ptrs);
     ck_assert_ptr_nonnull(ptrs);
+    /* failures are counted and asserted once: each ck_assert is a write
+     * to Check's pipe, and a million of them took seconds on a busy
+     * machine (the test timed out) */
+    uint32_t null = 0, misaligned = 0, overwritten = 0;
     for (uint32_t i = 0; i < N; i++) {
         size_t size = 4 + (i % 5) * 4;
         ptrs[i] = ptx_arena_alloc(&a, size);
-        ck_assert_ptr_nonnull(ptrs[i]);
-        ck_assert(((uintptr_t)ptrs[i] & 7) == 0);
+        if (!ptrs[i]) {
+            null++;
+            continue;
+        }
+        misaligned += ((uintptr_t)ptrs[i] & 7) != 0;
         for (size_t k = 0; k < size / 4; k++)
             ptrs[i][k] = i;
     }
+    ck_assert_uint_eq(null, 0);
+    ck_assert_uint_eq(misaligned, 0);
     /* nothing overlapped: every allocation still holds its own value */
     for (uint32_t i = 0; i < N; i++) {
         size_t size = 4 + (i % 5) * 4;
         for (size_t k = 0; k < size / 4; k++)
-            ck_assert_uint_eq(ptrs[i][k], i);
+            overwritten += ptrs[i][k] != i;
     }
+    ck_assert_uint_eq(overwritten, 0);
     /* more than the first 64 KiB block was needed */
     ck_assert_uint_gt(a.total, 64 * 1024);
     free(ptrs);
