@@ -2,18 +2,10 @@
  * of the pages users asked about first (vop4, suld, st, call, atom) and one
  * case of each diagnostic, with the exact message.  Every case was put to
  * ptxas 13.0 too: it accepts exactly the ones expected to pass here. */
-#include <stdio.h>
 #include <string.h>
 
 #include "check_suites.h"
 #include "ptx/ptx.h"
-
-typedef struct isa_case {
-    const char *target;
-    const char *stmt;
-    unsigned col;           /* column of the error on line 13; 0: accepted */
-    const char *message;
-} isa_case;
 
 static const isa_case cases[] = {
     { "sm_90", "vadd4.u32.u32.u32.sat r1, r2, r3, r4;", 0, NULL },
@@ -75,32 +67,7 @@ static const isa_case cases[] = {
 
 START_TEST(instruction)
 {
-    const isa_case *c = &cases[_i];
-    char src[1024];
-    snprintf(src, sizeof src,
-             ".version 9.0\n.target %s\n.address_size 64\n.global .surfref surf;\n"
-             ".func (.param .b32 r) f(.param .b32 a) { ret; }\n.visible .entry k()\n{\n"
-             "\t.reg .b32 r<9>;\n\t.reg .b64 rd<9>;\n\t.reg .pred p<3>;\n\t.reg .f32 f<9>;\n"
-             "\t.reg .b16 h<4>;\n\t%s\n\tret;\n}\n", c->target, c->stmt);
-    ptx_context *ctx = ptx_context_new();
-    const ptx_module *m;
-    ptx_status st = ptx_parse_buffer(ctx, "t.ptx", src, strlen(src), &m);
-    const ptx_diag *d = ptx_diag_get(ctx, 0);
-    char msg[512] = "";
-    ptx_position at = { 0, 0 };
-    if (d) {
-        snprintf(msg, sizeof msg, "%s", d->message);
-        at = ptx_context_position(ctx, d->span.off);
-    }
-    ptx_context_free(ctx);
-    if (!c->message) {
-        ck_assert_msg(st == PTX_OK, "'%s' rejected: %s", c->stmt, msg);
-        return;
-    }
-    ck_assert_msg(st == PTX_ERR_INPUT, "'%s' accepted", c->stmt);
-    ck_assert_str_eq(msg, c->message);
-    ck_assert_uint_eq(at.line, 13);
-    ck_assert_uint_eq(at.col, c->col);
+    test_isa_case(&cases[_i]);
 }
 END_TEST
 
@@ -136,7 +103,7 @@ Suite *isa_suite(void)
 {
     Suite *s = suite_create("isa");
     TCase *tc = tcase_create("isa");
-    tcase_add_loop_test(tc, instruction, 0, (int)(sizeof cases / sizeof *cases));
+    tcase_add_loop_test(tc, instruction, 0, TEST_ISA_COUNT(cases));
     tcase_add_test(tc, decoded_modifiers);
     suite_add_tcase(s, tc);
     return s;
