@@ -66,5 +66,10 @@ Suite *print_suite(void);
 Suite *diag_suite(void);
 Suite *api_suite(void);
 Suite *isa_suite(void);
+Suite *vop4_suite(void);
+Suite *suld_suite(void);
+Suite *st_suite(void);
+Suite *call_suite(void);
+Suite *atom_suite(void);
 
 #endif
