@@ -700,7 +700,7 @@ static void report_operand(ptx_context *ctx, const ptx_instr *in, const ptx_isa_
         }
         ptx_diag_add(ctx, PTX_SEV_ERROR, PTX_DIAG_INSTRUCTION, e->span,
                      "operand %u of '%s' must be [surface, coordinates], the coordinates a "
-                     "register or a vector of %s",
+                     "register or a vector of %s elements",
                      n, op, fo->coords <= 1 ? "1, 2 or 4" : fo->coords == 2 ? "2 or 4" : "4");
         return;
     default:

@@ -45,7 +45,7 @@ static const isa_case cases[] = {
     { "sm_90", "vadd4.u32.u32.u32 r1, r2, r3, r4.b0;", 32,
       "operand 4 of 'vadd4' takes no selector ('.b0')" },
     { "sm_90", "suld.b.2d.b32.trap r1, [surf, {r5}];", 25,
-      "operand 2 of 'suld' must be [surface, coordinates], the coordinates a register or a vector of 2 or 4" },
+      "operand 2 of 'suld' must be [surface, coordinates], the coordinates a register or a vector of 2 or 4 elements" },
     { "sm_90", "suld.b.2d.b32.trap r1, [surf, {r5, _}];", 37,
       "coordinate 2 of operand 2 of 'suld' must be a register or a constant" },
     { "8.2 sm_90", "st.global.b128 [rd1], q1;", 2,
