@@ -630,6 +630,30 @@ static void size_words(char *buf, size_t n, const ptx_isa_operand *op, unsigned 
     }
 }
 
+/* "2", "2 or 3", "1 to 4", "1, 2 or 4": a set of operand counts */
+static void count_words(char *buf, size_t n, uint32_t counts)
+{
+    unsigned lo = 0, hi = 31, many = 0;
+    while (lo < 32 && !(counts >> lo & 1))
+        lo++;
+    while (hi > lo && !(counts >> hi & 1))
+        hi--;
+    for (unsigned k = lo; k <= hi; k++)
+        many += counts >> k & 1;
+    if (many > 2 && many == hi - lo + 1) {
+        snprintf(buf, n, "%u to %u", lo, hi);
+        return;
+    }
+    size_t used = 0;
+    buf[0] = '\0';
+    for (unsigned k = lo; k <= hi && used < n; k++) {
+        if (!(counts >> k & 1))
+            continue;
+        many--;
+        used += (size_t)snprintf(buf + used, n - used, "%s%u", !used ? "" : many ? ", " : " or ", k);
+    }
+}
+
 static const char *item_words(unsigned items)
 {
     switch (items) {
@@ -755,17 +779,24 @@ static void report(ptx_context *ctx, const explain *x, const ptx_instr *in,
         return;
     }
     case P_OPERAND_COUNT: {
-        unsigned required = 0;
-        while (required < f->nops && !f->ops[required].optional)
-            required++;
-        if (required == f->nops)
-            ptx_diag_add(ctx, PTX_SEV_ERROR, PTX_DIAG_INSTRUCTION, at,
-                         "'%s' takes %u operand%s, found %u (form: %s)", op, required,
-                         required == 1 ? "" : "s", in->nops, f->text);
-        else
-            ptx_diag_add(ctx, PTX_SEV_ERROR, PTX_DIAG_INSTRUCTION, at,
-                         "'%s' takes %u to %u operands, found %u (form: %s)", op, required,
-                         (unsigned)f->nops, in->nops, f->text);
+        /* the counts of every form that fits the modifiers as well as the
+         * closest one does: 'call' takes 1 to 4 operands */
+        uint32_t counts = 0;
+        for (unsigned k = 0; k < x->root->nforms; k++) {
+            const ptx_isa_form *g = &ptx_isa_forms[x->root->first_form + k];
+            verdict w = g == f ? v : try_form(m, in, g, x->ids, x->assign);
+            if (w.what != P_OPERAND_COUNT || w.cost != v.cost)
+                continue;
+            unsigned required = 0;
+            while (required < g->nops && !g->ops[required].optional)
+                required++;
+            for (unsigned n = required; n <= g->nops && n < 32; n++)
+                counts |= 1u << n;
+        }
+        count_words(vals, sizeof vals, counts);
+        ptx_diag_add(ctx, PTX_SEV_ERROR, PTX_DIAG_INSTRUCTION, at,
+                     "'%s' takes %s operand%s, found %u (form: %s)", op, vals,
+                     counts == 2 ? "" : "s", in->nops, f->text);
         return;
     }
     case P_OPERAND:

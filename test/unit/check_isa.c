@@ -30,7 +30,7 @@ static const isa_case cases[] = {
     { "sm_90", "atom.global.cas.b32 r1, [rd1], r2;", 2,
       "'atom' takes 4 operands, found 3 (form: atom {<global>} <cas> <tcas_11_sm11>)" },
     { "sm_90", "call (r1), rd1, (r2), ft, fp;", 2,
-      "'call' takes 1 operand, found 5 (form: call {.uni} {.uni} {.uni} {.uni})" },
+      "'call' takes 1 to 4 operands, found 5 (form: call {.uni} {.uni} {.uni} {.uni})" },
     { "sm_90", "vadd4.u32.u32.u32 r1, r2, 5, r4;", 28, "operand 3 of 'vadd4' must be a register" },
     { "sm_90", "st.global.v4.u32 [rd1], {r1, r2};", 26,
       "operand 2 of 'st' must be a vector of 4 elements, found 2" },
