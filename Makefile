@@ -6,6 +6,8 @@
 
 CC          ?= cc
 FLEX        ?= flex
+# full tables: measured faster than the compressed default (make bench)
+FLEXFLAGS   ?= -Cf
 BISON       ?= bison
 PKG_CONFIG  ?= pkg-config
 AR          ?= ar
@@ -20,7 +22,14 @@ else
 WERROR      ?=
 endif
 
+# make SANITIZE=1 builds with ASan and UBSan into its own directory, so
+# that sanitized and plain objects never mix: `make check SANITIZE=1`
+# after `make check` rebuilds nothing of build/.
+ifeq ($(SANITIZE),1)
+B ?= build-san
+else
 B ?= build
+endif
 WARN := -std=c11 -Wall -Wextra -Wpedantic -Wshadow -Wstrict-prototypes -Wmissing-prototypes
 DEFS := -D_POSIX_C_SOURCE=200809L
 INC := -Iinclude -I$(B)/include -Isrc -I$(B)/gen
@@ -40,7 +49,7 @@ ISA_TABLES := $(sort $(wildcard grammar/isa/*.isa))
 HEADERS := $(wildcard include/ptx/*.h) $(wildcard src/*.h) $(B)/include/ptx/isa.h
 UNIT_SRCS := $(wildcard test/unit/*.c)
 
-.PHONY: all check unit errors examples installcheck mutations conformance fuzz bench bench-smoke clean distclean install uninstall update-golden
+.PHONY: all check unit errors hostile valgrind examples installcheck mutations conformance fuzz bench bench-smoke clean distclean install uninstall update-golden mutate-corpus
 all: $(B)/ptx-front $(B)/libptxfront.a
 
 $(B)/gen/ptx.tab.c $(B)/gen/ptx.tab.h &: grammar/ptx.y
@@ -50,7 +59,7 @@ $(B)/gen/ptx.tab.c $(B)/gen/ptx.tab.h &: grammar/ptx.y
 # flex writes the scanner and its header together: a stamp ties them
 $(B)/gen/lex.yy.c: grammar/ptx.l $(B)/gen/ptx.tab.h
 	@mkdir -p $(B)/gen
-	$(FLEX) -o $@ $<
+	$(FLEX) $(FLEXFLAGS) -o $@ $<
 
 # the instruction tables: data and generator both
 $(B)/isagen: tools/isagen.c
@@ -93,17 +102,30 @@ unit: $(B)/check_ptx
 # the README's embedding example and the two example programs, built
 # against an installed copy through pkg-config (test/install/run.sh)
 examples: all
-	sh test/install/run.sh $(B)
+	CC="$(CC) $(LDSAN)" sh test/install/run.sh $(B)
 
 # bad input: each test/errors/*.ptx against its .expected diagnostics
 errors: $(B)/ptx-front
 	sh test/errors/run.sh $(B)/ptx-front
 
+# hostile input too large to commit, unreadable files, full disks
+# (test/hostile/README.md lists every hostile case and its test)
+hostile: $(B)/ptx-front
+	SANITIZE=$(SANITIZE) sh test/hostile/run.sh $(B)/ptx-front
+
+# valgrind memcheck on a corpus sample, every errors case and the unit
+# tests (not part of make check: it takes several minutes)
+valgrind: $(B)/ptx-front $(B)/check_ptx
+	sh test/valgrind/run.sh $(B)
+
 update-golden: $(B)/ptx-front
 	sh test/errors/run.sh $(B)/ptx-front --update
 
+# sanitized, every corpus file is still parsed, printed and reparsed;
+# comparing cubins with ptxas tests the printer, not memory safety, and is
+# left to the plain run (the report says so)
 conformance: $(B)/ptx-front
-	sh test/conformance/run.sh $(B)/ptx-front
+	$(if $(filter 1,$(SANITIZE)),NO_PTXAS="sanitizer build") sh test/conformance/run.sh $(B)/ptx-front
 
 # single-edit mutations of corpus lines with ptxas's verdict
 SHARED ?= ../shared
@@ -111,12 +133,24 @@ MUTATION_MIN_REJECT ?= 99
 $(B)/mutations: test/conformance/mutations.c $(B)/libptxfront.a
 	$(CC) $(ALL_CFLAGS) -o $@ $< $(B)/libptxfront.a $(ALL_LDFLAGS)
 
+# test/conformance/found.tsv: the cases tools/mutate found, hosts under $(SHARED)
 mutations: $(B)/mutations
 	@if [ -f $(SHARED)/mutations/public.tsv ]; then \
-	    PTX_MUTATION_MIN_REJECT=$(MUTATION_MIN_REJECT) $(B)/mutations $(SHARED)/mutations/public.tsv $(SHARED)/corpus; \
+	    PTX_MUTATION_MIN_REJECT=$(MUTATION_MIN_REJECT) $(B)/mutations $(SHARED)/mutations/public.tsv $(SHARED)/corpus \
+	        test/conformance/found.tsv $(SHARED); \
 	else echo "mutations: SKIPPED: $(SHARED)/mutations not found"; fi
 
-check: unit errors examples mutations conformance bench-smoke
+check: unit errors hostile examples mutations conformance bench-smoke
+
+# the mutation finder: new single-line mutations of the corpora, judged by
+# ptxas and the library; prints the disagreements (see the README)
+$(B)/mutate: tools/mutate.c $(B)/libptxfront.a
+	$(CC) $(ALL_CFLAGS) -o $@ $< $(B)/libptxfront.a $(ALL_LDFLAGS)
+
+MUTATE_FLAGS ?= --per-opcode 8 --seed 1
+mutate-corpus: $(B)/mutate
+	nice -n 10 $(B)/mutate -v $(MUTATE_FLAGS) --root $(SHARED) --id found \
+	    $(SHARED)/corpus/public/*.ptx $(SHARED)/ptx-isa/examples/*.ptx -o $(B)/mutate-found.tsv
 
 # the speed and memory benchmark (not a test: numbers to read)
 BENCH_RUNS ?= 5
@@ -135,13 +169,25 @@ bench-smoke: $(B)/bench
 FUZZ_CC ?= clang
 FUZZ_SECONDS ?= 60
 FUZZ_TARGETS := parse roundtrip json
-FUZZ_FLAGS := -std=c11 -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
-              $(DEFS) $(INC)
-FUZZ_SRCS := $(LIB_SRCS) $(B)/gen/ptx.tab.c $(B)/gen/lex.yy.c $(B)/gen/isa_tables.c
+FUZZ_SAN := -fsanitize=address,undefined -fno-sanitize-recover=undefined
+FUZZ_FLAGS := -std=c11 -g -O1 $(FUZZ_SAN) $(DEFS) $(INC)
+# the library is compiled once, with coverage for libFuzzer, and linked
+# into each target
+FUZZ_OBJS := $(patsubst src/%.c,$(B)/fuzz/obj/%.o,$(LIB_SRCS)) \
+             $(B)/fuzz/obj/ptx.tab.o $(B)/fuzz/obj/lex.yy.o $(B)/fuzz/obj/isa_tables.o
 
-$(B)/fuzz/fuzz_%: test/fuzz/fuzz_%.c $(FUZZ_SRCS) $(HEADERS)
+$(B)/fuzz/obj/%.o: src/%.c $(HEADERS) $(B)/gen/ptx.tab.h
+	@mkdir -p $(B)/fuzz/obj
+	$(FUZZ_CC) $(FUZZ_FLAGS) -fsanitize=fuzzer-no-link -c -o $@ $<
+
+$(B)/fuzz/obj/%.o: $(B)/gen/%.c $(HEADERS)
+	@mkdir -p $(B)/fuzz/obj
+	$(FUZZ_CC) $(FUZZ_FLAGS) -fsanitize=fuzzer-no-link -c -o $@ $<
+
+.SECONDARY: $(FUZZ_OBJS)
+$(B)/fuzz/fuzz_%: test/fuzz/fuzz_%.c $(FUZZ_OBJS) $(HEADERS)
 	@mkdir -p $(B)/fuzz
-	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ $< $(FUZZ_SRCS)
+	$(FUZZ_CC) $(FUZZ_FLAGS) -fsanitize=fuzzer -o $@ $< $(FUZZ_OBJS)
 
 $(B)/fuzz/ptx.dict: $(B)/gen/isa.dict test/fuzz/syntax.dict
 	cat test/fuzz/syntax.dict $(B)/gen/isa.dict > $@
@@ -150,7 +196,7 @@ fuzz: $(addprefix $(B)/fuzz/fuzz_,$(FUZZ_TARGETS)) $(B)/fuzz/ptx.dict
 	sh test/fuzz/run.sh $(B)/fuzz $(FUZZ_SECONDS) $(FUZZ_TARGETS)
 
 clean:
-	rm -rf $(B)/gen $(B)/obj $(B)/include $(B)/ptx-front $(B)/libptxfront.a $(B)/check_ptx $(B)/embed $(B)/isagen $(B)/mutations $(B)/bench
+	rm -rf $(B)/gen $(B)/obj $(B)/include $(B)/ptx-front $(B)/libptxfront.a $(B)/check_ptx $(B)/embed $(B)/isagen $(B)/mutations $(B)/mutate $(B)/bench
 
 distclean: clean
 	rm -rf $(B)

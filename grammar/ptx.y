@@ -6,23 +6,25 @@
 
 %require "3.8"
 %define api.pure full
-%define api.push-pull push
 %define api.prefix {ptx_yy}
 %define api.token.prefix {T_}
 %define api.location.type {ptx_loc_t}
 %define parse.error custom
-/* a push parser: its state is a heap object we can free on any exit */
-%define parse.lac full
+/* default reductions only where they cannot change which tokens a
+ * syntax error lists as expected */
+%define lr.default-reduction accepting
+%define lr.type canonical-lr
 %locations
 %expect 0
-%parse-param {ptx_parser_state *pp}
+%param {ptx_parser_state *pp}
 
 %code requires {
 #include "ast_build.h"
 }
 
 %code provides {
-int ptx_yylex_scan(PTX_YYSTYPE *lval, PTX_YYLTYPE *lloc, void *scanner);
+int ptx_yylex(PTX_YYSTYPE *lval, PTX_YYLTYPE *lloc, ptx_parser_state *pp);
+int ptx_yyparse(ptx_parser_state *pp);
 }
 
 %code {
@@ -38,7 +40,14 @@ int ptx_yylex_scan(PTX_YYSTYPE *lval, PTX_YYLTYPE *lloc, void *scanner);
             (Cur).off = (Cur).end = YYRHSLOC(Rhs, 0).end;                 \
         }                                                                 \
     } while (0)
-#define YYMAXDEPTH 100000000
+/* The parser's stack grows by two entries per open block: 10^7 entries
+ * allow 5,000,000 nested blocks (ptxas stops near 100,000) and cap its
+ * memory at a few hundred MB; ptx_yyerror names the limit. */
+#define YYMAXDEPTH 10000000
+/* the parser's stacks grow in the arena: leaving a parse early (out of
+ * memory) then frees them with everything else */
+#define YYMALLOC(n) ptx_arena_alloc(&pp->ctx->arena, (n))
+#define YYFREE(p) ((void)(p))
 
 static void ptx_yyerror(PTX_YYLTYPE *loc, ptx_parser_state *pp, const char *msg);
 }
@@ -57,7 +66,7 @@ static void ptx_yyerror(PTX_YYLTYPE *loc, ptx_parser_state *pp, const char *msg)
 
 %token <tok> IDENT "identifier" DOTWORD "dot-word" INT "integer" FLOAT "floating-point number"
 %token <tok> F32BITS "0f constant" F64BITS "0d constant" STRING "string" DWARF "@@DWARF line"
-%token <tok> SINK "'_'"
+%token <tok> SINK "'_'" DOTTED "dotted name" DATARUN "section data"
 %token <tok> TYPE "type" SPACE "state space" LINK "linkage directive" VEC "vector size"
 %token <tok> FDIR "function directive"
 %token <tok> VERSION "'.version'" TARGET "'.target'" ADDRESS_SIZE "'.address_size'"
@@ -80,7 +89,7 @@ static void ptx_yyerror(PTX_YYLTYPE *loc, ptx_parser_state *pp, const char *msg)
 %left '*' '/' '%'
 %precedence UNARY
 
-%type <tok> anyword
+%type <tok> anyword rareword opcode
 %type <spec> attributes attribute
 %type <list> items stmts sec_items
 %type <node> item stmt instr block section_item func loc_stmt
@@ -89,7 +98,7 @@ static void ptx_yyerror(PTX_YYLTYPE *loc, ptx_parser_state *pp, const char *msg)
 %type <var> declarator declname dimmed
 %type <mark> specs specs_opt mods ops ops_opt exprs exprs_opt param_list params_opt ret_opt
 %type <mark> declarator_list fdirs strings names int_list int_list_opt sec_vals loc_attrs target_names
-%type <expr> operand expr postfix primary list_item name_item
+%type <expr> expr name_item
 %type <expr> secval secterm
 
 %%
@@ -180,9 +189,9 @@ declarator_list
 declarator
     : declname                          { $$ = $1; }
     | declname '<' INT '>'              { $$ = $1; ptx_b_var_range(CTX, $1, &$3, @3); }
-    | declname '=' operand              { $$ = $1; ptx_b_var_init(CTX, $1, $3); }
+    | declname '=' expr                 { $$ = $1; ptx_b_var_init(CTX, $1, ptx_b_operand(CTX, $3)); }
     | dimmed                            { $$ = $1; }
-    | dimmed '=' operand                { $$ = $1; ptx_b_var_init(CTX, $1, $3); }
+    | dimmed '=' expr                   { $$ = $1; ptx_b_var_init(CTX, $1, ptx_b_operand(CTX, $3)); }
     ;
 
 declname
@@ -313,15 +322,25 @@ loc_attrs
     | loc_attrs ',' IDENT INT           { $$ = $1; ptx_b_loc_attr(CTX, &$3, &$4, NULL, NULL, @$); }
     ;
 
+/* the scanner hands "ld.global.u32" over as one DOTTED token */
 instr
-    : IDENT mods ops_opt                { $$ = ptx_b_instr(CTX, NULL, false, &$1, $2, $3, @$); }
-    | '@' IDENT IDENT mods ops_opt      { $$ = ptx_b_instr(CTX, &$2, false, &$3, $4, $5, @$); }
-    | '@' '!' IDENT IDENT mods ops_opt  { $$ = ptx_b_instr(CTX, &$3, true, &$4, $5, $6, @$); }
+    : opcode mods ops_opt               { $$ = ptx_b_instr(CTX, NULL, false, &$1, $2, $3, @$); }
+    | '@' IDENT opcode mods ops_opt     { $$ = ptx_b_instr(CTX, &$2, false, &$3, $4, $5, @$); }
+    | '@' '!' IDENT opcode mods ops_opt { $$ = ptx_b_instr(CTX, &$3, true, &$4, $5, $6, @$); }
     ;
 
+opcode
+    : IDENT | DOTTED
+    ;
+
+/* the common dot-words are listed, so that a modifier costs one reduction */
 mods
     : %empty                            { $$ = ptx_mark(CTX); }
-    | mods anyword                      { $$ = $1; ptx_b_mod(CTX, &$2); }
+    | mods DOTWORD                      { $$ = $1; ptx_b_mod(CTX, &$2); }
+    | mods TYPE                         { $$ = $1; ptx_b_mod(CTX, &$2); }
+    | mods SPACE                        { $$ = $1; ptx_b_mod(CTX, &$2); }
+    | mods VEC                          { $$ = $1; ptx_b_mod(CTX, &$2); }
+    | mods rareword                     { $$ = $1; ptx_b_mod(CTX, &$2); }
     ;
 
 ops_opt
@@ -330,20 +349,32 @@ ops_opt
     ;
 
 ops
-    : operand                           { $$ = ptx_mark(CTX); ptx_b_push(CTX, $1); }
-    | ops ',' operand                   { $$ = $1; ptx_b_push(CTX, $3); }
+    : expr                              { $$ = ptx_mark(CTX); ptx_b_push(CTX, ptx_b_operand(CTX, $1)); }
+    | ops ',' expr                      { $$ = $1; ptx_b_push(CTX, ptx_b_operand(CTX, $3)); }
     ;
 
 /* ---- operands and constant expressions (C precedence) ------------------- */
 
-operand
-    : expr                              { $$ = ptx_b_operand(CTX, $1); }
-    ;
-
 /* One nonterminal with declared precedences (C's, lowest first) instead of
- * a cascade: an operand costs one reduction, not a dozen. */
+ * a cascade, the primaries included: a register operand costs one
+ * reduction, not a dozen. */
 expr
-    : postfix
+    : INT                               { $$ = ptx_b_int(CTX, &$1); }
+    | FLOAT                             { $$ = ptx_b_float(CTX, &$1); }
+    | F32BITS                           { $$ = ptx_b_bits(CTX, &$1, false); }
+    | F64BITS                           { $$ = ptx_b_bits(CTX, &$1, true); }
+    | IDENT                             { $$ = ptx_b_sym(CTX, &$1, NULL); }
+    | IDENT anyword                     { $$ = ptx_b_sym(CTX, &$1, &$2); }
+    | DOTTED                            { $$ = ptx_b_dotted_sym(CTX, &$1); }
+    | SINK                              { $$ = ptx_b_sink(CTX, &$1); }
+    | IDENT '(' expr ')'                { $$ = ptx_b_apply(CTX, &$1, false, $3, @$); }
+    | INT '(' expr ')'                  { $$ = ptx_b_apply(CTX, &$1, true, $3, @$); }
+    | '(' exprs ')'                     { $$ = ptx_b_parens(CTX, $2, @$); }
+    | '(' ')'                           { $$ = ptx_b_list(CTX, PTX_EXPR_LIST, ptx_mark(CTX), @$); }
+    | '{' exprs_opt '}'                 { $$ = ptx_b_list(CTX, PTX_EXPR_VEC, $2, @$); }
+    | '[' exprs ']'                     { $$ = ptx_b_list(CTX, PTX_EXPR_ADDR, $2, @$); }
+    | '[' exprs ']' anyword             { $$ = ptx_b_addr_suffix(CTX, ptx_b_list(CTX, PTX_EXPR_ADDR, $2, @$), &$4, @$); }
+    | IDENT '[' expr ']'                { $$ = ptx_b_index(CTX, ptx_b_sym(CTX, &$1, NULL), $3, @$); }
     | expr '?' expr ':' expr            { $$ = ptx_b_cond(CTX, $1, $3, $5); }
     | expr LOR expr                     { $$ = ptx_b_binary(CTX, PTX_OP_LOR, $1, $3); }
     | expr LAND expr                    { $$ = ptx_b_binary(CTX, PTX_OP_LAND, $1, $3); }
@@ -370,41 +401,16 @@ expr
     | '(' TYPE ')' expr %prec UNARY     { $$ = ptx_b_cast(CTX, &$2, $4, @$); }
     ;
 
-postfix
-    : primary
-    | IDENT '[' expr ']'                { $$ = ptx_b_index(CTX, ptx_b_sym(CTX, &$1, NULL), $3, @$); }
-    ;
-
-primary
-    : INT                               { $$ = ptx_b_int(CTX, &$1); }
-    | FLOAT                             { $$ = ptx_b_float(CTX, &$1); }
-    | F32BITS                           { $$ = ptx_b_bits(CTX, &$1, false); }
-    | F64BITS                           { $$ = ptx_b_bits(CTX, &$1, true); }
-    | IDENT                             { $$ = ptx_b_sym(CTX, &$1, NULL); }
-    | IDENT anyword                     { $$ = ptx_b_sym(CTX, &$1, &$2); }
-    | SINK                              { $$ = ptx_b_sink(CTX, &$1); }
-    | IDENT '(' expr ')'                { $$ = ptx_b_apply(CTX, &$1, false, $3, @$); }
-    | INT '(' expr ')'                  { $$ = ptx_b_apply(CTX, &$1, true, $3, @$); }
-    | '(' exprs ')'                     { $$ = ptx_b_parens(CTX, $2, @$); }
-    | '(' ')'                           { $$ = ptx_b_list(CTX, PTX_EXPR_LIST, ptx_mark(CTX), @$); }
-    | '{' exprs_opt '}'                 { $$ = ptx_b_list(CTX, PTX_EXPR_VEC, $2, @$); }
-    | '[' exprs ']'                     { $$ = ptx_b_list(CTX, PTX_EXPR_ADDR, $2, @$); }
-    | '[' exprs ']' anyword             { $$ = ptx_b_addr_suffix(CTX, ptx_b_list(CTX, PTX_EXPR_ADDR, $2, @$), &$4, @$); }
-    ;
-
 exprs_opt
     : %empty                            { $$ = ptx_mark(CTX); }
     | exprs                             { $$ = $1; }
     ;
 
 exprs
-    : list_item                         { $$ = ptx_mark(CTX); ptx_b_push(CTX, $1); }
-    | exprs ',' list_item               { $$ = $1; ptx_b_push(CTX, $3); }
-    ;
-
-list_item
-    : expr
-    | IDENT '=' expr                    { $$ = ptx_b_field(CTX, &$1, $3, @$); }
+    : expr                              { $$ = ptx_mark(CTX); ptx_b_push(CTX, $1); }
+    | IDENT '=' expr                    { $$ = ptx_mark(CTX); ptx_b_push(CTX, ptx_b_field(CTX, &$1, $3, @$)); }
+    | exprs ',' expr                    { $$ = $1; ptx_b_push(CTX, $3); }
+    | exprs ',' IDENT '=' expr          { $$ = $1; ptx_b_push(CTX, ptx_b_field(CTX, &$3, $5, ptx_loc_span(@3, @5))); }
     ;
 
 /* ---- debug sections --------------------------------------------------------- */
@@ -417,6 +423,7 @@ sec_items
 section_item
     : IDENT ':'                         { $$ = ptx_b_label(CTX, &$1, @$); }
     | anyword sec_vals                  { $$ = ptx_b_data(CTX, &$1, $2, @$); }
+    | DATARUN                           { $$ = ptx_b_data_run(CTX, &$1); }
     ;
 
 sec_vals
@@ -441,7 +448,11 @@ secterm
 
 /* any dot-word, keyword or not: instruction modifiers, selectors, section names */
 anyword
-    : DOTWORD | TYPE | SPACE | LINK | VEC | FDIR | VERSION | TARGET | ADDRESS_SIZE
+    : DOTWORD | TYPE | SPACE | VEC | rareword
+    ;
+
+rareword
+    : LINK | FDIR | VERSION | TARGET | ADDRESS_SIZE
     | ENTRY | FUNC | ALIAS | PRAGMA | FILE | SECTION | LOC | CALLPROTOTYPE
     | CALLTARGETS | BRANCHTARGETS | ALIGN | PTR | ATTRIBUTE
     ;
@@ -528,5 +539,10 @@ static int yyreport_syntax_error(const yypcontext_t *yyctx, ptx_parser_state *pp
 static void ptx_yyerror(PTX_YYLTYPE *loc, ptx_parser_state *pp, const char *msg)
 {
     ptx_span span = { loc->off, loc->end - loc->off };
-    ptx_diag_add(CTX, PTX_SEV_ERROR, PTX_DIAG_LIMIT, span, "%s", msg);
+    if (strcmp(msg, "memory exhausted") == 0)   /* Bison's word for a full stack */
+        ptx_diag_add(CTX, PTX_SEV_ERROR, PTX_DIAG_LIMIT, span,
+                     "nested too deeply: the parser's stack is full (the limit is %d entries, "
+                     "about %d nested blocks)", YYMAXDEPTH, YYMAXDEPTH / 2);
+    else
+        ptx_diag_add(CTX, PTX_SEV_ERROR, PTX_DIAG_LIMIT, span, "%s", msg);
 }

@@ -171,6 +171,26 @@ ptx_expr *ptx_b_sym(ptx_context *ctx, const ptx_tok *name, const ptx_tok *sel)
     return e;
 }
 
+/* "%tid.x" scanned as one token: the name and its selector. */
+ptx_expr *ptx_b_dotted_sym(ptx_context *ctx, const ptx_tok *t)
+{
+    const char *p = ctx->src + t->off;
+    uint32_t dot = 1;
+    while (p[dot] != '.')
+        dot++;
+    ptx_tok name = { t->off, dot, 0, { 0 } };
+    ptx_tok sel = { t->off + dot, t->len - dot, 0, { 0 } };
+    uint32_t second = 1;
+    while (second < sel.len && p[dot + second] != '.')
+        second++;
+    if (second < sel.len) {
+        ptx_span at = { sel.off + second, sel.len - second };
+        error_at(ctx, PTX_DIAG_SYNTAX, at, "unexpected dot-word '%.*s': a name takes one selector",
+                 (int)at.len, ctx->src + at.off);
+    }
+    return ptx_b_sym(ctx, &name, &sel);
+}
+
 ptx_expr *ptx_b_sink(ptx_context *ctx, const ptx_tok *t)
 {
     return expr_new(ctx, PTX_EXPR_SINK, tok_span(t));
@@ -206,9 +226,12 @@ ptx_expr *ptx_b_cond(ptx_context *ctx, ptx_expr *a, ptx_expr *b, ptx_expr *c)
     no_bits_operand(ctx, b);
     no_bits_operand(ctx, c);
     ptx_expr *e = expr_new(ctx, PTX_EXPR_COND, join(a->span, c->span));
-    e->u.op.a = a;
-    e->u.op.b = b;
-    e->u.op.c = c;
+    ptx_expr **items = ptx_arena_alloc(&ctx->arena, 3 * sizeof *items);
+    items[0] = a;
+    items[1] = b;
+    items[2] = c;
+    e->u.list.items = items;
+    e->count = 3;
     set_depth(ctx, e, a, b, c);
     return e;
 }
@@ -249,7 +272,8 @@ static bool is_constant(const ptx_expr *e)
     case PTX_EXPR_BINARY:
         return is_constant(e->u.op.a) && is_constant(e->u.op.b);
     case PTX_EXPR_COND:
-        return is_constant(e->u.op.a) && is_constant(e->u.op.b) && is_constant(e->u.op.c);
+        return is_constant(e->u.list.items[0]) && is_constant(e->u.list.items[1]) &&
+               is_constant(e->u.list.items[2]);
     default:
         return false;
     }
@@ -419,7 +443,15 @@ ptx_node *ptx_b_instr(ptx_context *ctx, const ptx_tok *guard, bool neg,
                       const ptx_tok *opcode, size_t mods, size_t ops, ptx_loc_t loc)
 {
     ptx_instr *in = node_new(ctx, PTX_NODE_INSTR, sizeof *in, loc);
-    in->opcode = tok_name(ctx, opcode);
+    /* a DOTTED opcode: its words go before those the grammar collected */
+    const char *p = ctx->src + opcode->off;
+    uint32_t dot = 0, words = 0;
+    while (dot < opcode->len && p[dot] != '.')
+        dot++;
+    for (uint32_t i = dot; i < opcode->len; i++)
+        words += p[i] == '.';
+    ptx_tok op = { opcode->off, dot, 0, { 0 } };
+    in->opcode = tok_name(ctx, &op);
     if (guard) {
         in->guard = tok_name(ctx, guard);
         in->guard_neg = neg;
@@ -433,17 +465,31 @@ ptx_node *ptx_b_instr(ptx_context *ctx, const ptx_tok *guard, bool neg,
     }
     uint32_t n;
     void **pairs = take(ctx, mods, &n);
-    if (n / 2 > UINT16_MAX) {
+    if ((size_t)n / 2 + words > UINT16_MAX) {
         error_at(ctx, PTX_DIAG_LIMIT, span_of(loc),
                  "too many modifiers (the limit is %u)", (unsigned)UINT16_MAX);
-        n = 2 * UINT16_MAX;
+        if (words > UINT16_MAX)
+            words = UINT16_MAX;
+        n = 2 * (UINT16_MAX - words);
     }
-    in->nmods = (uint16_t)(n / 2);
+    in->nmods = (uint16_t)(n / 2 + words);
     if (in->nmods) {
         in->mods = ptx_arena_alloc(&ctx->arena, in->nmods * sizeof *in->mods);
-        for (unsigned i = 0; i < in->nmods; i++) {
-            in->mods[i].name = pairs[2 * i];
-            in->mods[i].off = (uint32_t)(uintptr_t)pairs[2 * i + 1];
+        uint32_t start = dot;
+        for (unsigned i = 0; i < words; i++) {
+            uint32_t end = start + 1;
+            while (end < opcode->len && p[end] != '.')
+                end++;
+            ptx_tok w = { opcode->off + start, end - start, 0, { 0 } };
+            in->mods[i].name = tok_name(ctx, &w);
+            in->mods[i].off = w.off;
+            in->mods[i].id = 0;
+            in->mods[i].category = 0;
+            start = end;
+        }
+        for (unsigned i = words; i < in->nmods; i++) {
+            in->mods[i].name = pairs[2 * (i - words)];
+            in->mods[i].off = (uint32_t)(uintptr_t)pairs[2 * (i - words) + 1];
             in->mods[i].id = 0;
             in->mods[i].category = 0;
         }
@@ -1181,6 +1227,63 @@ ptx_node *ptx_b_data(ptx_context *ctx, const ptx_tok *word, size_t values, ptx_l
         error_at(ctx, PTX_DIAG_DIRECTIVE, tok_span(word),
                  "'%s' is not a section data directive: expected .b8, .b16, .b32, .b64, .byte, .4byte or .quad",
                  d->word->text);
+    return &d->base;
+}
+
+/* ".b8 1\n\t.b8 0\n..." as one token: the values packed at the word's
+ * width, or at 8 bytes when one does not fit it. */
+ptx_node *ptx_b_data_run(ptx_context *ctx, const ptx_tok *t)
+{
+    const char *p = ctx->src + t->off, *end = p + t->len;
+    uint32_t wlen = 2;
+    while (p[wlen] >= '0' && p[wlen] <= '9')
+        wlen++;
+    uint32_t count = 0;
+    for (const char *q = memchr(p, '\n', t->len); q; q = memchr(q + 1, '\n', (size_t)(end - q - 1)))
+        count++;
+    unsigned bits = (unsigned)strtoul(p + 2, NULL, 10);
+    uint64_t *vals = ptx_arena_alloc(&ctx->arena, (size_t)count * sizeof *vals);
+    uint64_t max = 0;
+    const char *q = p, *last_end = p;
+    for (uint32_t i = 0; i < count; i++) {
+        q += wlen;
+        while (*q == ' ' || *q == '\t')
+            q++;
+        uint64_t v = 0;
+        while (*q >= '0' && *q <= '9')
+            v = v * 10 + (uint64_t)(*q++ - '0');
+        last_end = q;
+        vals[i] = v;
+        max |= v;
+        while (*q != '.' && q < end)
+            q++;
+    }
+    unsigned width = bits / 8;
+    if (bits < 64 && (max >> bits) != 0)
+        width = 8;
+    ptx_loc_t loc = { t->off, (uint32_t)(last_end - ctx->src) };
+    ptx_data *d = node_new(ctx, PTX_NODE_DATA, sizeof *d, loc);
+    ptx_tok w = { t->off, wlen, 0, { 0 } };
+    d->word = tok_name(ctx, &w);
+    d->count = count;
+    d->width = (uint8_t)width;
+    if (width == 8) {
+        d->ints = vals;
+    } else {
+        unsigned char *packed = ptx_arena_alloc(&ctx->arena, (size_t)count * width);
+        for (uint32_t i = 0; i < count; i++) {
+            if (width == 1) {
+                packed[i] = (unsigned char)vals[i];
+            } else if (width == 2) {
+                uint16_t v = (uint16_t)vals[i];
+                memcpy(packed + 2 * i, &v, 2);
+            } else {
+                uint32_t v = (uint32_t)vals[i];
+                memcpy(packed + 4 * i, &v, 4);
+            }
+        }
+        d->ints = packed;
+    }
     return &d->base;
 }
 

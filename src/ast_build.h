@@ -22,6 +22,12 @@ typedef struct ptx_loc_t {
     uint32_t off, end;
 } ptx_loc_t;
 
+/* The range from the start of a to the end of b. */
+static inline ptx_loc_t ptx_loc_span(ptx_loc_t a, ptx_loc_t b)
+{
+    return (ptx_loc_t){ a.off, b.end };
+}
+
 typedef struct ptx_nlist {
     ptx_node *first, *last;
 } ptx_nlist;
@@ -63,6 +69,8 @@ ptx_expr *ptx_b_int(ptx_context *ctx, const ptx_tok *t);
 ptx_expr *ptx_b_float(ptx_context *ctx, const ptx_tok *t);
 ptx_expr *ptx_b_bits(ptx_context *ctx, const ptx_tok *t, bool f64);
 ptx_expr *ptx_b_sym(ptx_context *ctx, const ptx_tok *name, const ptx_tok *sel);
+ptx_expr *ptx_b_dotted_sym(ptx_context *ctx, const ptx_tok *t);
+ptx_node *ptx_b_data_run(ptx_context *ctx, const ptx_tok *t);
 ptx_expr *ptx_b_sink(ptx_context *ctx, const ptx_tok *t);
 ptx_expr *ptx_b_unary(ptx_context *ctx, ptx_op op, ptx_expr *a, ptx_loc_t loc);
 ptx_expr *ptx_b_binary(ptx_context *ctx, ptx_op op, ptx_expr *a, ptx_expr *b);

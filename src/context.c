@@ -72,6 +72,26 @@ const char *ptx_context_io_error(const ptx_context *ctx)
 
 /* ---- diagnostics ---------------------------------------------------- */
 
+/* A message of n > PTX_DIAG_MESSAGE_MAX bytes, kept as its head and tail
+ * around "...": both ends say what and where (the quote's start, the
+ * instruction it is in), the middle is usually one long token. */
+static char *shorten(ptx_context *ctx, size_t n, const char *fmt, va_list ap)
+{
+    enum { TAIL = PTX_DIAG_MESSAGE_MAX / 4, HEAD = PTX_DIAG_MESSAGE_MAX - TAIL - 3 };
+    /* the arena first: its failure jumps out, and nothing is malloc'd yet */
+    char *msg = ptx_arena_alloc(&ctx->arena, PTX_DIAG_MESSAGE_MAX + 1);
+    char *full = malloc(n + 1);
+    if (!full)
+        longjmp(ctx->oom, 1);
+    vsnprintf(full, n + 1, fmt, ap);
+    memcpy(msg, full, HEAD);
+    memcpy(msg + HEAD, "...", 3);
+    memcpy(msg + HEAD + 3, full + n - TAIL, TAIL);
+    msg[PTX_DIAG_MESSAGE_MAX] = '\0';
+    free(full);
+    return msg;
+}
+
 bool ptx_diag_vadd(ptx_context *ctx, ptx_severity sev, ptx_diag_code code,
                    ptx_span span, const char *fmt, va_list ap)
 {
@@ -94,9 +114,11 @@ bool ptx_diag_vadd(ptx_context *ctx, ptx_severity sev, ptx_diag_code code,
         n = 0;
     if ((size_t)n < sizeof small) {
         msg = ptx_arena_strndup(&ctx->arena, small, (size_t)n);
-    } else {
+    } else if ((size_t)n <= PTX_DIAG_MESSAGE_MAX) {
         msg = ptx_arena_alloc(&ctx->arena, (size_t)n + 1);
         vsnprintf(msg, (size_t)n + 1, fmt, ap2);
+    } else {
+        msg = shorten(ctx, (size_t)n, fmt, ap2);
     }
     va_end(ap2);
     ptx_diag *d = &ctx->diags[ctx->ndiags++];
@@ -235,16 +257,32 @@ void **ptx_scratch_take(ptx_context *ctx, size_t mark, uint32_t *count)
 
 /* ---- parsing ----------------------------------------------------------- */
 
+/* An input over PTX_INPUT_MAX is refused before it is copied or read: the
+ * diagnostic points at 1:1 of an empty source.  `size` is 0 when only
+ * "more than the limit" is known (a pipe).  The caller has armed ctx->oom. */
+static ptx_status too_large(ptx_context *ctx, uint64_t size)
+{
+    char what[64];
+    if (size)
+        snprintf(what, sizeof what, "%llu bytes", (unsigned long long)size);
+    else
+        snprintf(what, sizeof what, "more than %u bytes", PTX_INPUT_MAX);
+    free(ctx->src);
+    ctx->src = calloc(1, 2);
+    if (!ctx->src)
+        longjmp(ctx->oom, 1);
+    ctx->srclen = 0;
+    ptx_span at = { 0, 0 };
+    ptx_diag_add(ctx, PTX_SEV_ERROR, PTX_DIAG_LIMIT, at,
+                 "input of %s is too large (the limit is %u bytes, just under 4 GiB)",
+                 what, PTX_INPUT_MAX);
+    return PTX_ERR_INPUT;
+}
+
 /* Runs after the caller has armed ctx->oom with setjmp. */
 static ptx_status parse_owned(ptx_context *ctx)
 {
-    if (ctx->srclen >= UINT32_MAX - 2) {
-        ptx_span none = { 0, 0 };
-        ptx_diag_add(ctx, PTX_SEV_ERROR, PTX_DIAG_LIMIT, none,
-                     "input of %zu bytes is too large (the limit is 4 GiB)",
-                     ctx->srclen);
-        return PTX_ERR_INPUT;
-    }
+    _Static_assert(PTX_INPUT_MAX < UINT32_MAX - 2, "offsets up to srclen + 1 fit in 32 bits");
     ptx_run_parser(ctx);
     if (ctx->module && !ctx->stopped && !ctx->no_validate)
         ptx_isa_validate(ctx, ctx->module);
@@ -258,12 +296,16 @@ ptx_status ptx_parse_buffer(ptx_context *ctx, const char *name,
     if (!ctx || (!data && len) || ctx->parsed)
         return PTX_ERR_USAGE;
     ctx->parsed = true;
+    if (out)
+        *out = NULL;
     if (setjmp(ctx->oom)) {
         ctx->module = NULL;
         return PTX_ERR_NOMEM;
     }
     if (name)
         ctx->filename = ptx_arena_strndup(&ctx->arena, name, strlen(name));
+    if (len > PTX_INPUT_MAX)
+        return too_large(ctx, len);
     ctx->src = malloc(len + 2);
     if (!ctx->src)
         return PTX_ERR_NOMEM;
@@ -277,7 +319,9 @@ ptx_status ptx_parse_buffer(ptx_context *ctx, const char *name,
     return st;
 }
 
-static ptx_status read_stream(ptx_context *ctx, FILE *f)
+/* Reads f to its end, or until it is known to be over PTX_INPUT_MAX
+ * (*over is then set and the contents are dropped). */
+static ptx_status read_stream(ptx_context *ctx, FILE *f, bool *over)
 {
     size_t cap = 1 << 16, len = 0;
     char *buf = malloc(cap);
@@ -295,6 +339,11 @@ static ptx_status read_stream(ptx_context *ctx, FILE *f)
         }
         size_t n = fread(buf + len, 1, cap - len - 2, f);
         len += n;
+        if (len > PTX_INPUT_MAX) {
+            free(buf);
+            *over = true;
+            return PTX_OK;
+        }
         if (n == 0 && (feof(f) || ferror(f)))
             break;
     }
@@ -315,6 +364,8 @@ ptx_status ptx_parse_file(ptx_context *ctx, const char *path,
     if (!ctx || !path || ctx->parsed)
         return PTX_ERR_USAGE;
     ctx->parsed = true;
+    if (out)
+        *out = NULL;
     FILE *volatile f = NULL;
     bool is_stdin = strcmp(path, "-") == 0;
     if (setjmp(ctx->oom)) {
@@ -331,20 +382,27 @@ ptx_status ptx_parse_file(ptx_context *ctx, const char *path,
         return PTX_ERR_IO;
     }
     struct stat sb;
-    if (fstat(fileno(f), &sb) == 0 && S_ISDIR(sb.st_mode)) {
+    bool have_stat = fstat(fileno(f), &sb) == 0;
+    if (have_stat && S_ISDIR(sb.st_mode)) {
         const char *e = strerror(EISDIR);
         ctx->io_error = ptx_arena_strndup(&ctx->arena, e, strlen(e));
         if (!is_stdin)
             fclose(f);
         return PTX_ERR_IO;
     }
-    ptx_status st = read_stream(ctx, f);
+    /* a regular file's size is known: one that is too large is not read */
+    uint64_t size = have_stat && S_ISREG(sb.st_mode) ? (uint64_t)sb.st_size : 0;
+    bool over = size > PTX_INPUT_MAX;
+    ptx_status st = over ? PTX_OK : read_stream(ctx, f, &over);
     if (!is_stdin)
         fclose(f);
     f = NULL;
     if (st != PTX_OK)
         return st;
-    st = parse_owned(ctx);
+    if (over)
+        st = too_large(ctx, size > PTX_INPUT_MAX ? size : 0);
+    else
+        st = parse_owned(ctx);
     if (out)
         *out = ctx->module;
     return st;

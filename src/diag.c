@@ -48,8 +48,13 @@ ptx_status ptx_diag_render(const ptx_context *ctx, const ptx_diag *d,
         for (size_t i = 0; i < col; i++)
             ptx_out_char(o, from[i] == '\t' ? '\t' : ' ');
         ptx_out_char(o, '^');
+        /* the range is cut at the end of the shown line; the caret alone
+         * stays when it is past that end (an error at a final '\r', whose
+         * line is shown without it) */
         size_t len = d->span.len;
-        if (from + col + len > to)
+        if (from + col >= to)
+            len = 0;
+        else if (len > (size_t)(to - (from + col)))
             len = (size_t)(to - (from + col));
         for (size_t i = 1; i < len; i++)
             ptx_out_char(o, '~');

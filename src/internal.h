@@ -64,6 +64,7 @@ struct ptx_context {
     void **scratch;           /* list building stack (malloc'd) */
     size_t nscratch, scratchcap;
 
+    struct ptx_isa_memo *isa_memo;  /* accepted instruction shapes (isa.c) */
     unsigned expr_depth;      /* open parentheses/braces/brackets in an operand */
     ptx_module *module;
 };

@@ -73,6 +73,45 @@ ptx_modifier ptx_instr_modifier(const ptx_instr *in, ptx_mod_category cat, unsig
     return PTX_MOD_NONE;
 }
 
+static void note_modifier(bool *seen, uint16_t id, ptx_modifier *out, size_t max, size_t *n)
+{
+    if (seen[id])
+        return;
+    seen[id] = true;
+    if (*n < max)
+        out[*n] = (ptx_modifier)id;
+    ++*n;
+}
+
+size_t ptx_opcode_modifiers(const char *opcode, ptx_mod_category cat,
+                            ptx_modifier *out, size_t max)
+{
+    const ptx_isa_root *root = opcode ? bsearch(opcode, ptx_isa_roots, ptx_isa_nroots,
+                                                sizeof *ptx_isa_roots, cmp_root) : NULL;
+    if (!root)
+        return 0;
+    bool seen[PTX_MOD_COUNT] = { false };
+    size_t n = 0;
+    for (unsigned k = 0; k < root->nforms; k++) {
+        const ptx_isa_form *f = &ptx_isa_forms[root->first_form + k];
+        for (unsigned i = 0; cat == PTX_CAT_NONE && i < f->nname; i++)
+            note_modifier(seen, f->name[i], out, max, &n);
+        for (unsigned s = 0; cat != PTX_CAT_NONE && s < f->nslots; s++) {
+            const ptx_isa_slot *sl = &f->slots[s];
+            if (sl->category != cat)
+                continue;
+            if (sl->kind == PTX_SLOT_LIT || sl->kind == PTX_SLOT_OPT_LIT) {
+                note_modifier(seen, sl->ref, out, max, &n);
+                continue;
+            }
+            const ptx_isa_set *set = &ptx_isa_sets[sl->ref];
+            for (unsigned j = 0; j < set->n; j++)
+                note_modifier(seen, set->mods[j], out, max, &n);
+        }
+    }
+    return n;
+}
+
 /* ---- targets ----------------------------------------------------------- */
 
 typedef struct target {
@@ -121,14 +160,14 @@ static bool target_ok(target have, target need)
 enum { LIST_MAX = 12 };
 
 typedef enum problem {
-    P_NONE, P_NAME, P_MODIFIER, P_DUPLICATE, P_MISSING, P_OPERAND_COUNT, P_OPERAND,
-    P_VERSION, P_TARGET
+    P_NONE, P_NAME, P_MODIFIER, P_DUPLICATE, P_ORDER, P_MISSING, P_OPERAND_COUNT, P_OPERAND,
+    P_VERSION, P_TARGET, P_WITHDRAWN
 } problem;
 
 typedef struct verdict {
     problem what;
     unsigned index;         /* the modifier or operand concerned */
-    unsigned slot;          /* P_MISSING, P_DUPLICATE: the slot */
+    unsigned slot;          /* P_MISSING, P_DUPLICATE: the slot; P_ORDER: the category */
     unsigned cost;          /* how far the form is from the instruction */
     struct fault {          /* P_OPERAND: what is wrong with the operand */
         uint8_t what;       /* F_* */
@@ -200,8 +239,10 @@ static bool is_pure_constant(const ptx_expr *e)
     case PTX_EXPR_BINARY:
         return is_pure_constant(e->u.op.a) && is_pure_constant(e->u.op.b);
     case PTX_EXPR_COND:
-        return is_pure_constant(e->u.op.a) && is_pure_constant(e->u.op.b) &&
-               is_pure_constant(e->u.op.c);
+        for (unsigned i = 0; i < e->count; i++)
+            if (!is_pure_constant(e->u.list.items[i]))
+                return false;
+        return true;
     default:
         return false;
     }
@@ -270,12 +311,34 @@ static struct fault image_fault(const ptx_expr *e, unsigned coords)
     return (struct fault){ F_OK, 0 };
 }
 
+/* ptxas takes a register of type .bf16 or .bf16x2 written as a vector of
+ * 1, 2 or 4 registers ({b}, {b, b}: add.bf16 d, a, {b}) in computations */
+static bool bf16_braces(const ptx_expr *e, const ptx_isa_operand *op)
+{
+    if (!(op->accept & PTX_ACC_NAME) || (e->count != 1 && e->count != 2 && e->count != 4))
+        return false;
+    for (unsigned k = 0; k < e->count; k++)
+        if (e->u.list.items[k]->kind != PTX_EXPR_SYM)
+            return false;
+    return true;
+}
+
+static bool is_bf16_type(uint16_t id)
+{
+    return id && (strcmp(ptx_isa_mod_names[id], ".bf16") == 0 ||
+                  strcmp(ptx_isa_mod_names[id], ".bf16x2") == 0);
+}
+
 /* How an operand fails the form's operand `op` (F_OK: it does not);
- * `vec` is the size the .vN modifier gives. */
-static struct fault operand_fault(const ptx_expr *e, const ptx_isa_operand *op, unsigned vec)
+ * `vec` is the size the .vN modifier gives; `bf16`: the operand has type
+ * .bf16 or .bf16x2 */
+static struct fault operand_fault(const ptx_expr *e, const ptx_isa_operand *op, unsigned vec,
+                                  bool bf16)
 {
     const struct fault ok = { F_OK, 0 }, kind = { F_KIND, 0 };
     unsigned acc = op->accept;
+    if (bf16 && e->kind == PTX_EXPR_VEC && !(acc & PTX_ACC_VEC))
+        return bf16_braces(e, op) ? ok : kind;
     switch ((ptx_expr_kind)e->kind) {
     case PTX_EXPR_SYM:
         if (!(acc & (PTX_ACC_NAME | PTX_ACC_PRED | PTX_ACC_LABEL)))
@@ -294,6 +357,9 @@ static struct fault operand_fault(const ptx_expr *e, const ptx_isa_operand *op, 
             return image_fault(e, op->coords);
         return acc & PTX_ACC_ADDR ? ok : kind;
     case PTX_EXPR_LIST:
+        /* (1) outside call is a constant in parentheses */
+        if (!(acc & PTX_ACC_LIST) && e->count == 1)
+            return (acc & PTX_ACC_IMM) && is_constant_expr(e->u.list.items[0]) ? ok : kind;
         if (!(acc & PTX_ACC_LIST))
             return kind;
         for (unsigned k = 0; k < e->count; k++)
@@ -324,8 +390,28 @@ static struct fault operand_fault(const ptx_expr *e, const ptx_isa_operand *op, 
     }
 }
 
+/* A form ptxas no longer takes in modules of this version and target */
+static bool withdrawn(const ptx_module *m, const ptx_isa_form *f)
+{
+    if (!f->gone_major && !f->gone_target[0])
+        return false;
+    if (f->gone_major && (m->version_major < f->gone_major ||
+                          (m->version_major == f->gone_major && m->version_minor < f->gone_minor)))
+        return false;
+    if (f->gone_target[0]) {
+        if (!m->ntargets)
+            return false;
+        target have = parse_target(m->targets[0]->text);
+        return have.arch && have.arch >= parse_target(f->gone_target).arch;
+    }
+    return true;
+}
+
+/* assign[i] of a modifier ptxas ignores (grammar/isa/ignored.isa) */
+enum { SLOT_IGNORED = 0xFF };
+
 static verdict try_form(const ptx_module *m, const ptx_instr *in, const ptx_isa_form *f,
-                        const uint16_t *ids, uint8_t *assign)
+                        const uint16_t *ids, uint64_t ignorable, uint8_t *assign)
 {
     verdict v = { P_NONE, 0, 0, 0, { 0, 0 } };
     if (in->nmods < f->nname) {
@@ -351,6 +437,20 @@ static verdict try_form(const ptx_module *m, const ptx_instr *in, const ptx_isa_
                 break;
             dup = s;
         }
+        if (s == f->nslots && i < 64 && (ignorable >> i & 1)) {
+            /* a word ptxas ignores after this opcode, once */
+            bool again = false;
+            for (unsigned j = f->nname; j < i && !again; j++)
+                again = ids[j] == ids[i];
+            assign[i] = SLOT_IGNORED;
+            if (again && v.what == P_NONE) {
+                v.what = P_DUPLICATE;
+                v.index = i;
+                v.slot = 0;
+            }
+            v.cost += again ? 10 : 0;
+            continue;
+        }
         if (s == f->nslots) {
             if (v.what == P_NONE) {
                 v.what = dup < 32 ? P_DUPLICATE : P_MODIFIER;
@@ -362,6 +462,25 @@ static verdict try_form(const ptx_module *m, const ptx_instr *in, const ptx_isa_
         }
         filled[s] = true;
         assign[i] = (uint8_t)s;
+    }
+    /* types, layouts and state spaces go in the order of the form's slots
+     * for them, whatever their sets (ptxas: add.f16.f32 and
+     * mma.e5m2.sync... are "Unexpected instruction types", mma...col.row
+     * "Illegal alayout", cp.async.cg.global.shared "State space incorrect") */
+    static const uint8_t positional[] = { PTX_CAT_TYPE, PTX_CAT_LAYOUT, PTX_CAT_SPACE };
+    for (unsigned c = 0; c < sizeof positional && v.what == P_NONE; c++) {
+        for (unsigned i = f->nname, last = 0, seen = 0; v.what == P_NONE && i < in->nmods; i++) {
+            if (assign[i] == SLOT_IGNORED || f->slots[assign[i]].category != positional[c])
+                continue;
+            if (seen && assign[i] < last) {
+                v.what = P_ORDER;
+                v.index = i;
+                v.slot = positional[c];     /* the category, for the message */
+                v.cost += 10;
+            }
+            last = assign[i];
+            seen = 1;
+        }
     }
     for (unsigned s = 0; s < f->nslots; s++) {
         if (!filled[s] && (f->slots[s].kind == PTX_SLOT_LIT || f->slots[s].kind == PTX_SLOT_SET)) {
@@ -381,8 +500,24 @@ static verdict try_form(const ptx_module *m, const ptx_instr *in, const ptx_isa_
         v.cost += 5;
     } else {
         unsigned vec = vector_size(in, f);
+        /* the destination has the first type, the sources the last
+         * (cvt.rn.bf16.f32: d is .bf16, a .f32) */
+        uint16_t first_type = 0, last_type = 0;
+        for (unsigned i = f->nname; i < in->nmods; i++) {
+            if (assign[i] == SLOT_IGNORED || f->slots[assign[i]].category != PTX_CAT_TYPE)
+                continue;
+            if (!first_type)
+                first_type = ids[i];
+            last_type = ids[i];
+        }
+        /* only in scalar computations: memory operations (atom, red:
+         * "Vector is not expected") and matrix ones (wgmma) refuse it */
+        bool computes = true;
+        for (unsigned i = 0; i < f->nops; i++)
+            computes = computes && !(f->ops[i].accept & (PTX_ACC_ADDR | PTX_ACC_IMAGE | PTX_ACC_VEC));
         for (unsigned i = 0; i < in->nops; i++) {
-            struct fault fl = operand_fault(in->ops[i], &f->ops[i], vec);
+            bool bf16 = computes && is_bf16_type(i == 0 ? first_type : last_type);
+            struct fault fl = operand_fault(in->ops[i], &f->ops[i], vec, bf16);
             if (fl.what != F_OK) {
                 if (v.what == P_NONE) {
                     v.what = P_OPERAND;
@@ -413,9 +548,38 @@ static verdict try_form(const ptx_module *m, const ptx_instr *in, const ptx_isa_
         if (!ok) {
             v.what = P_TARGET;
             v.cost = 1;
+            return v;
         }
     }
+    if (withdrawn(m, f)) {
+        /* a current form that only lacks a modifier explains it better
+         * (mad.f32: the rounding modifier, as ptxas says) */
+        v.what = P_WITHDRAWN;
+        v.cost = 12;
+    }
     return v;
+}
+
+/* Which modifiers of `in` ptxas ignores in family `fam`: words of
+ * grammar/isa/ignored.isa that none of the family's forms gives a meaning
+ * (testp's .finite and tensormap.replace's .rank count there). */
+static uint64_t ignorable_words(const ptx_instr *in, const uint16_t *ids,
+                                const ptx_isa_root *root, unsigned fam)
+{
+    uint64_t ignorable = 0;
+    for (unsigned i = 0; i < in->nmods && i < 64; i++) {
+        if (!ptx_isa_mod_ignored[ids[i]])
+            continue;
+        bool meaningful = false;
+        for (unsigned k = 0; k < root->nforms && !meaningful; k++) {
+            const ptx_isa_form *form = &ptx_isa_forms[root->first_form + k];
+            for (unsigned sl = 0; form->family == fam && sl < form->nslots && !meaningful; sl++)
+                meaningful = slot_takes(&form->slots[sl], ids[i]);
+        }
+        if (!meaningful)
+            ignorable |= (uint64_t)1 << i;
+    }
+    return ignorable;
 }
 
 /* "add.s32" as the form would be written with the instruction's words */
@@ -526,6 +690,13 @@ struct explain {
     uint8_t *assign;            /* scratch for try_form */
 };
 
+/* try_form for another form of the instruction's root */
+static verdict try_other(const explain *x, const ptx_instr *in, const ptx_isa_form *g)
+{
+    return try_form(x->m, in, g, x->ids, ignorable_words(in, x->ids, x->root, g->family),
+                    x->assign);
+}
+
 /* The values a missing slot could take: those of the slots of its
  * category in every form as close as the closest one and missing only
  * the same kind of modifier ('suld.b.2d.b32' needs .trap, .clamp or .zero
@@ -539,7 +710,7 @@ static void missing_values(const explain *x, const ptx_instr *in, const ptx_isa_
         return;
     for (unsigned k = 0; k < x->root->nforms; k++) {
         const ptx_isa_form *g = &ptx_isa_forms[x->root->first_form + k];
-        verdict w = try_form(x->m, in, g, x->ids, x->assign);
+        verdict w = try_other(x, in, g);
         if (w.what == P_MISSING && w.cost == v.cost &&
             g->slots[w.slot].kind == PTX_SLOT_SET && g->slots[w.slot].category == want->category)
             list_slot(l, &g->slots[w.slot]);
@@ -573,7 +744,7 @@ static void report_modifier(ptx_context *ctx, const explain *x, const ptx_instr 
         }
         if (!takes)
             continue;
-        verdict w = try_form(x->m, in, h, x->ids, x->assign);
+        verdict w = try_other(x, in, h);
         if (w.cost < best.cost) {
             best = w;
             g = h;
@@ -769,6 +940,12 @@ static void report(ptx_context *ctx, const explain *x, const ptx_instr *in,
                      "'%s' takes one modifier of {%s}; '%s' is one too many",
                      op, vals, in->mods[v.index].name->text);
         return;
+    case P_ORDER:
+        ptx_diag_add(ctx, PTX_SEV_ERROR, PTX_DIAG_INSTRUCTION, mod_span(in, v.index),
+                     "%s '%s' is out of place in '%s': the %ss follow the order of the form (%s)",
+                     ptx_isa_category_names[v.slot], in->mods[v.index].name->text, op,
+                     ptx_isa_category_names[v.slot], f->text);
+        return;
     case P_MISSING: {
         mod_list need = { { 0 }, 0 };
         missing_values(x, in, f, v, &need);
@@ -784,7 +961,7 @@ static void report(ptx_context *ctx, const explain *x, const ptx_instr *in,
         uint32_t counts = 0;
         for (unsigned k = 0; k < x->root->nforms; k++) {
             const ptx_isa_form *g = &ptx_isa_forms[x->root->first_form + k];
-            verdict w = g == f ? v : try_form(m, in, g, x->ids, x->assign);
+            verdict w = g == f ? v : try_other(x, in, g);
             if (w.what != P_OPERAND_COUNT || w.cost != v.cost)
                 continue;
             unsigned required = 0;
@@ -811,6 +988,22 @@ static void report(ptx_context *ctx, const explain *x, const ptx_instr *in,
                      op, f->text, major, minor, m->version_major, m->version_minor);
         return;
     }
+    case P_WITHDRAWN:
+        if (f->gone_major && f->gone_target[0])
+            ptx_diag_add(ctx, PTX_SEV_ERROR, PTX_DIAG_INSTRUCTION, at,
+                         "'%s' (%s) is not supported on .target %s and later from PTX ISA %u.%u; this module is %u.%u for %s",
+                         op, f->text, f->gone_target, f->gone_major, f->gone_minor,
+                         m->version_major, m->version_minor, m->targets[0]->text);
+        else if (f->gone_target[0])
+            ptx_diag_add(ctx, PTX_SEV_ERROR, PTX_DIAG_INSTRUCTION, at,
+                         "'%s' (%s) is not supported on .target %s and later; this module targets %s",
+                         op, f->text, f->gone_target, m->targets[0]->text);
+        else
+            ptx_diag_add(ctx, PTX_SEV_ERROR, PTX_DIAG_INSTRUCTION, at,
+                         "'%s' (%s) is not supported from PTX ISA %u.%u; this module is %u.%u",
+                         op, f->text, f->gone_major, f->gone_minor, m->version_major,
+                         m->version_minor);
+        return;
     case P_TARGET: {
         const char *need = f->target[0] ? f->target : ptx_isa_families[f->family].target;
         bool list = strchr(need, ',') != NULL;
@@ -824,14 +1017,256 @@ static void report(ptx_context *ctx, const explain *x, const ptx_instr *in,
     }
 }
 
+/* ---- memo of accepted shapes ------------------------------------------
+ * Real modules repeat a few hundred instruction shapes thousands of times.
+ * Whether a form fits depends only on the opcode, the modifier ids and each
+ * operand's class (its kind and what operand_fault looks at: a vector's
+ * size, the kinds of its elements or of a list's, the shape of an image
+ * address, a name's selector, whether a name is negated or is WARP_SZ),
+ * given the module's version and target: so an accepted shape is
+ * remembered, keyed by exactly those, with the form and the slot each
+ * modifier took.  Rejections are not remembered: they are reported in
+ * full each time. */
+
+enum { MEMO_MAX_WORDS = 64 };
+
+typedef struct memo_key {
+    uint16_t w[MEMO_MAX_WORDS];
+    unsigned n;
+    uint32_t hash;
+} memo_key;
+
+typedef struct memo_entry {
+    uint32_t hash;
+    uint16_t form;
+    uint16_t n;                 /* words in key */
+    const uint16_t *key;        /* key words, then the slot of each modifier */
+    const uint8_t *assign;
+} memo_entry;
+
+struct ptx_isa_memo {
+    memo_entry *slots;
+    size_t mask, count;
+};
+
+/* The kind of an element of a vector or a list, as item_ok, bf16_braces
+ * and the (1) rule of operand_fault tell them apart: a bit of a mask. */
+static unsigned item_bit(const ptx_expr *e)
+{
+    enum { NAME, NAME_SEL, WARP_SZ, WARP_SZ_SEL, SINK, PURE, CONSTANT, OTHER };
+    unsigned c;
+    if (e->kind == PTX_EXPR_SYM)
+        c = (is_constant_expr(e) ? WARP_SZ : NAME) + (e->u.sym.sel != NULL);
+    else if (e->kind == PTX_EXPR_SINK)
+        c = SINK;
+    else
+        c = is_pure_constant(e) ? PURE : is_constant_expr(e) ? CONSTANT : OTHER;
+    return 1u << c;
+}
+
+static bool key_add(memo_key *k, unsigned word)
+{
+    if (k->n == MEMO_MAX_WORDS)
+        return false;
+    k->w[k->n++] = (uint16_t)word;
+    return true;
+}
+
+/* Appends an operand's class to the key; false when it has none. */
+static bool operand_key(memo_key *k, const ptx_expr *e)
+{
+    unsigned c = e->kind;
+    switch ((ptx_expr_kind)e->kind) {
+    case PTX_EXPR_VEC: case PTX_EXPR_LIST: {
+        /* a vector's size; a list's only matters for (1) */
+        if (e->count > 0x7FF)
+            return false;
+        unsigned items = 0;
+        for (unsigned i = 0; i < e->count; i++)
+            items |= item_bit(e->u.list.items[i]);
+        return key_add(k, c | items << 5) && key_add(k, e->count);
+    }
+    case PTX_EXPR_ADDR:
+        /* an image address: for which fewest coordinates it is one */
+        for (unsigned coords = 1; coords <= 4; coords++)
+            c |= (unsigned)(image_fault(e, coords).what == F_OK) << (4 + coords);
+        return key_add(k, c);
+    case PTX_EXPR_UNARY:
+        return key_add(k, c | (e->op == PTX_OP_LNOT && is_name(e->u.op.a)) << 5);
+    case PTX_EXPR_SYM: {
+        /* the selector itself, two characters a word */
+        const ptx_name *sel = e->u.sym.sel;
+        size_t len = sel ? sel->len : 0;
+        if (len > 0xFF || !key_add(k, c | is_constant_expr(e) << 5 | len << 8))
+            return false;
+        for (size_t i = 0; i < len; i += 2)
+            if (!key_add(k, (unsigned char)sel->text[i] |
+                                (i + 1 < len ? (unsigned char)sel->text[i + 1] : 0u) << 8))
+                return false;
+        return true;
+    }
+    default:
+        return key_add(k, c);
+    }
+}
+
+static bool memo_key_make(memo_key *k, const ptx_isa_root *root, const ptx_instr *in,
+                          const uint16_t *ids)
+{
+    if (3u + in->nmods + in->nops > MEMO_MAX_WORDS)
+        return false;
+    k->n = 0;
+    key_add(k, (unsigned)(root - ptx_isa_roots));
+    key_add(k, in->nmods);
+    for (unsigned i = 0; i < in->nmods; i++)
+        key_add(k, ids[i]);
+    key_add(k, in->nops);
+    for (unsigned i = 0; i < in->nops; i++)
+        if (!operand_key(k, in->ops[i]))
+            return false;
+    uint32_t h = 2166136261u;
+    for (unsigned i = 0; i < k->n; i++)
+        h = (h ^ k->w[i]) * 16777619u;
+    k->hash = h ^ (h >> 15);
+    return true;
+}
+
+static const memo_entry *memo_find(ptx_context *ctx, const memo_key *k)
+{
+    struct ptx_isa_memo *mt = ctx->isa_memo;
+    if (!mt || !mt->slots)
+        return NULL;
+    for (size_t i = k->hash & mt->mask; mt->slots[i].key; i = (i + 1) & mt->mask) {
+        const memo_entry *e = &mt->slots[i];
+        if (e->hash == k->hash && e->n == k->n && memcmp(e->key, k->w, k->n * sizeof *k->w) == 0)
+            return e;
+    }
+    return NULL;
+}
+
+static void memo_add(ptx_context *ctx, const memo_key *k, uint16_t form, const uint8_t *assign,
+                     unsigned nmods)
+{
+    struct ptx_isa_memo *mt = ctx->isa_memo;
+    if (!mt)
+        mt = ctx->isa_memo = ptx_arena_zalloc(&ctx->arena, sizeof *mt);
+    if (!mt->slots || (mt->count + 1) * 2 > mt->mask + 1) {
+        size_t cap = mt->slots ? (mt->mask + 1) * 2 : 256;
+        memo_entry *slots = ptx_arena_zalloc(&ctx->arena, cap * sizeof *slots);
+        for (size_t i = 0; mt->slots && i <= mt->mask; i++) {
+            if (!mt->slots[i].key)
+                continue;
+            size_t j = mt->slots[i].hash & (cap - 1);
+            while (slots[j].key)
+                j = (j + 1) & (cap - 1);
+            slots[j] = mt->slots[i];
+        }
+        mt->slots = slots;
+        mt->mask = cap - 1;
+    }
+    uint16_t *copy = ptx_arena_alloc(&ctx->arena, k->n * sizeof *copy + nmods);
+    memcpy(copy, k->w, k->n * sizeof *copy);
+    uint8_t *a = (uint8_t *)(copy + k->n);
+    memcpy(a, assign, nmods);
+    size_t i = k->hash & mt->mask;
+    while (mt->slots[i].key)
+        i = (i + 1) & mt->mask;
+    mt->slots[i] = (memo_entry){ k->hash, form, (uint16_t)k->n, copy, a };
+    mt->count++;
+}
+
+/* Records the form that fits and what each modifier says. */
+static void apply_form(ptx_instr *in, uint16_t index, const uint16_t *ids, const uint8_t *assign)
+{
+    const ptx_isa_form *form = &ptx_isa_forms[index];
+    in->family = form->family;
+    in->form = index;
+    for (unsigned i = 0; i < in->nmods; i++) {
+        in->mods[i].id = ids[i];
+        in->mods[i].category = i < form->nname || assign[i] == SLOT_IGNORED
+                                   ? PTX_CAT_NONE : form->slots[assign[i]].category;
+    }
+}
+
 /* While the tables are being written, an opcode they do not know yet is
  * let through; once all 173 families are in, it is an error. */
 enum { ALL_FAMILIES = 173 };
+
+/* The first name inside a constant-looking expression, or NULL. */
+static const ptx_expr *first_name(const ptx_expr *e)
+{
+    if (!e)
+        return NULL;
+    switch ((ptx_expr_kind)e->kind) {
+    case PTX_EXPR_SYM:
+        return strcmp(e->u.sym.name->text, "WARP_SZ") == 0 ? NULL : e;
+    case PTX_EXPR_UNARY: case PTX_EXPR_PAREN: case PTX_EXPR_CAST:
+        return first_name(e->u.op.a);
+    case PTX_EXPR_BINARY: {
+        const ptx_expr *a = first_name(e->u.op.a);
+        return a ? a : first_name(e->u.op.b);
+    }
+    case PTX_EXPR_COND:
+        for (unsigned i = 0; i < 3; i++) {
+            const ptx_expr *a = first_name(e->u.list.items[i]);
+            if (a)
+                return a;
+        }
+        return NULL;
+    case PTX_EXPR_INT: case PTX_EXPR_FLOAT: case PTX_EXPR_F32: case PTX_EXPR_F64:
+        return NULL;
+    default:
+        return e;
+    }
+}
+
+static bool root_takes_lists(const ptx_isa_root *root)
+{
+    for (unsigned k = 0; root && k < root->nforms; k++) {
+        const ptx_isa_form *f = &ptx_isa_forms[root->first_form + k];
+        for (unsigned i = 0; i < f->nops; i++)
+            if (f->ops[i].accept & PTX_ACC_LIST)
+                return true;
+    }
+    return false;
+}
+
+/* Outside call, ptxas reads an operand in parentheses as a constant
+ * expression: a name inside is its parse error, found before it looks
+ * the opcode up (a misspelt call head spread over several lines fails on
+ * the line of its first argument name). */
+static bool check_parenthesised(ptx_context *ctx, const ptx_instr *in, const ptx_isa_root *root)
+{
+    if (root_takes_lists(root))
+        return true;
+    for (unsigned i = 0; i < in->nops; i++) {
+        const ptx_expr *e = in->ops[i];
+        if (e->kind != PTX_EXPR_LIST)
+            continue;
+        for (unsigned k = 0; k < e->count; k++) {
+            const ptx_expr *name = first_name(e->u.list.items[k]);
+            if (name) {
+                ptx_diag_add(ctx, PTX_SEV_ERROR, PTX_DIAG_INSTRUCTION, name->span,
+                             "a name in parentheses: only 'call' takes a list (...) of names; "
+                             "elsewhere (...) holds a constant expression");
+                return false;
+            }
+        }
+        if (e->count != 1) {
+            ptx_diag_add(ctx, PTX_SEV_ERROR, PTX_DIAG_INSTRUCTION, e->span,
+                         "only 'call' takes a list (...); elsewhere (...) holds one constant expression");
+            return false;
+        }
+    }
+    return true;
+}
 
 static void check_instr(ptx_context *ctx, const ptx_module *m, ptx_instr *in)
 {
     const ptx_isa_root *root = root_of(in->opcode);
     if (!root && PTX_FAMILY_COUNT - 1 < ALL_FAMILIES)
+        return;
+    if (!check_parenthesised(ctx, in, root))
         return;
     if (!root) {
         ptx_span s = { in->base.span.off, in->opcode->len };
@@ -860,6 +1295,15 @@ static void check_instr(ptx_context *ctx, const ptx_module *m, ptx_instr *in)
             return;
         }
     }
+    memo_key key;
+    bool keyed = memo_key_make(&key, root, in, ids);
+    const memo_entry *hit = keyed ? memo_find(ctx, &key) : NULL;
+    if (hit) {
+        apply_form(in, hit->form, ids, hit->assign);
+        return;
+    }
+    uint64_t ignorable = 0;
+    unsigned ignorable_family = 0;
     uint8_t assign_small[64], best_assign_small[64];
     uint8_t *assign = in->nmods <= 64 ? assign_small : ptx_arena_alloc(&ctx->arena, in->nmods);
     uint8_t *best_assign = in->nmods <= 64 ? best_assign_small : ptx_arena_alloc(&ctx->arena, in->nmods);
@@ -867,18 +1311,15 @@ static void check_instr(ptx_context *ctx, const ptx_module *m, ptx_instr *in)
     const ptx_isa_form *best_form = NULL;
     for (unsigned k = 0; k < root->nforms; k++) {
         const ptx_isa_form *form = &ptx_isa_forms[root->first_form + k];
-        verdict v = try_form(m, in, form, ids, assign);
+        if (form->family != ignorable_family) {
+            ignorable_family = form->family;
+            ignorable = ignorable_words(in, ids, root, form->family);
+        }
+        verdict v = try_form(m, in, form, ids, ignorable, assign);
         if (v.what == P_NONE) {
-            in->family = form->family;
-            in->form = (uint16_t)(root->first_form + k);
-            for (unsigned i = 0; i < in->nmods; i++) {
-                in->mods[i].id = ids[i];
-                if (i < form->nname) {
-                    in->mods[i].category = PTX_CAT_NONE;
-                    continue;
-                }
-                in->mods[i].category = form->slots[assign[i]].category;
-            }
+            apply_form(in, (uint16_t)(root->first_form + k), ids, assign);
+            if (keyed)
+                memo_add(ctx, &key, (uint16_t)(root->first_form + k), assign, in->nmods);
             return;
         }
         if (v.cost < best.cost) {
@@ -888,8 +1329,18 @@ static void check_instr(ptx_context *ctx, const ptx_module *m, ptx_instr *in)
         }
     }
     /* a word of an instruction name written out of place (mul.s32.wide):
-     * say where it belongs rather than what the nearest form wants */
-    for (unsigned k = 0; k < root->nforms && best.what != P_VERSION && best.what != P_TARGET; k++) {
+     * say where it belongs rather than what the nearest form wants; not
+     * when the instruction starts with a whole name of its own
+     * (cp.reduce.async.bulk is not a misplaced cp.async) */
+    bool named = false;
+    for (unsigned k = 0; k < root->nforms && !named; k++) {
+        const ptx_isa_form *form = &ptx_isa_forms[root->first_form + k];
+        named = form->nname && form->nname <= in->nmods;
+        for (unsigned j = 0; named && j < form->nname; j++)
+            named = ids[j] == form->name[j];
+    }
+    for (unsigned k = 0; k < root->nforms && !named && best.what != P_VERSION &&
+                         best.what != P_TARGET && best.what != P_WITHDRAWN; k++) {
         const ptx_isa_form *form = &ptx_isa_forms[root->first_form + k];
         for (unsigned i = 1; form->nname && i < in->nmods; i++) {
             if (ids[i] == form->name[0] && ids[0] != form->name[0]) {

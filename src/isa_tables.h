@@ -61,6 +61,8 @@ typedef struct ptx_isa_form {
     ptx_isa_operand ops[16];
     uint8_t since_major, since_minor;   /* 0.0: the family's */
     const char *target;                 /* "": the family's */
+    uint8_t gone_major, gone_minor;     /* withdrawn from this version (0.0: never)... */
+    const char *gone_target;            /* ...on this target and later ("": any) */
     const char *file;
     int line;
 } ptx_isa_form;
@@ -82,6 +84,8 @@ typedef struct ptx_isa_root {
 extern const char *const ptx_isa_mod_names[PTX_MOD_COUNT];
 extern const uint8_t ptx_isa_mod_categories[PTX_MOD_COUNT];    /* ptx_mod_category */
 extern const char *const ptx_isa_category_names[PTX_CAT_COUNT];
+/* 1 for the words ptxas takes after any instruction name and ignores */
+extern const unsigned char ptx_isa_mod_ignored[PTX_MOD_COUNT];
 extern const ptx_isa_set ptx_isa_sets[];
 extern const ptx_isa_selector ptx_isa_selectors[];
 extern const ptx_isa_form ptx_isa_forms[];

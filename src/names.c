@@ -1,4 +1,6 @@
 /* Spellings of the AST's enumerations, shared by printers and users. */
+#include <string.h>
+
 #include "ptx/ast.h"
 
 #define LOOKUP(table, i) \
@@ -71,6 +73,17 @@ static const char *const expr_names[PTX_EXPR_COUNT] = {
 };
 
 const char *ptx_type_name(ptx_type t) { return LOOKUP(type_names, t); }
+
+uint64_t ptx_data_int(const ptx_data *d, uint32_t i)
+{
+    const unsigned char *p = (const unsigned char *)d->ints + (size_t)i * d->width;
+    switch (d->width) {
+    case 1: return p[0];
+    case 2: { uint16_t v; memcpy(&v, p, 2); return v; }
+    case 4: { uint32_t v; memcpy(&v, p, 4); return v; }
+    default: { uint64_t v; memcpy(&v, p, 8); return v; }
+    }
+}
 const char *ptx_space_name(ptx_space s) { return LOOKUP(space_names, s); }
 const char *ptx_linkage_name(ptx_linkage l) { return LOOKUP(linkage_names, l); }
 const char *ptx_op_name(ptx_op op) { return LOOKUP(op_names, op); }

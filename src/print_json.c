@@ -123,11 +123,11 @@ static void expr(ptx_out *o, const ptx_expr *e, unsigned depth)
         break;
     case PTX_EXPR_COND:
         ptx_out_str(o, "{\"t\":\"cond\",\"a\":");
-        expr(o, e->u.op.a, depth + 1);
+        expr(o, e->u.list.items[0], depth + 1);
         ptx_out_str(o, ",\"b\":");
-        expr(o, e->u.op.b, depth + 1);
+        expr(o, e->u.list.items[1], depth + 1);
         ptx_out_str(o, ",\"c\":");
-        expr(o, e->u.op.c, depth + 1);
+        expr(o, e->u.list.items[2], depth + 1);
         break;
     case PTX_EXPR_PAREN:
     case PTX_EXPR_GENERIC:
@@ -412,11 +412,16 @@ static void node_enter(json *j, const ptx_node *n)
         range(o, n->span);
         key(o, "word");
         name(o, d->word);
+        if (d->width)
+            ptx_out_fmt(o, ",\"lines\":%u", (unsigned)d->count);
         ptx_out_str(o, ",\"v\":[");
         for (uint32_t i = 0; i < d->count; i++) {
             if (i)
                 ptx_out_char(o, ',');
-            expr(o, d->values[i], 0);
+            if (d->width)
+                ptx_out_u64(o, ptx_data_int(d, i));
+            else
+                expr(o, d->values[i], 0);
         }
         ptx_out_char(o, ']');
         break;

@@ -337,6 +337,20 @@ static void out_leaf(printer *p, const ptx_node *n, unsigned indent)
     }
     case PTX_NODE_DATA: {
         const ptx_data *d = (const ptx_data *)n;
+        if (d->width) {
+            /* a run: one line each, as in the source */
+            for (uint32_t i = 0; i < d->count; i++) {
+                if (i) {
+                    nl(p);
+                    ptx_out_indent(o, indent);
+                    p->bol = false;
+                }
+                ptx_out_name(o, d->word);
+                ptx_out_char(o, ' ');
+                ptx_out_u64(o, ptx_data_int(d, i));
+            }
+            return;
+        }
         ptx_out_name(o, d->word);
         for (uint32_t i = 0; i < d->count; i++) {
             ptx_out_str(o, i ? ", " : " ");

@@ -305,6 +305,27 @@ static void out_node(tree *t, unsigned depth, const ptx_node *n)
     }
     case PTX_NODE_DATA: {
         const ptx_data *d = (const ptx_data *)n;
+        if (d->width) {
+            /* a run prints as the lines it stands for, each where it was */
+            const char *src = t->locations && t->ctx ? t->ctx->src : NULL;
+            uint32_t off = n->span.off;
+            for (uint32_t i = 0; i < d->count; i++) {
+                if (i)
+                    ptx_out_char(o, '\n');
+                ptx_span at = { src && off != PTX_NO_OFFSET ? off : PTX_NO_OFFSET, 0 };
+                line_start(t, depth, at, "data ");
+                ptx_out_name(o, d->word);
+                ptx_out_char(o, ' ');
+                ptx_out_u64(o, ptx_data_int(d, i));
+                if (src && off != PTX_NO_OFFSET) {
+                    while (src[off] != '\n')
+                        off++;
+                    while (src[off] == '\n' || src[off] == ' ' || src[off] == '\t')
+                        off++;
+                }
+            }
+            break;
+        }
         line_start(t, depth, n->span, "data ");
         ptx_out_name(o, d->word);
         for (uint32_t i = 0; i < d->count; i++) {

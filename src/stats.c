@@ -1,6 +1,8 @@
 /* Module statistics (ptx-front --stats): per kernel and function its
  * signature, directives, registers, memory and instruction mix; module
- * totals.  Printed as text for people or as JSON. */
+ * totals.  Printed as text for people or as JSON.  Sizes and counts past
+ * 2^64 - 1 (a[4294967295][4294967295][4294967295] is legal syntax) stay
+ * at 18446744073709551615 rather than wrap around. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -22,6 +24,16 @@ typedef struct fstats {
     bool nomem;
 } fstats;
 
+static uint64_t sat_add(uint64_t a, uint64_t b)
+{
+    return a > UINT64_MAX - b ? UINT64_MAX : a + b;
+}
+
+static uint64_t sat_mul(uint64_t a, uint64_t b)
+{
+    return b && a > UINT64_MAX / b ? UINT64_MAX : a * b;
+}
+
 static unsigned type_bytes(unsigned t)
 {
     if (t == PTX_TYPE_PRED)
@@ -36,9 +48,9 @@ static uint64_t var_bytes(const ptx_decl *d, const ptx_var *v)
 {
     uint64_t n = (uint64_t)type_bytes(d->type) * (d->vec ? d->vec : 1);
     for (uint32_t i = 0; i < v->ndims; i++)
-        n *= (i == 0 && v->unsized) ? 0 : v->dims[i];
+        n = sat_mul(n, (i == 0 && v->unsized) ? 0 : v->dims[i]);
     if (v->has_range)
-        n *= v->range;
+        n = sat_mul(n, v->range);
     return n;
 }
 
@@ -98,9 +110,10 @@ static bool collect(ptx_iter *it, const ptx_node *func, fstats *s)
             const ptx_decl *d = (const ptx_decl *)n;
             for (uint32_t i = 0; i < d->nvars; i++) {
                 if (d->space == PTX_SPACE_REG)
-                    s->regs[d->type] += d->vars[i].has_range ? d->vars[i].range : 1;
+                    s->regs[d->type] = sat_add(s->regs[d->type],
+                                               d->vars[i].has_range ? d->vars[i].range : 1);
                 else
-                    s->mem[d->space] += var_bytes(d, &d->vars[i]);
+                    s->mem[d->space] = sat_add(s->mem[d->space], var_bytes(d, &d->vars[i]));
             }
         }
     }
@@ -259,7 +272,7 @@ ptx_status ptx_print_stats(const ptx_context *ctx, const ptx_module *m, bool jso
         if (n->kind == PTX_NODE_DECL) {
             const ptx_decl *d = (const ptx_decl *)n;
             for (uint32_t i = 0; i < d->nvars; i++)
-                module_mem[d->space] += var_bytes(d, &d->vars[i]);
+                module_mem[d->space] = sat_add(module_mem[d->space], var_bytes(d, &d->vars[i]));
             continue;
         }
         if (n->kind != PTX_NODE_FUNC) {

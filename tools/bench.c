@@ -6,6 +6,9 @@
  *                                    and `wc -l` on the same file as a floor
  *   bench --make-input SRC MB OUT    writes a module of about MB megabytes:
  *                                    SRC's kernels copied under new names
+ *   bench --phase P [-n RUNS] FILE   runs one phase (scan, parse, full, ast,
+ *                                    json) RUNS times and prints its median:
+ *                                    for perf and callgrind
  *
  * Times are medians of RUNS runs (default 5) on the file already in
  * memory; peak RSS is measured in a child process that reads and parses
@@ -252,10 +255,33 @@ static int make_input(const char *src, double mb, const char *out)
     return 0;
 }
 
+/* One phase alone, for profilers. */
+static int bench_phase(const char *phase, const char *path, int runs)
+{
+    static const char *const names[] = { "scan", "parse", "full", "ast", "json" };
+    int p = 0;
+    while (p < 5 && strcmp(names[p], phase) != 0)
+        p++;
+    size_t len, out = 0;
+    char *text = p < 5 ? slurp(path, &len) : NULL;
+    if (!text) {
+        fprintf(stderr, "bench: unknown phase '%s' or unreadable %s\n", phase, path);
+        return 2;
+    }
+    double t = timed((enum phase)p, text, len, runs, &out);
+    printf("%s %s: %.4f s, %.1f MB/s\n", phase, path, t, (double)len / 1e6 / t);
+    free(text);
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     if (argc == 5 && strcmp(argv[1], "--make-input") == 0)
         return make_input(argv[2], atof(argv[3]), argv[4]);
+    if (argc == 4 && strcmp(argv[1], "--phase") == 0)
+        return bench_phase(argv[2], argv[3], 1);
+    if (argc == 6 && strcmp(argv[1], "--phase") == 0 && strcmp(argv[3], "-n") == 0)
+        return bench_phase(argv[2], argv[5], atoi(argv[4]));
     int runs = 5, first = 1;
     if (argc > 2 && strcmp(argv[1], "-n") == 0) {
         runs = atoi(argv[2]);

@@ -74,6 +74,8 @@ typedef struct {
     operand_t ops[MAX_OPS];
     int since_major, since_minor;
     char *target;
+    int gone_major, gone_minor;     /* withdrawn: from this version... */
+    char *gone_target;              /* ...on this target and later */
     const char *file;
     int line;
     char *text;             /* the template, for messages */
@@ -99,6 +101,9 @@ static int nfamilies, capfamilies;
 static selector_t *selectors;
 static int nselectors, capselectors;
 static int errors;
+static char *ignored;       /* by modifier id: ptxas ignores the word */
+static int capignored;
+static int nignored_lines;  /* in the file being read */
 
 static void fail(const char *file, int line, const char *fmt, ...)
 {
@@ -408,7 +413,8 @@ static void parse_form(const char *file, int line, int family, char *text)
     /* operands, then the since/target/note trailer */
     char *trailer = NULL;
     for (char *p = opnds; *p; p++) {
-        if ((!strncmp(p, " since ", 7) || !strncmp(p, " target ", 8) || !strncmp(p, " note ", 6))) {
+        if ((!strncmp(p, " since ", 7) || !strncmp(p, " target ", 8) || !strncmp(p, " note ", 6) ||
+             !strncmp(p, " withdrawn ", 11))) {
             trailer = p + 1;
             *p = '\0';
             break;
@@ -469,6 +475,31 @@ static void parse_form(const char *file, int line, int family, char *text)
                     }
                 }
                 free(list);
+            } else if (!strcmp(kw, "withdrawn")) {
+                /* a PTX ISA version, a target or both: the form is refused
+                 * in modules at or after all of them */
+                char *v = strtok(NULL, " ");
+                if (v && isdigit((unsigned char)v[0])) {
+                    if (!parse_version(v, &f->gone_major, &f->gone_minor)) {
+                        fail(file, line, "'withdrawn' takes a PTX ISA version, a target or both");
+                        return;
+                    }
+                    v = strtok(NULL, " ");
+                }
+                if (v && !strncmp(v, "sm_", 3)) {
+                    if (!valid_target(v) || v[strlen(v) - 1] == 'a' || v[strlen(v) - 1] == 'f') {
+                        fail(file, line, "'withdrawn' takes a plain target such as sm_70");
+                        return;
+                    }
+                    f->gone_target = dup(v);
+                    v = strtok(NULL, " ");
+                }
+                if (!f->gone_major && !f->gone_target) {
+                    fail(file, line, "'withdrawn' takes a PTX ISA version, a target or both");
+                    return;
+                }
+                kw = v;
+                continue;
             } else if (!strcmp(kw, "note")) {
                 break;  /* free text to the end of the line */
             } else {
@@ -500,6 +531,7 @@ static void parse_file(const char *file)
     }
     char buf[4096];
     int line = 0, family = -1;
+    nignored_lines = 0;
     while (fgets(buf, sizeof buf, in)) {
         line++;
         size_t n = strlen(buf);
@@ -525,7 +557,37 @@ static void parse_file(const char *file)
             rest = p + strlen(p);
         while (*rest == ' ')
             rest++;
+        if (!strcmp(p, "ignored")) {
+            /* words ptxas takes after any instruction name and ignores;
+             * a file of them describes no family */
+            if (family >= 0) {
+                fail(file, line, "'ignored' lines go in a file of their own, without 'family'");
+                continue;
+            }
+            for (char *w = strtok(rest, " "); w; w = strtok(NULL, " ")) {
+                if (!valid_word(w)) {
+                    fail(file, line, "'%s' is not a dot-word", w);
+                    continue;
+                }
+                int id = mod_id(w);
+                if (id >= capignored) {
+                    int old = capignored;
+                    capignored = id + 64;
+                    ignored = realloc(ignored, sizeof *ignored * (size_t)capignored);
+                    memset(ignored + old, 0, sizeof *ignored * (size_t)(capignored - old));
+                }
+                if (ignored[id])
+                    fail(file, line, "'%s' is ignored twice", w);
+                ignored[id] = 1;
+                nignored_lines++;
+            }
+            continue;
+        }
         if (!strcmp(p, "family")) {
+            if (nignored_lines) {
+                fail(file, line, "a file of 'ignored' lines describes no family");
+                break;
+            }
             if (family >= 0) {
                 fail(file, line, "a file describes one family");
                 continue;
@@ -633,10 +695,10 @@ static void parse_file(const char *file)
             /* a language construct the grammar itself handles ({ }, @p) */
             families[family].construct = 1;
         } else {
-            fail(file, line, "unknown line kind '%s' (family, set, selector, form)", p);
+            fail(file, line, "unknown line kind '%s' (family, set, selector, form, ignored)", p);
         }
     }
-    if (family < 0 && !errors)
+    if (family < 0 && !errors && !nignored_lines)
         fail(file, 1, "no 'family' line");
     else if (family >= 0) {
         families[family].nsets = nsets - families[family].first_set;
@@ -724,10 +786,13 @@ int main(int argc, char **argv)
     memcpy(sorted, mods, sizeof *sorted * (size_t)nmods);
     qsort(sorted, (size_t)nmods, sizeof *sorted, cmp_str);
     int *remap = malloc(sizeof *remap * (size_t)(nmods > 0 ? nmods : 1));
+    int *unsorted = malloc(sizeof *unsorted * (size_t)(nmods > 0 ? nmods : 1));
     for (int i = 0; i < nmods; i++)
         for (int k = 0; k < nmods; k++)
-            if (sorted[k] == mods[i])
+            if (sorted[k] == mods[i]) {
                 remap[i] = k + 1;   /* 0 is PTX_MOD_NONE */
+                unsorted[k] = i;
+            }
     /* enum names must be distinct ('.NaN' and '.nan' would collide) */
     char (*enames)[96] = malloc(sizeof *enames * (size_t)(nmods > 0 ? nmods : 1));
     for (int k = 0; k < nmods; k++) {
@@ -783,13 +848,13 @@ int main(int argc, char **argv)
         fprintf(c, "    \"%s\",\n", sorted[k]);
     fprintf(c, "};\n\n/* what each modifier means where a slot of its own set takes it */\n"
                "const uint8_t ptx_isa_mod_categories[PTX_MOD_COUNT] = {\n    0,\n");
-    for (int k = 0; k < nmods; k++) {
-        int id = 0;
-        while (sorted[k] != mods[id])
-            id++;
-        fprintf(c, "    %d,\n", modcat[id] < 0 ? (int)NCATEGORIES : modcat[id] + 1);
-    }
-    fprintf(c, "};\n\nconst char *const ptx_isa_category_names[PTX_CAT_COUNT] = {\n    \"\",\n");
+    for (int k = 0; k < nmods; k++)
+        fprintf(c, "    %d,\n", modcat[unsorted[k]] < 0 ? (int)NCATEGORIES : modcat[unsorted[k]] + 1);
+    fprintf(c, "};\n\nconst unsigned char ptx_isa_mod_ignored[PTX_MOD_COUNT] = {\n    0,");
+    for (int k = 0; k < nmods; k++)
+        fprintf(c, "%s%d,", k % 32 == 31 ? "\n    " : " ",
+                unsorted[k] < capignored && ignored[unsorted[k]]);
+    fprintf(c, "\n};\n\nconst char *const ptx_isa_category_names[PTX_CAT_COUNT] = {\n    \"\",\n");
     for (size_t k = 0; k < NCATEGORIES; k++)
         fprintf(c, "    \"%s\",\n", categories[k]);
     fprintf(c, "};\n\n");
@@ -865,8 +930,9 @@ int main(int argc, char **argv)
         }
         if (!f->nops)
             fprintf(c, " { 0, 0, 0, 0, 0, 0, 0 }");
-        fprintf(c, " }, %d, %d, \"%s\", \"%s\", %d },\n", f->since_major, f->since_minor,
-                f->target ? f->target : "", f->file, f->line);
+        fprintf(c, " }, %d, %d, \"%s\", %d, %d, \"%s\", \"%s\", %d },\n", f->since_major,
+                f->since_minor, f->target ? f->target : "", f->gone_major, f->gone_minor,
+                f->gone_target ? f->gone_target : "", f->file, f->line);
     }
     fprintf(c, "};\n\nconst ptx_isa_root ptx_isa_roots[] = {\n");
     int nroots = 0;
@@ -909,6 +975,17 @@ int main(int argc, char **argv)
             return 2;
         }
     }
+    /* the tables parse_file built live until exit; what main made is
+     * freed, so that a sanitized build (LeakSanitizer) runs it clean */
+    free(modcat);
+    free(sorted);
+    free(remap);
+    free(unsorted);
+    free(enames);
+    free(fam_order);
+    free(fam_sorted);
+    free(order);
+    free(count);
     if (fclose(h) || fclose(c)) {
         fprintf(stderr, "isagen: cannot write output: %s\n", strerror(errno));
         return 2;

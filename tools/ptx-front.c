@@ -8,7 +8,7 @@
 
 #include "ptx/ptx.h"
 
-enum mode { CHECK, AST, EMIT_PTX, JSON, STATS, LIST_FUNCTIONS };
+enum mode { CHECK, AST, EMIT_PTX, JSON, STATS, LIST_FUNCTIONS, LIST_INSTRUCTIONS };
 
 static const char usage[] =
     "usage: ptx-front [options] FILE...\n"
@@ -76,6 +76,17 @@ static ptx_status list_functions(const ptx_module *m, const filter *flt, FILE *o
     return ev == PTX_EVENT_NOMEM ? PTX_ERR_NOMEM : PTX_OK;
 }
 
+/* The exit status of a run whose only output is standard output: 2, with a
+ * message, when it could not all be written (a full disk, a closed pipe). */
+static int stdout_status(bool ok)
+{
+    if (fflush(stdout) != 0 || ferror(stdout) || !ok) {
+        fprintf(stderr, "ptx-front: cannot write output: %s\n", strerror(errno));
+        return 2;
+    }
+    return 0;
+}
+
 static int fail_usage(const char *msg, const char *arg)
 {
     fprintf(stderr, "ptx-front: %s%s%s\n%s", msg, arg ? " " : "", arg ? arg : "", usage);
@@ -126,20 +137,17 @@ int main(int argc, char **argv)
             if (++i == argc || (max_errors = (unsigned)strtoul(argv[i], &end, 10), *end || !*argv[i]))
                 status = fail_usage("--max-errors needs a number", NULL);
         } else if (strcmp(a, "--list-instructions") == 0) {
-            free(files);
-            free(patterns);
-            return ptx_print_instruction_table(ptx_write_file, stdout) == PTX_OK &&
-                   fflush(stdout) == 0 ? 0 : 2;
+            mode = LIST_INSTRUCTIONS;
         } else if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
             fputs(usage, stdout);
             free(files);
             free(patterns);
-            return 0;
+            return stdout_status(true);
         } else if (strcmp(a, "--version") == 0) {
             printf("ptx-front %s (PTX ISA 9.0)\n", ptx_version());
             free(files);
             free(patterns);
-            return 0;
+            return stdout_status(true);
         } else if (a[0] == '-' && a[1] != '\0') {
             status = fail_usage("unknown option", a);
         } else {
@@ -150,8 +158,10 @@ int main(int argc, char **argv)
         mode = JSON;
     if (status == 0 && compact && mode != AST)
         status = fail_usage("--compact goes with --ast", NULL);
-    if (status == 0 && nfiles == 0)
+    if (status == 0 && nfiles == 0 && mode != LIST_INSTRUCTIONS)
         status = fail_usage("no input file", NULL);
+    if (status == 0 && nfiles > 0 && mode == LIST_INSTRUCTIONS)
+        status = fail_usage("--list-instructions takes no input file", NULL);
     if (status) {
         free(files);
         free(patterns);
@@ -170,6 +180,11 @@ int main(int argc, char **argv)
         return 2;
     }
 
+    if (mode == LIST_INSTRUCTIONS && ptx_print_instruction_table(ptx_write_file, out) != PTX_OK) {
+        fprintf(stderr, "ptx-front: cannot write output: %s\n", strerror(errno));
+        status = 2;
+    }
+    bool out_failed = false;
     for (int i = 0; i < nfiles; i++) {
         ptx_context *ctx = ptx_context_new();
         if (!ctx) {
@@ -216,18 +231,25 @@ int main(int argc, char **argv)
                     ps = list_functions(m, &flt, out);
                     break;
                 case CHECK:
+                case LIST_INSTRUCTIONS:
                     break;
                 }
                 if (ps != PTX_OK) {
                     fprintf(stderr, "ptx-front: cannot write output: %s\n",
                             ps == PTX_ERR_NOMEM ? "out of memory" : strerror(errno));
                     status = 2;
+                    out_failed = ps != PTX_ERR_NOMEM;
                 }
             }
         }
         ptx_context_free(ctx);
+        if (out_failed)     /* said once: the other files' output would fail too */
+            break;
     }
-    if (out != stdout) {
+    if (out_failed) {
+        if (out != stdout)
+            fclose(out);
+    } else if (out != stdout) {
         if (fclose(out) != 0 && status < 2) {
             fprintf(stderr, "ptx-front: cannot write '%s': %s\n", out_path, strerror(errno));
             status = 2;

@@ -78,7 +78,7 @@ typedef enum ptx_expr_kind {
     PTX_EXPR_UNARY,     /* op a: - + ! ~ */
     PTX_EXPR_CAST,      /* (.s64) a or (.u64) a: u.op.type */
     PTX_EXPR_BINARY,    /* a op b */
-    PTX_EXPR_COND,      /* a ? b : c */
+    PTX_EXPR_COND,      /* a ? b : c: u.list.items[0..2], count 3 */
     PTX_EXPR_PAREN,     /* ( a ) inside a larger expression */
     PTX_EXPR_INDEX,     /* a [ b ]: array element */
     PTX_EXPR_ADDR,      /* [ items ] with optional suffix: [%rd1+8], [t, {x, y}] */
@@ -127,11 +127,11 @@ struct ptx_expr {
             const ptx_name *name;           /* SYM, RANGE */
             const ptx_name *sel;            /* ".x", ".b0"... or NULL */
         } sym;
-        struct { ptx_expr *a, *b, *c; } op; /* UNARY/PAREN/CAST/GENERIC: a;
-                                               BINARY/INDEX/PAIR/FIELD: a b; COND: a b c;
+        struct { ptx_expr *a, *b; } op;     /* UNARY/PAREN/CAST/GENERIC: a;
+                                               BINARY/INDEX/PAIR/FIELD: a b;
                                                MASK: a is the INT mask, b the operand */
         struct {
-            ptx_expr **items;
+            ptx_expr **items;               /* ADDR, VEC, LIST; COND's three parts */
             const ptx_name *suffix;         /* ADDR: ".unified" or NULL */
         } list;
     } u;
@@ -271,12 +271,24 @@ typedef struct ptx_section {
     ptx_node *first;            /* PTX_NODE_LABEL and PTX_NODE_DATA */
 } ptx_section;
 
+/* A data line, or a run of data lines.  Debug sections hold hundreds of
+ * thousands of lines such as ".b8 144", one value each: consecutive lines
+ * with the same word (.b8, .b16, .b32, .b64) and one plain decimal value
+ * each are kept as one node with `width` != 0, their values packed in
+ * `ints` (read them with ptx_data_int); the node then stands for `count`
+ * source lines.  Otherwise `width` is 0 and `values` holds the expressions
+ * of one line. */
 typedef struct ptx_data {
     ptx_node base;
     const ptx_name *word;       /* ".b8", ".b32", ".byte", ".4byte", ".quad"... */
     uint32_t count;
-    ptx_expr **values;
+    uint8_t width;              /* bytes per packed value; 0: `values` */
+    ptx_expr **values;          /* NULL for a run */
+    const void *ints;           /* a run's values; NULL otherwise */
 } ptx_data;
+
+/* Value i of a run (width != 0). */
+uint64_t ptx_data_int(const ptx_data *d, uint32_t i);
 
 typedef struct ptx_target {
     ptx_node base;

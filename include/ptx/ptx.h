@@ -47,6 +47,10 @@ typedef enum ptx_status {
 
 typedef struct ptx_context ptx_context;
 
+/* The largest input, in bytes (just under 4 GiB): source offsets are 32-bit
+ * and UINT32_MAX means "no offset". */
+#define PTX_INPUT_MAX 4294967292u
+
 /* Makes an empty context.  Returns NULL when out of memory.  The caller owns
  * it and releases it with ptx_context_free(). */
 ptx_context *ptx_context_new(void);
@@ -68,8 +72,9 @@ void ptx_context_set_validation(ptx_context *ctx, bool validate);
  * free `data` afterwards.  A context parses once; a second call returns
  * PTX_ERR_USAGE.  On PTX_OK and PTX_ERR_INPUT, *out (if out is not NULL)
  * receives the module, owned by the context; with PTX_ERR_INPUT the tree holds
- * what could be parsed around the errors.  Inputs of 4 GiB or more are
- * refused with a diagnostic. */
+ * what could be parsed around the errors.  Inputs longer than
+ * PTX_INPUT_MAX bytes are refused with a diagnostic at 1:1, unread (the
+ * context's source is then empty). */
 ptx_status ptx_parse_buffer(ptx_context *ctx, const char *name,
                             const char *data, size_t len,
                             const ptx_module **out);
@@ -115,6 +120,10 @@ typedef enum ptx_diag_code {
     PTX_DIAG_UNSUPPORTED,     /* a construct ptxas no longer accepts */
     PTX_DIAG_INSTRUCTION      /* an instruction the syntax tables do not allow */
 } ptx_diag_code;
+
+/* A message longer than this many bytes (one quoting a 100 MB token, say)
+ * is shortened in the middle, where "..." stands for what was left out. */
+#define PTX_DIAG_MESSAGE_MAX 1024
 
 typedef struct ptx_diag {
     ptx_severity severity;
@@ -217,6 +226,15 @@ ptx_family ptx_family_lookup(const char *opcode);
  * for cvt.rn.f32.s32, (PTX_CAT_TYPE, 0) is .f32 and (PTX_CAT_TYPE, 1) .s32.
  * PTX_MOD_NONE when there is none. */
 ptx_modifier ptx_instr_modifier(const ptx_instr *in, ptx_mod_category cat, unsigned nth);
+
+/* The modifiers that the tables allow after `opcode` (an instruction's
+ * first word: "ld", "cp") in category `cat`, each once, in table order;
+ * with PTX_CAT_NONE, the fixed words of its instruction names (".wide" of
+ * mul.wide, ".async" of cp.async).  Writes up to `max` of them to `out`
+ * (which may be NULL when max is 0) and returns how many there are in all:
+ * 0 for an opcode the tables do not know. */
+size_t ptx_opcode_modifiers(const char *opcode, ptx_mod_category cat,
+                            ptx_modifier *out, size_t max);
 
 /* Writes one line per family: name, PTX ISA version and target that
  * introduced it, and how many forms the tables give it. */

@@ -25,7 +25,7 @@ fi
 rm -f "$base.ast1" "$base.ast2"
 
 if [ -n "$NO_PTXAS" ] || [ ! -x "$PTXAS" ]; then
-    echo "PASS $f (no ptxas: cubins not compared)"
+    echo "PASS $f (${NO_PTXAS:-no ptxas}: cubins not compared)"
     rm -f "$base.out.ptx" "$base.err"
     exit 0
 fi

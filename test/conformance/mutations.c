@@ -1,13 +1,16 @@
-/* The mutation runner: every case of ../shared/mutations/public.tsv is a
- * corpus file with one line replaced and ptxas's verdict on it.  A case
- * ptxas accepts must be accepted; a case it rejects for a reason in the
- * grammar's domain must be rejected, with an error on the line ptxas names.
+/* The mutation runner: every case of a mutation TSV (../shared/mutations/
+ * public.tsv, test/conformance/found.tsv) is a file with one line replaced
+ * and ptxas's verdict on it.  A case ptxas accepts must be accepted; a
+ * case it rejects for a reason in the grammar's domain must be rejected,
+ * with an error on the line ptxas names.
  *
- * usage: mutations TSV CORPUS_ROOT [-v] [-f FAMILY]
+ * usage: mutations TSV ROOT [TSV ROOT]... [-v] [-f FAMILY]
+ *   ROOT       the folder the TSV's host paths are relative to
  *   -v         print every disagreement
  *   -f FAMILY  only cases whose opcode starts with FAMILY
- * Exit status 1 when an accepted case is rejected or fewer than the
- * required share of rejects agree (PTX_MUTATION_MIN_REJECT, percent).
+ * Each TSV is counted on its own.  Exit status 1 when an accepted case is
+ * rejected or, in some TSV, fewer than the required share of rejects agree
+ * (PTX_MUTATION_MIN_REJECT, percent).
  */
 #include <stdbool.h>
 #include <stdio.h>
@@ -49,12 +52,12 @@ static char *read_all(const char *path, size_t *len)
 
 static host *get_host(const char *root, const char *rel)
 {
-    for (size_t i = 0; i < nhosts; i++)
-        if (strcmp(hosts[i].path, rel) == 0)
-            return &hosts[i];
     char path[4096];
     snprintf(path, sizeof path, "%s/%s", root, rel);
-    host h = { strdup(rel), NULL, 0, NULL, 0 };
+    for (size_t i = 0; i < nhosts; i++)
+        if (strcmp(hosts[i].path, path) == 0)
+            return &hosts[i];
+    host h = { strdup(path), NULL, 0, NULL, 0 };
     h.text = read_all(path, &h.len);
     if (!h.text)
         return NULL;
@@ -90,29 +93,20 @@ static void unescape(char *s)
 enum { COL_ID, COL_HOST, COL_LINE, COL_ORIG, COL_MUT, COL_KIND, COL_VERDICT, COL_DOMAIN,
        COL_MSG, COL_VARIANT, COL_OPCODE, COL_ARCH, COL_FLAGS, COL_EXIT, COL_ERRLINE, NCOLS = 17 };
 
-int main(int argc, char **argv)
+typedef struct tally {
+    unsigned acc_total, acc_ok, rej_total, rej_ok, rej_wrong_line;
+} tally;
+
+/* Replays one TSV; returns false when it cannot be read or a case cannot
+ * be rebuilt. */
+static bool run_tsv(const char *path, const char *root, const char *only, bool verbose, tally *t)
 {
-    if (argc < 3) {
-        fprintf(stderr, "usage: mutations TSV CORPUS_ROOT [-v] [-f FAMILY]\n");
-        return 2;
-    }
-    bool verbose = false;
-    const char *only = NULL;
-    for (int i = 3; i < argc; i++) {
-        if (!strcmp(argv[i], "-v"))
-            verbose = true;
-        else if (!strcmp(argv[i], "-f") && i + 1 < argc)
-            only = argv[++i];
-    }
-    const char *env = getenv("PTX_MUTATION_MIN_REJECT");
-    double min_reject = env ? atof(env) : 0.0;
-    FILE *tsv = fopen(argv[1], "r");
+    FILE *tsv = fopen(path, "r");
     if (!tsv) {
-        fprintf(stderr, "mutations: cannot read %s\n", argv[1]);
-        return 2;
+        fprintf(stderr, "mutations: cannot read %s\n", path);
+        return false;
     }
     static char row[1 << 20];
-    unsigned acc_total = 0, acc_ok = 0, rej_total = 0, rej_ok = 0, rej_wrong_line = 0;
     bool header = true;
     while (fgets(row, sizeof row, tsv)) {
         if (header) {
@@ -139,11 +133,12 @@ int main(int argc, char **argv)
             if (strncmp(col[COL_OPCODE], only, n) || (col[COL_OPCODE][n] && col[COL_OPCODE][n] != '.'))
                 continue;
         }
-        host *h = get_host(argv[2], col[COL_HOST]);
+        host *h = get_host(root, col[COL_HOST]);
         size_t line = strtoul(col[COL_LINE], NULL, 10);
         if (!h || line == 0 || line > h->nlines) {
             fprintf(stderr, "mutations: %s: cannot rebuild the case\n", col[COL_ID]);
-            return 2;
+            fclose(tsv);
+            return false;
         }
         unescape(col[COL_MUT]);
         size_t start = h->lines[line - 1];
@@ -159,16 +154,16 @@ int main(int argc, char **argv)
         free(buf);
         unsigned want_line = (unsigned)strtoul(col[COL_ERRLINE], NULL, 10);
         if (accept) {
-            acc_total++;
+            t->acc_total++;
             if (st == PTX_OK) {
-                acc_ok++;
+                t->acc_ok++;
             } else {
                 const ptx_diag *d = ptx_diag_get(ctx, 0);
                 printf("FALSE-REJECT %s %s: %s\n  %s\n", col[COL_ID], col[COL_OPCODE],
                        col[COL_MUT], d ? d->message : "?");
             }
         } else {
-            rej_total++;
+            t->rej_total++;
             bool on_line = false;
             for (size_t i = 0; i < ptx_diag_count(ctx); i++) {
                 const ptx_diag *d = ptx_diag_get(ctx, i);
@@ -177,10 +172,10 @@ int main(int argc, char **argv)
                     on_line = true;
             }
             if (st == PTX_ERR_INPUT && on_line) {
-                rej_ok++;
+                t->rej_ok++;
             } else {
                 if (st == PTX_ERR_INPUT)
-                    rej_wrong_line++;
+                    t->rej_wrong_line++;
                 if (verbose)
                     printf("MISSED %s %s [%s] %s\n  ptxas: %s\n", col[COL_ID], col[COL_OPCODE],
                            col[COL_KIND], col[COL_MUT], col[COL_MSG]);
@@ -189,18 +184,53 @@ int main(int argc, char **argv)
         ptx_context_free(ctx);
     }
     fclose(tsv);
-    double rate = rej_total ? 100.0 * rej_ok / rej_total : 100.0;
-    printf("mutations: accepted %u of %u cases ptxas accepts\n", acc_ok, acc_total);
-    printf("mutations: rejected %u of %u grammar-domain cases ptxas rejects (%.1f%%; %u more rejected on another line)\n",
-           rej_ok, rej_total, rate, rej_wrong_line);
-    /* a missed reject fails the run only below the required rate */
-    unsigned missed = rate < min_reject ? rej_total - rej_ok : 0;
-    printf("mutations: %u passed, %u failed\n", acc_ok + rej_ok, (acc_total - acc_ok) + missed);
+    return true;
+}
+
+int main(int argc, char **argv)
+{
+    bool verbose = false;
+    const char *only = NULL;
+    const char *pairs[64];
+    int npairs = 0;
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "-v"))
+            verbose = true;
+        else if (!strcmp(argv[i], "-f") && i + 1 < argc)
+            only = argv[++i];
+        else if (npairs < 64)
+            pairs[npairs++] = argv[i];
+    }
+    if (npairs < 2 || npairs % 2) {
+        fprintf(stderr, "usage: mutations TSV ROOT [TSV ROOT]... [-v] [-f FAMILY]\n");
+        return 2;
+    }
+    const char *env = getenv("PTX_MUTATION_MIN_REJECT");
+    double min_reject = env ? atof(env) : 0.0;
+    unsigned passed = 0, failed = 0;
+    bool ok = true;
+    for (int k = 0; k < npairs; k += 2) {
+        tally t = { 0, 0, 0, 0, 0 };
+        if (!run_tsv(pairs[k], pairs[k + 1], only, verbose, &t))
+            return 2;
+        const char *name = strrchr(pairs[k], '/') ? strrchr(pairs[k], '/') + 1 : pairs[k];
+        double rate = t.rej_total ? 100.0 * t.rej_ok / t.rej_total : 100.0;
+        printf("mutations: %s: accepted %u of %u cases ptxas accepts\n", name, t.acc_ok,
+               t.acc_total);
+        printf("mutations: %s: rejected %u of %u grammar-domain cases ptxas rejects (%.1f%%; %u more rejected on another line)\n",
+               name, t.rej_ok, t.rej_total, rate, t.rej_wrong_line);
+        /* a missed reject fails the run only below the required rate */
+        unsigned missed = rate < min_reject ? t.rej_total - t.rej_ok : 0;
+        passed += t.acc_ok + t.rej_ok;
+        failed += (t.acc_total - t.acc_ok) + missed;
+        ok = ok && t.acc_ok == t.acc_total && rate >= min_reject;
+    }
+    printf("mutations: %u passed, %u failed\n", passed, failed);
     for (size_t i = 0; i < nhosts; i++) {
         free(hosts[i].path);
         free(hosts[i].text);
         free(hosts[i].lines);
     }
     free(hosts);
-    return acc_ok == acc_total && rate >= min_reject ? 0 : 1;
+    return ok ? 0 : 1;
 }

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 #include "check_suites.h"
@@ -126,6 +127,26 @@ START_TEST(render_end_of_input)
                         " \n"
                         " ^\n");
     free(r);
+    ptx_context_free(ctx);
+}
+END_TEST
+
+/* Regression: an input cut after a '\r' put the end-of-input error past
+ * the shown line (which leaves the '\r' out); the length of the tildes
+ * wrapped around and the rendering never ended. */
+START_TEST(render_end_of_input_after_cr)
+{
+    static const char src[] = ".version 9.0\r";
+    ptx_context *ctx = ptx_context_new();
+    ck_assert_int_eq(ptx_parse_buffer(ctx, "e.ptx", src, strlen(src), NULL), PTX_ERR_INPUT);
+    ck_assert_uint_eq(ptx_error_count(ctx), 1);
+    test_buf b = { 0 };
+    b.fail_at = 64;     /* a runaway rendering fails here instead of filling memory */
+    ck_assert_int_eq(ptx_diag_render(ctx, ptx_diag_get(ctx, 0), test_buf_write, &b), PTX_OK);
+    ck_assert_str_eq(b.p, "e.ptx:1:14: error: unexpected end of input, expected '.target'\n"
+                          " .version 9.0\n"
+                          "              ^\n");
+    free(b.p);
     ptx_context_free(ctx);
 }
 END_TEST
@@ -564,6 +585,129 @@ START_TEST(iter_deep)
 }
 END_TEST
 
+/* ---- limits ------------------------------------------------------------ */
+
+/* A message quoting a long token is cut in the middle to
+ * PTX_DIAG_MESSAGE_MAX bytes: both ends stay, and so does the rendering's
+ * size. */
+START_TEST(long_message_is_shortened)
+{
+    enum { DIGITS = 100000 };
+    char *body = malloc(DIGITS + 32);
+    ck_assert_ptr_nonnull(body);
+    memcpy(body, "mov.b32 %r1, ", 13);
+    memset(body + 13, '1', DIGITS);
+    memcpy(body + 13 + DIGITS, "abc;", 5);
+    ptx_context *ctx;
+    parse(&ctx, body);
+    free(body);
+    ck_assert_uint_eq(ptx_error_count(ctx), 1);
+    const char *msg = ptx_diag_get(ctx, 0)->message;
+    size_t len = strlen(msg);
+    ck_assert_uint_eq(len, PTX_DIAG_MESSAGE_MAX);
+    ck_assert(strncmp(msg, "malformed number '1111", 22) == 0);
+    ck_assert(strcmp(msg + len - 7, "111abc'") == 0);
+    /* "..." stands for the digits left out, between a 765-byte head and a
+     * 256-byte tail */
+    ck_assert(memcmp(msg + 765, "...", 3) == 0);
+    ck_assert_ptr_null(strstr(msg + 768, "..."));
+    char *r = render(ctx, 0);
+    ck_assert_uint_lt(strlen(r), PTX_DIAG_MESSAGE_MAX + 600);
+    ck_assert(strncmp(r, "t.ptx:6:14: error: malformed number '111", 40) == 0);
+    free(r);
+    ptx_context_free(ctx);
+}
+END_TEST
+
+START_TEST(message_under_the_limit_is_whole)
+{
+    enum { DIGITS = 900 };
+    char body[DIGITS + 32], want[DIGITS + 32];
+    memcpy(body, "mov.b32 %r1, ", 13);
+    memset(body + 13, '7', DIGITS);
+    memcpy(body + 13 + DIGITS, "x;", 3);
+    snprintf(want, sizeof want, "malformed number '%.*sx'", DIGITS, body + 13);
+    ck_assert_uint_le(strlen(want), PTX_DIAG_MESSAGE_MAX);
+    ptx_context *ctx;
+    parse(&ctx, body);
+    ck_assert_uint_eq(ptx_error_count(ctx), 1);
+    ck_assert_str_eq(ptx_diag_get(ctx, 0)->message, want);
+    ptx_context_free(ctx);
+}
+END_TEST
+
+/* Inputs over PTX_INPUT_MAX are refused before they are copied or read: a
+ * sparse file one byte over the limit, mapped (never touched) for
+ * ptx_parse_buffer and read for ptx_parse_file. */
+static const char too_large_render[] =
+    "big.ptx:1:1: error: input of 4294967293 bytes is too large "
+    "(the limit is 4294967292 bytes, just under 4 GiB)\n \n ^\n";
+
+static void check_too_large(ptx_context *ctx, ptx_status st, const ptx_module *m)
+{
+    ck_assert_int_eq(st, PTX_ERR_INPUT);
+    ck_assert_ptr_null(m);
+    ck_assert_uint_eq(ptx_error_count(ctx), 1);
+    ck_assert_int_eq(ptx_diag_get(ctx, 0)->code, PTX_DIAG_LIMIT);
+    size_t len = 1;
+    ck_assert_ptr_nonnull(ptx_context_source(ctx, &len));
+    ck_assert_uint_eq(len, 0);
+    char *r = render(ctx, 0);
+    ck_assert_str_eq(r, too_large_render);
+    free(r);
+}
+
+START_TEST(input_too_large)
+{
+    char path[] = "/tmp/check_ptx_big_XXXXXX";
+    int fd = mkstemp(path);
+    ck_assert_int_ge(fd, 0);
+    const off_t size = (off_t)PTX_INPUT_MAX + 1;
+    ck_assert_int_eq(ftruncate(fd, size), 0);
+    void *p = mmap(NULL, (size_t)size, PROT_READ, MAP_PRIVATE, fd, 0);
+    close(fd);
+    if (p == MAP_FAILED)
+        unlink(path);
+    ck_assert_msg(p != MAP_FAILED, "mmap of 4 GiB: %s", strerror(errno));
+
+    ptx_context *ctx = ptx_context_new();
+    const ptx_module *m = (const ptx_module *)1;
+    ptx_status st = ptx_parse_buffer(ctx, "big.ptx", p, (size_t)size, &m);
+    munmap(p, (size_t)size);
+    check_too_large(ctx, st, m);
+    ptx_context_free(ctx);
+
+    ctx = ptx_context_new();
+    m = (const ptx_module *)1;
+    st = ptx_parse_file(ctx, path, &m);
+    unlink(path);
+    ck_assert_ptr_null(ptx_context_io_error(ctx));
+    ck_assert_int_eq(st, PTX_ERR_INPUT);
+    ck_assert_uint_eq(ptx_error_count(ctx), 1);
+    ck_assert_str_eq(ptx_diag_get(ctx, 0)->message,
+                     "input of 4294967293 bytes is too large (the limit is 4294967292 bytes, just under 4 GiB)");
+    ptx_context_free(ctx);
+}
+END_TEST
+
+/* A file that opens but fails to read (Linux's /proc/self/mem at offset 0
+ * gives EIO): PTX_ERR_IO with the reason. */
+START_TEST(file_read_error)
+{
+    ptx_context *ctx = ptx_context_new();
+    const ptx_module *m = (const ptx_module *)1;
+    ptx_status st = ptx_parse_file(ctx, "/proc/self/mem", &m);
+    char why[128] = "(none)";
+    if (ptx_context_io_error(ctx))
+        snprintf(why, sizeof why, "%s", ptx_context_io_error(ctx));
+    size_t ndiags = ptx_diag_count(ctx);
+    ptx_context_free(ctx);
+    ck_assert_int_eq(st, PTX_ERR_IO);
+    ck_assert_str_eq(why, strerror(EIO));
+    ck_assert_uint_eq(ndiags, 0);
+}
+END_TEST
+
 Suite *diag_suite(void)
 {
     Suite *s = suite_create("diag");
@@ -575,6 +719,7 @@ Suite *diag_suite(void)
     tcase_add_test(tc, render_semantic_error);
     tcase_add_test(tc, render_crlf_and_default_name);
     tcase_add_test(tc, render_end_of_input);
+    tcase_add_test(tc, render_end_of_input_after_cr);
     tcase_add_test(tc, render_control_characters);
     tcase_add_test(tc, render_long_line);
     tcase_add_test(tc, render_note);
@@ -593,6 +738,13 @@ Suite *diag_suite(void)
     tcase_add_test(tc, bad_parse_arguments);
     tcase_add_test(tc, source_is_a_copy);
     tcase_add_test(tc, version_string);
+    tcase_add_test(tc, file_read_error);
+    suite_add_tcase(s, tc);
+
+    tc = tcase_create("limits");
+    tcase_add_test(tc, long_message_is_shortened);
+    tcase_add_test(tc, message_under_the_limit_is_whole);
+    tcase_add_test(tc, input_too_large);
     suite_add_tcase(s, tc);
 
     tc = tcase_create("iter");

@@ -741,6 +741,37 @@ START_TEST(shape_video_selectors)
 }
 END_TEST
 
+/* "ld.global.u32" is scanned as one token: the opcode, then its words in
+ * order with their own offsets, and words written apart follow them */
+START_TEST(shape_dotted_opcode)
+{
+    ptx_context *ctx;
+    const ptx_module *m = parse(&ctx, "ld.global.L1::no_allocate .u32 r1, [r2];");
+    ck_assert_uint_eq(ptx_diag_count(ctx), 0);
+    const ptx_instr *in = instr_at(m, 0);
+    ck_assert_str_eq(in->opcode->text, "ld");
+    ck_assert_uint_eq(in->nmods, 3);
+    ck_assert_str_eq(in->mods[0].name->text, ".global");
+    ck_assert_str_eq(in->mods[1].name->text, ".L1::no_allocate");
+    ck_assert_str_eq(in->mods[2].name->text, ".u32");
+    ck_assert_uint_eq(in->mods[1].off - in->mods[0].off, 7);
+    ck_assert_uint_eq(in->mods[2].off - in->mods[1].off, 17);
+    ptx_context_free(ctx);
+}
+END_TEST
+
+/* a name takes one selector: r1.b0.b1 is an error on the second */
+START_TEST(shape_two_selectors)
+{
+    ptx_context *ctx;
+    parse(&ctx, "vadd.s32.u32.s32 r1, r1.b0.b1, r2;");
+    ck_assert_uint_eq(ptx_error_count(ctx), 1);
+    ck_assert_str_eq(ptx_diag_get(ctx, 0)->message,
+                     "unexpected dot-word '.b1': a name takes one selector");
+    ptx_context_free(ctx);
+}
+END_TEST
+
 START_TEST(shape_guard)
 {
     ptx_context *ctx;
@@ -813,7 +844,8 @@ START_TEST(shape_precedence)
     const ptx_instr *in = one_instr(&ctx, "mov.b32 %r1, 1 + 2 * 3 << 1 == 14 ? -4 : ~0;");
     const ptx_expr *e = in->ops[1];
     ck_assert_int_eq(e->kind, PTX_EXPR_COND);
-    const ptx_expr *eq = e->u.op.a;
+    ck_assert_uint_eq(e->count, 3);
+    const ptx_expr *eq = e->u.list.items[0];
     ck_assert_int_eq(eq->kind, PTX_EXPR_BINARY);
     ck_assert_int_eq(eq->op, PTX_OP_EQ);
     const ptx_expr *shl = eq->u.op.a;
@@ -823,10 +855,10 @@ START_TEST(shape_precedence)
     assert_int(add->u.op.a, 1);
     ck_assert_int_eq(add->u.op.b->op, PTX_OP_MUL);
     assert_int(eq->u.op.b, 14);
-    ck_assert_int_eq(e->u.op.b->kind, PTX_EXPR_UNARY);
-    ck_assert_int_eq(e->u.op.b->op, PTX_OP_NEG);
-    ck_assert_int_eq(e->u.op.c->kind, PTX_EXPR_UNARY);
-    ck_assert_int_eq(e->u.op.c->op, PTX_OP_BNOT);
+    ck_assert_int_eq(e->u.list.items[1]->kind, PTX_EXPR_UNARY);
+    ck_assert_int_eq(e->u.list.items[1]->op, PTX_OP_NEG);
+    ck_assert_int_eq(e->u.list.items[2]->kind, PTX_EXPR_UNARY);
+    ck_assert_int_eq(e->u.list.items[2]->op, PTX_OP_BNOT);
     /* the expression spans the operand's whole text */
     ck_assert_uint_eq(e->span.len, strlen("1 + 2 * 3 << 1 == 14 ? -4 : ~0"));
     ptx_context_free(ctx);
@@ -1433,6 +1465,8 @@ Suite *grammar_suite(void)
     tc = tcase_create("shape");
     tcase_add_test(tc, shape_names);
     tcase_add_test(tc, shape_video_selectors);
+    tcase_add_test(tc, shape_dotted_opcode);
+    tcase_add_test(tc, shape_two_selectors);
     tcase_add_test(tc, shape_guard);
     tcase_add_test(tc, shape_pair_and_sink);
     tcase_add_test(tc, shape_bor_is_not_a_pair);

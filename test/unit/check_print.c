@@ -479,6 +479,52 @@ static const char *lines_kept(const char *src, char *why, size_t size, unsigned 
     return why;
 }
 
+/* A run of data lines is one node but prints as the lines it stands for,
+ * each at its own position; a comment ends a run, a hexadecimal value or
+ * a second value on the line is not part of one, a value too wide for the
+ * word widens the packing. */
+START_TEST(data_runs)
+{
+    static const char src[] =
+        ".version 9.0\n.target sm_90\n.address_size 64\n"
+        ".section .debug_info\n{\n"
+        "\t.b8 1\n\t.b8 200\n  .b8 0\n"          /* lines 6-8: one run */
+        "// x\n"
+        ".b8 300\n.b8 7\n"                          /* lines 10-11: packed at 8 bytes */
+        ".b8 0x10\n"                                 /* line 12: an expression */
+        ".b32 5, 6\n"                                /* line 13: two values */
+        ".b64 9999999999999999999\n"                 /* line 14 */
+        "}\n";
+    ptx_context *ctx;
+    const ptx_module *m = test_parse_text(&ctx, src, sizeof src - 1, true);
+    ck_assert_uint_eq(ptx_diag_count(ctx), 0);
+    const ptx_section *sec = (const ptx_section *)m->first;
+    const ptx_data *a = (const ptx_data *)sec->first;
+    ck_assert_uint_eq(a->width, 1);
+    ck_assert_uint_eq(a->count, 3);
+    ck_assert_ptr_null(a->values);
+    ck_assert_uint_eq(ptx_data_int(a, 1), 200);
+    const ptx_data *b = (const ptx_data *)a->base.next;
+    ck_assert_uint_eq(b->width, 8);
+    ck_assert_uint_eq(b->count, 2);
+    ck_assert_uint_eq(ptx_data_int(b, 0), 300);
+    const ptx_data *c = (const ptx_data *)b->base.next;
+    ck_assert_uint_eq(c->width, 0);
+    ck_assert_uint_eq(c->values[0]->u.i, 16);
+    const ptx_data *d = (const ptx_data *)c->base.next;
+    ck_assert_uint_eq(d->width, 0);
+    ck_assert_uint_eq(d->count, 2);
+    const ptx_data *e = (const ptx_data *)d->base.next;
+    ck_assert_uint_eq(e->width, 8);
+    ck_assert_uint_eq(ptx_data_int(e, 0), 9999999999999999999u);
+    char *t = tree_text(ctx, m, 0);
+    ck_assert_ptr_nonnull(strstr(t, "    6:2 data .b8 1\n    7:2 data .b8 200\n    8:3 data .b8 0\n"
+                                    "    10:1 data .b8 300\n    11:1 data .b8 7\n    12:1 data .b8 0x10\n"));
+    free(t);
+    ptx_context_free(ctx);
+}
+END_TEST
+
 START_TEST(round_trip_keeps_lines)
 {
     /* the line-preserving output puts every node and operand on the line
@@ -505,7 +551,8 @@ START_TEST(round_trip_keeps_lines)
         ".section .debug_str\n{ $s: .b8 1\n.b8 2\n}\n"
         ".global .b32 c;\n";
     ck_assert_str_eq(lines_kept(dense, why, sizeof why, &nodes), "");
-    ck_assert_uint_eq(nodes, 23);
+    /* ".b8 1\n.b8 2" is one node: a run of two lines */
+    ck_assert_uint_eq(nodes, 22);
 }
 END_TEST
 
@@ -708,6 +755,7 @@ Suite *print_suite(void)
     tcase_add_test(tc, round_trip_canonical);
     tcase_add_test(tc, round_trip_line_preserving);
     tcase_add_test(tc, round_trip_keeps_lines);
+    tcase_add_test(tc, data_runs);
     tcase_add_test(tc, line_preserving_one_line_section);
     suite_add_tcase(s, tc);
 

@@ -539,8 +539,8 @@ START_TEST(reject_unterminated_string)
 }
 END_TEST
 
-/* Integer literals beyond 64 bits keep their low 64 bits, as ptxas does,
- * with a warning. */
+/* Integer literals beyond 64 bits that ptxas accepts keep their low 64
+ * bits, as ptxas does, with a warning. */
 static void check_wrapped(const char *lit, uint64_t value)
 {
     char body[160];
@@ -570,8 +570,42 @@ START_TEST(integer_over_64_bits_warns)
     check_wrapped("0x10000000000000005", 5);
     check_wrapped("0x123456789ABCDEF0123", 0x456789ABCDEF0123ULL);
     check_wrapped("02000000000000000000001", 1);
-    check_wrapped("0b1"
-                  "0000000000000000000000000000000000000000000000000000000000000011", 3);
+    check_wrapped("36893488147419103233", 1);
+    check_wrapped("92233720368547758079", 0xFFFFFFFFFFFFFFFFULL);
+    /* a binary literal over 64 bits always has bit 63 set before its last
+     * digit: there is no binary case, and ptxas rejects them all */
+}
+END_TEST
+
+/* ptxas says "Constant overflow" when a digit follows a value whose bit 63
+ * is set (checked with ptxas 13.0 for every case here). */
+START_TEST(reject_integer_overflow)
+{
+    static const char *const lits[] = {
+        "99999999999999999999", "92233720368547758080", "100000000000000000000",
+        "0xFFFFFFFFFFFFFFFFFFFF", "0x80000000000000000", "010000000000000000000000",
+        "0b10000000000000000000000000000000000000000000000000000000000000011",
+        "92233720368547758080U",
+    };
+    for (size_t i = 0; i < sizeof lits / sizeof *lits; i++) {
+        char body[160];
+        snprintf(body, sizeof body, "mov.b64 %%rd1, %s;", lits[i]);
+        check_reject(body, PTX_DIAG_LITERAL, "integer literal does not fit in 64 bits", 6, 15);
+    }
+}
+END_TEST
+
+/* ptxas rejects what strtod reports out of range, in both directions:
+ * subnormal and smaller results too. */
+START_TEST(reject_float_underflow)
+{
+    check_reject("mov.f64 %f1, 1e-400;", PTX_DIAG_LITERAL,
+                 "floating-point literal '1e-400' is too small for a double (it underflows)", 6, 14);
+    check_reject("mov.f64 %f1, 2.225073858507201e-308;", PTX_DIAG_LITERAL,
+                 "floating-point literal '2.225073858507201e-308' is too small for a double (it underflows)",
+                 6, 14);
+    check_float("2.2250738585072014e-308", 2.2250738585072014e-308);
+    check_float("0.0e999", 0.0);
 }
 END_TEST
 
@@ -599,6 +633,72 @@ START_TEST(reject_nul_byte)
     ck_assert_uint_eq(p.line, 6);
     ck_assert_uint_eq(p.col, 5);
     ptx_context_free(ctx);
+}
+END_TEST
+
+/* Like check_reject, for a whole module of `len` bytes that may hold NUL
+ * bytes; `want` errors exactly. */
+static void check_reject_raw(const char *text, size_t len, size_t want, ptx_diag_code code,
+                             const char *message, unsigned line, unsigned col)
+{
+    ptx_context *ctx;
+    parse_raw(&ctx, text, len);
+    size_t nerr = ptx_error_count(ctx);
+    const ptx_diag *d = ptx_diag_get(ctx, 0);
+    char msg[512] = "";
+    int got = 0;
+    ptx_position p = { 0, 0 };
+    if (d) {
+        snprintf(msg, sizeof msg, "%s", d->message);
+        got = d->code;
+        p = ptx_context_position(ctx, d->span.off);
+    }
+    ptx_context_free(ctx);
+    ck_assert_msg(nerr == want, "%zu errors, expected %zu (first: %s)", nerr, want, msg);
+    ck_assert_msg(got == (int)code, "code %d, expected %d (%s)", got, code, msg);
+    ck_assert_str_eq(msg, message);
+    ck_assert_uint_eq(p.line, line);
+    ck_assert_uint_eq(p.col, col);
+}
+
+#define RAW(s) s, sizeof s - 1
+
+/* ptxas stops at a NUL byte wherever it is ("Unexpected EOF"); a NUL
+ * inside a comment or a string is as much an error as one between tokens,
+ * and the comment or string is still skipped whole. */
+START_TEST(reject_nul_in_comment)
+{
+    check_reject_raw(RAW(HDR_TEXT ".entry k()\n{\nret; // a\0b\n}\n"), 1, PTX_DIAG_CHAR,
+                     "NUL byte in a comment", 6, 10);
+    check_reject_raw(RAW(HDR_TEXT ".entry k()\n{\n/* \0\0 */ ret;\n}\n"), 1, PTX_DIAG_CHAR,
+                     "NUL byte in a comment", 6, 4);
+}
+END_TEST
+
+/* A NUL inside a word cuts it in two: the error is at the NUL. */
+START_TEST(reject_nul_in_token)
+{
+    check_reject_raw(RAW(HDR_TEXT ".entry k()\n{\nre\0t;\n}\n"), 1, PTX_DIAG_CHAR,
+                     "NUL byte in the input", 6, 3);
+}
+END_TEST
+
+START_TEST(reject_nul_in_string)
+{
+    check_reject_raw(RAW(HDR_TEXT ".file 1 \"a\0.cu\"\n"), 1, PTX_DIAG_CHAR,
+                     "NUL byte in a string", 4, 11);
+}
+END_TEST
+
+/* Line markers and @@DWARF lines are skipped or kept as text, but their
+ * bytes are PTX source: ptxas rejects non-ASCII in them too. */
+START_TEST(reject_non_ascii_in_line_marker_and_dwarf)
+{
+    check_reject_raw(RAW("# 1 \"caf\xc3\xa9.cu\"\n" HDR_TEXT), 1, PTX_DIAG_NONASCII,
+                     "non-ASCII character in a line marker (PTX source is ASCII)", 1, 9);
+    check_reject_raw(RAW(".version 1.4\n.target sm_10\n@@DWARF .byte 0x2e \xff\n"), 1,
+                     PTX_DIAG_NONASCII,
+                     "non-ASCII character in a @@DWARF line (PTX source is ASCII)", 3, 20);
 }
 END_TEST
 
@@ -651,8 +751,14 @@ Suite *scanner_suite(void)
     tcase_add_test(tc, reject_unterminated_comment);
     tcase_add_test(tc, reject_unterminated_string);
     tcase_add_test(tc, integer_over_64_bits_warns);
+    tcase_add_test(tc, reject_integer_overflow);
+    tcase_add_test(tc, reject_float_underflow);
     tcase_add_test(tc, reject_stray_characters);
     tcase_add_test(tc, reject_nul_byte);
+    tcase_add_test(tc, reject_nul_in_token);
+    tcase_add_test(tc, reject_nul_in_comment);
+    tcase_add_test(tc, reject_nul_in_string);
+    tcase_add_test(tc, reject_non_ascii_in_line_marker_and_dwarf);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -71,5 +71,7 @@ Suite *suld_suite(void);
 Suite *st_suite(void);
 Suite *call_suite(void);
 Suite *atom_suite(void);
+Suite *hostile_suite(void);
+Suite *found_suite(void);
 
 #endif
