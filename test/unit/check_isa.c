@@ -89,12 +89,41 @@ START_TEST(decoded_modifiers)
 }
 END_TEST
 
+/* The memo of accepted shapes must tell apart what the page checks look
+ * at: the elements of a vector or a list, the coordinates of an image
+ * address, a selector's text.  Each valid instruction comes first, then its
+ * invalid twin. */
+START_TEST(memo_keeps_page_shapes_apart)
+{
+    const char *src = ".version 9.0\n.target sm_90\n.address_size 64\n.global .surfref surf;\n"
+                      ".func (.param .b32 r) f(.param .b32 a) { ret; }\n.visible .entry k()\n{\n"
+                      "\t.reg .b32 r<9>;\n\t.reg .b64 rd<9>;\n"
+                      "\tst.global.v2.u32 [rd1], {r1, r2};\n"                 /* 10: accepted */
+                      "\tst.global.v2.u32 [rd1], {r1, _};\n"                  /* 11 */
+                      "\tcall (r1), f, (r2);\n"                               /* 12: accepted */
+                      "\tcall (r1), f, (r2+1);\n"                             /* 13 */
+                      "\tsuld.b.2d.b32.trap r1, [surf, {r5, r6}];\n"          /* 14: accepted */
+                      "\tsuld.b.2d.b32.trap r1, [surf, {r5}];\n"              /* 15 */
+                      "\tvadd4.u32.u32.u32 r1, r2.b3210, r3, r4;\n"           /* 16: accepted */
+                      "\tvadd4.u32.u32.u32 r1, r2.b8000, r3, r4;\n"           /* 17 */
+                      "\tret;\n}\n";
+    ptx_context *ctx = NULL;
+    test_parse_text(&ctx, src, strlen(src), true);
+    ck_assert_uint_eq(ptx_error_count(ctx), 4);
+    for (unsigned i = 0; i < 4; i++)
+        ck_assert_uint_eq(ptx_context_position(ctx, ptx_diag_get(ctx, i)->span.off).line,
+                          11 + 2 * i);
+    ptx_context_free(ctx);
+}
+END_TEST
+
 Suite *isa_suite(void)
 {
     Suite *s = suite_create("isa");
     TCase *tc = tcase_create("isa");
     tcase_add_loop_test(tc, instruction, 0, TEST_ISA_COUNT(cases));
     tcase_add_test(tc, decoded_modifiers);
+    tcase_add_test(tc, memo_keeps_page_shapes_apart);
     suite_add_tcase(s, tc);
     return s;
 }
