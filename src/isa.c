@@ -407,8 +407,9 @@ static bool withdrawn(const ptx_module *m, const ptx_isa_form *f)
     return true;
 }
 
-/* assign[i] of a modifier ptxas ignores (grammar/isa/ignored.isa) */
-enum { SLOT_IGNORED = 0xFF };
+/* assign[i] of a modifier ptxas ignores (grammar/isa/ignored.isa), and of
+ * one that fits no slot of the form */
+enum { SLOT_IGNORED = 0xFF, SLOT_NONE = 0xFE };
 
 static verdict try_form(const ptx_module *m, const ptx_instr *in, const ptx_isa_form *f,
                         const uint16_t *ids, uint64_t ignorable, uint8_t *assign)
@@ -452,6 +453,7 @@ static verdict try_form(const ptx_module *m, const ptx_instr *in, const ptx_isa_
             continue;
         }
         if (s == f->nslots) {
+            assign[i] = SLOT_NONE;
             if (v.what == P_NONE) {
                 v.what = dup < 32 ? P_DUPLICATE : P_MODIFIER;
                 v.index = i;
@@ -470,7 +472,7 @@ static verdict try_form(const ptx_module *m, const ptx_instr *in, const ptx_isa_
     static const uint8_t positional[] = { PTX_CAT_TYPE, PTX_CAT_LAYOUT, PTX_CAT_SPACE };
     for (unsigned c = 0; c < sizeof positional && v.what == P_NONE; c++) {
         for (unsigned i = f->nname, last = 0, seen = 0; v.what == P_NONE && i < in->nmods; i++) {
-            if (assign[i] == SLOT_IGNORED || f->slots[assign[i]].category != positional[c])
+            if (assign[i] >= f->nslots || f->slots[assign[i]].category != positional[c])
                 continue;
             if (seen && assign[i] < last) {
                 v.what = P_ORDER;
@@ -504,7 +506,7 @@ static verdict try_form(const ptx_module *m, const ptx_instr *in, const ptx_isa_
          * (cvt.rn.bf16.f32: d is .bf16, a .f32) */
         uint16_t first_type = 0, last_type = 0;
         for (unsigned i = f->nname; i < in->nmods; i++) {
-            if (assign[i] == SLOT_IGNORED || f->slots[assign[i]].category != PTX_CAT_TYPE)
+            if (assign[i] >= f->nslots || f->slots[assign[i]].category != PTX_CAT_TYPE)
                 continue;
             if (!first_type)
                 first_type = ids[i];
