@@ -516,7 +516,8 @@ static verdict try_form(const ptx_module *m, const ptx_instr *in, const ptx_isa_
          * "Vector is not expected") and matrix ones (wgmma) refuse it */
         bool computes = true;
         for (unsigned i = 0; i < f->nops; i++)
-            computes = computes && !(f->ops[i].accept & (PTX_ACC_ADDR | PTX_ACC_IMAGE | PTX_ACC_VEC));
+            computes = computes &&
+                       !(f->ops[i].accept & (PTX_ACC_ADDR | PTX_ACC_IMAGE | PTX_ACC_VEC));
         for (unsigned i = 0; i < in->nops; i++) {
             bool bf16 = computes && is_bf16_type(i == 0 ? first_type : last_type);
             struct fault fl = operand_fault(in->ops[i], &f->ops[i], vec, bf16);

@@ -848,8 +848,10 @@ int main(int argc, char **argv)
         fprintf(c, "    \"%s\",\n", sorted[k]);
     fprintf(c, "};\n\n/* what each modifier means where a slot of its own set takes it */\n"
                "const uint8_t ptx_isa_mod_categories[PTX_MOD_COUNT] = {\n    0,\n");
-    for (int k = 0; k < nmods; k++)
-        fprintf(c, "    %d,\n", modcat[unsorted[k]] < 0 ? (int)NCATEGORIES : modcat[unsorted[k]] + 1);
+    for (int k = 0; k < nmods; k++) {
+        int cat = modcat[unsorted[k]];
+        fprintf(c, "    %d,\n", cat < 0 ? (int)NCATEGORIES : cat + 1);
+    }
     fprintf(c, "};\n\nconst unsigned char ptx_isa_mod_ignored[PTX_MOD_COUNT] = {\n    0,");
     for (int k = 0; k < nmods; k++)
         fprintf(c, "%s%d,", k % 32 == 31 ? "\n    " : " ",
