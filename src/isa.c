@@ -165,6 +165,9 @@ static bool target_ok(target have, target need)
 
 /* ---- matching ---------------------------------------------------------- */
 
+/* the longest list of values a message spells out */
+enum { LIST_MAX = 12 };
+
 typedef enum problem {
     P_NONE, P_NAME, P_MODIFIER, P_DUPLICATE, P_ORDER, P_MISSING, P_OPERAND_COUNT, P_OPERAND,
     P_VERSION, P_TARGET, P_WITHDRAWN
@@ -175,7 +178,21 @@ typedef struct verdict {
     unsigned index;         /* the modifier or operand concerned */
     unsigned slot;          /* P_MISSING, P_DUPLICATE: the slot; P_ORDER: the category */
     unsigned cost;          /* how far the form is from the instruction */
+    struct fault {          /* P_OPERAND: what is wrong with the operand */
+        uint8_t what;       /* F_* */
+        uint8_t item;       /* F_ITEM, F_IMAGE_*: which element (0-based) */
+    } fault;
 } verdict;
+
+/* what is wrong with an operand */
+enum {
+    F_OK,
+    F_KIND,                 /* not one of the kinds the form takes */
+    F_SIZE,                 /* a vector with the wrong number of elements */
+    F_ITEM,                 /* an element of a list or vector */
+    F_SELECTOR,             /* a selector the operand does not take */
+    F_IMAGE                 /* not [handle, coordinates] as an image address */
+};
 
 static bool slot_takes(const ptx_isa_slot *s, uint16_t id)
 {
@@ -217,38 +234,90 @@ static bool is_constant_expr(const ptx_expr *e)
     }
 }
 
-/* Does a name's selector (".b0", ".x"; NULL for none) fit class `cls`? */
-static bool selector_ok(const ptx_name *sel, unsigned cls)
+/* A constant expression with no name in it: what ptxas takes inside a
+ * vector or a call's argument list ({1+1, r} but not {r+1, r}). */
+static bool is_pure_constant(const ptx_expr *e)
 {
-    if (cls == PTX_SEL_ANY || !sel)
+    switch ((ptx_expr_kind)e->kind) {
+    case PTX_EXPR_INT: case PTX_EXPR_FLOAT: case PTX_EXPR_F32: case PTX_EXPR_F64:
         return true;
-    if (cls == PTX_SEL_NONE)
-        return false;
-    const char *d = sel->text + 2;
-    char c = sel->text[1];
-    size_t n = strlen(d);
-    char top = cls == PTX_SEL_VSEL4 ? '7' : cls == PTX_SEL_VMASK2 ? '1' : '3';
-    bool descending = true;
-    for (size_t i = 0; i < n; i++) {
-        if (d[i] < '0' || d[i] > top)
-            return false;
-        if (i && d[i] >= d[i - 1])
-            descending = false;
-    }
-    switch (cls) {
-    case PTX_SEL_VIDEO:
-        return n == 1 && (c == 'b' || (c == 'h' && d[0] <= '1'));
-    case PTX_SEL_VSEL2:
-        return c == 'h' && n == 2;
-    case PTX_SEL_VSEL4:
-        return c == 'b' && n == 4;
-    case PTX_SEL_VMASK2:
-        return c == 'h' && n >= 1 && n <= 2 && descending;
-    case PTX_SEL_VMASK4:
-        return c == 'b' && n >= 1 && n <= 4 && descending;
+    case PTX_EXPR_SYM:
+        return !e->u.sym.sel && strcmp(e->u.sym.name->text, "WARP_SZ") == 0;
+    case PTX_EXPR_UNARY: case PTX_EXPR_PAREN: case PTX_EXPR_CAST:
+        return is_pure_constant(e->u.op.a);
+    case PTX_EXPR_BINARY:
+        return is_pure_constant(e->u.op.a) && is_pure_constant(e->u.op.b);
+    case PTX_EXPR_COND:
+        for (unsigned i = 0; i < e->count; i++)
+            if (!is_pure_constant(e->u.list.items[i]))
+                return false;
+        return true;
     default:
         return false;
     }
+}
+
+/* An element of a vector or list.  `items` is what the table allows
+ * (PTX_ACC_NAME, _IMM, _SINK); 0 is the vector default: a name, with or
+ * without a selector, the sink or a constant.  Names in a list take no
+ * selector (ptxas: call (r), f, (%tid.x) is a syntax error). */
+static bool item_ok(const ptx_expr *e, unsigned items, bool list)
+{
+    if (!items)
+        items = PTX_ACC_NAME | PTX_ACC_IMM | PTX_ACC_SINK;
+    switch ((ptx_expr_kind)e->kind) {
+    case PTX_EXPR_SYM:
+        if (!e->u.sym.sel && strcmp(e->u.sym.name->text, "WARP_SZ") == 0)
+            return items & PTX_ACC_IMM;
+        return (items & PTX_ACC_NAME) && !(list && e->u.sym.sel);
+    case PTX_EXPR_SINK:
+        return items & PTX_ACC_SINK;
+    default:
+        return (items & PTX_ACC_IMM) && is_pure_constant(e);
+    }
+}
+
+/* Does `sel` (".b3210") fit `pat` (".b[0-7][0-7][0-7][0-7]")? */
+static bool pattern_match(const char *pat, const char *sel)
+{
+    for (; *pat; sel++) {
+        if (!*sel)
+            return false;
+        if (*pat == '[') {
+            if (*sel < pat[1] || *sel > pat[3])
+                return false;
+            pat += 5;
+        } else if (*pat++ != *sel) {
+            return false;
+        }
+    }
+    return !*sel;
+}
+
+static bool selector_ok(const ptx_isa_selector *set, const char *sel)
+{
+    for (unsigned k = 0; k < set->n; k++)
+        if (pattern_match(set->patterns[k], sel))
+            return true;
+    return false;
+}
+
+/* [handle, coordinates]: a name, then a name or a vector of 1, 2 or 4
+ * names or constants, at least `coords` of them */
+static struct fault image_fault(const ptx_expr *e, unsigned coords)
+{
+    struct fault f = { F_IMAGE, 0 };
+    if (e->kind != PTX_EXPR_ADDR || e->count != 2 || !is_name(e->u.list.items[0]))
+        return f;
+    const ptx_expr *c = e->u.list.items[1];
+    if (is_name(c))
+        return (struct fault){ F_OK, 0 };
+    if (c->kind != PTX_EXPR_VEC || c->count < coords || c->count == 3 || c->count > 4)
+        return f;
+    for (unsigned k = 0; k < c->count; k++)
+        if (!item_ok(c->u.list.items[k], PTX_ACC_NAME | PTX_ACC_IMM, false))
+            return (struct fault){ F_IMAGE, (uint8_t)(k + 1) };
+    return (struct fault){ F_OK, 0 };
 }
 
 /* ptxas takes a register of type .bf16 or .bf16x2 written as a vector of
@@ -269,43 +338,64 @@ static bool is_bf16_type(uint16_t id)
                   strcmp(ptx_isa_mod_names[id], ".bf16x2") == 0);
 }
 
-/* `bf16`: the operand has type .bf16 or .bf16x2 */
-static bool operand_ok(const ptx_expr *e, const ptx_isa_operand *op, unsigned vec, bool bf16)
+/* How an operand fails the form's operand `op` (F_OK: it does not);
+ * `vec` is the size the .vN modifier gives; `bf16`: the operand has type
+ * .bf16 or .bf16x2 */
+static struct fault operand_fault(const ptx_expr *e, const ptx_isa_operand *op, unsigned vec,
+                                  bool bf16)
 {
+    const struct fault ok = { F_OK, 0 }, kind = { F_KIND, 0 };
     unsigned acc = op->accept;
     if (bf16 && e->kind == PTX_EXPR_VEC && !(acc & PTX_ACC_VEC))
-        return bf16_braces(e, op);
+        return bf16_braces(e, op) ? ok : kind;
     switch ((ptx_expr_kind)e->kind) {
     case PTX_EXPR_SYM:
-        if (!selector_ok(e->u.sym.sel, op->sel))
-            return false;
-        return acc & (PTX_ACC_NAME | PTX_ACC_PRED | PTX_ACC_LABEL);
+        if (!(acc & (PTX_ACC_NAME | PTX_ACC_PRED | PTX_ACC_LABEL)))
+            return kind;
+        if (op->selector && e->u.sym.sel &&
+            !selector_ok(&ptx_isa_selectors[op->selector - 1], e->u.sym.sel->text))
+            return (struct fault){ F_SELECTOR, 0 };
+        return ok;
     case PTX_EXPR_INDEX:
         /* arr[2] is an element: ptxas takes it as an address too */
-        return acc & (PTX_ACC_NAME | PTX_ACC_PRED | PTX_ACC_LABEL | PTX_ACC_ADDR);
+        return acc & (PTX_ACC_NAME | PTX_ACC_PRED | PTX_ACC_LABEL | PTX_ACC_ADDR) ? ok : kind;
     case PTX_EXPR_SINK:
-        return acc & PTX_ACC_SINK;
+        return acc & PTX_ACC_SINK ? ok : kind;
     case PTX_EXPR_ADDR:
-        return acc & PTX_ACC_ADDR;
+        if (acc & PTX_ACC_IMAGE)
+            return image_fault(e, op->coords);
+        return acc & PTX_ACC_ADDR ? ok : kind;
     case PTX_EXPR_LIST:
         /* (1) outside call is a constant in parentheses */
         if (!(acc & PTX_ACC_LIST) && e->count == 1)
-            return (acc & PTX_ACC_IMM) && is_constant_expr(e->u.list.items[0]);
-        return acc & PTX_ACC_LIST;
+            return (acc & PTX_ACC_IMM) && is_constant_expr(e->u.list.items[0]) ? ok : kind;
+        if (!(acc & PTX_ACC_LIST))
+            return kind;
+        for (unsigned k = 0; k < e->count; k++)
+            if (!item_ok(e->u.list.items[k], op->items, true))
+                return (struct fault){ F_ITEM, (uint8_t)(k < 255 ? k : 255) };
+        return ok;
     case PTX_EXPR_PAIR:
-        return acc & PTX_ACC_PAIR;
-    case PTX_EXPR_VEC:
+        return acc & PTX_ACC_PAIR ? ok : kind;
+    case PTX_EXPR_VEC: {
         if (!(acc & PTX_ACC_VEC))
-            return false;
-        if (op->vec < 0)
-            return true;
-        return e->count == (op->vec ? (unsigned)op->vec : vec);
+            return kind;
+        bool size_ok = op->vec == PTX_VEC_ANY ||
+                       (op->vec == PTX_VEC_SIZES ? e->count < 32 && (op->sizes >> e->count & 1)
+                        : e->count == (op->vec ? (unsigned)op->vec : vec));
+        if (!size_ok)
+            return (struct fault){ F_SIZE, 0 };
+        for (unsigned k = 0; k < e->count; k++)
+            if (!item_ok(e->u.list.items[k], op->items, false))
+                return (struct fault){ F_ITEM, (uint8_t)(k < 255 ? k : 255) };
+        return ok;
+    }
     case PTX_EXPR_UNARY:
         if (e->op == PTX_OP_LNOT && is_name(e->u.op.a))
-            return (acc & PTX_ACC_NOTPRED) || ((acc & PTX_ACC_IMM) && false);
-        return acc & PTX_ACC_IMM;
+            return acc & PTX_ACC_NOTPRED ? ok : kind;
+        return acc & PTX_ACC_IMM ? ok : kind;
     default:
-        return (acc & PTX_ACC_IMM) && is_constant_expr(e);
+        return (acc & PTX_ACC_IMM) && is_constant_expr(e) ? ok : kind;
     }
 }
 
@@ -326,13 +416,14 @@ static bool withdrawn(const ptx_module *m, const ptx_isa_form *f)
     return true;
 }
 
-/* assign[i] of a modifier ptxas ignores (grammar/isa/ignored.isa) */
-enum { SLOT_IGNORED = 0xFF };
+/* assign[i] of a modifier ptxas ignores (grammar/isa/ignored.isa), and of
+ * one that fits no slot of the form */
+enum { SLOT_IGNORED = 0xFF, SLOT_NONE = 0xFE };
 
 static verdict try_form(const ptx_module *m, const ptx_instr *in, const ptx_isa_form *f,
                         const uint16_t *ids, uint64_t ignorable, uint8_t *assign)
 {
-    verdict v = { P_NONE, 0, 0, 0 };
+    verdict v = { P_NONE, 0, 0, 0, { 0, 0 } };
     if (in->nmods < f->nname) {
         v.what = P_NAME;
         v.cost = 100;
@@ -371,6 +462,7 @@ static verdict try_form(const ptx_module *m, const ptx_instr *in, const ptx_isa_
             continue;
         }
         if (s == f->nslots) {
+            assign[i] = SLOT_NONE;
             if (v.what == P_NONE) {
                 v.what = dup < 32 ? P_DUPLICATE : P_MODIFIER;
                 v.index = i;
@@ -390,7 +482,7 @@ static verdict try_form(const ptx_module *m, const ptx_instr *in, const ptx_isa_
     static const uint8_t positional[] = { PTX_CAT_TYPE, PTX_CAT_LAYOUT, PTX_CAT_SPACE };
     for (unsigned c = 0; c < sizeof positional && v.what == P_NONE; c++) {
         for (unsigned i = f->nname, last = 0, seen = 0; v.what == P_NONE && i < in->nmods; i++) {
-            if (assign[i] == SLOT_IGNORED || f->slots[assign[i]].category != positional[c])
+            if (assign[i] >= f->nslots || f->slots[assign[i]].category != positional[c])
                 continue;
             if (seen && assign[i] < last) {
                 v.what = P_ORDER;
@@ -424,7 +516,7 @@ static verdict try_form(const ptx_module *m, const ptx_instr *in, const ptx_isa_
          * (cvt.rn.bf16.f32: d is .bf16, a .f32) */
         uint16_t first_type = 0, last_type = 0;
         for (unsigned i = f->nname; i < in->nmods; i++) {
-            if (assign[i] == SLOT_IGNORED || f->slots[assign[i]].category != PTX_CAT_TYPE)
+            if (assign[i] >= f->nslots || f->slots[assign[i]].category != PTX_CAT_TYPE)
                 continue;
             if (!first_type)
                 first_type = ids[i];
@@ -434,13 +526,16 @@ static verdict try_form(const ptx_module *m, const ptx_instr *in, const ptx_isa_
          * "Vector is not expected") and matrix ones (wgmma) refuse it */
         bool computes = true;
         for (unsigned i = 0; i < f->nops; i++)
-            computes = computes && !(f->ops[i].accept & (PTX_ACC_ADDR | PTX_ACC_VEC));
+            computes = computes &&
+                       !(f->ops[i].accept & (PTX_ACC_ADDR | PTX_ACC_IMAGE | PTX_ACC_VEC));
         for (unsigned i = 0; i < in->nops; i++) {
             bool bf16 = computes && is_bf16_type(i == 0 ? first_type : last_type);
-            if (!operand_ok(in->ops[i], &f->ops[i], vec, bf16)) {
+            struct fault fl = operand_fault(in->ops[i], &f->ops[i], vec, bf16);
+            if (fl.what != F_OK) {
                 if (v.what == P_NONE) {
                     v.what = P_OPERAND;
                     v.index = i;
+                    v.fault = fl;
                 }
                 v.cost += 3;
             }
@@ -478,6 +573,28 @@ static verdict try_form(const ptx_module *m, const ptx_instr *in, const ptx_isa_
     return v;
 }
 
+/* Which modifiers of `in` ptxas ignores in family `fam`: words of
+ * grammar/isa/ignored.isa that none of the family's forms gives a meaning
+ * (testp's .finite and tensormap.replace's .rank count there). */
+static uint64_t ignorable_words(const ptx_instr *in, const uint16_t *ids,
+                                const ptx_isa_root *root, unsigned fam)
+{
+    uint64_t ignorable = 0;
+    for (unsigned i = 0; i < in->nmods && i < 64; i++) {
+        if (!ptx_isa_mod_ignored[ids[i]])
+            continue;
+        bool meaningful = false;
+        for (unsigned k = 0; k < root->nforms && !meaningful; k++) {
+            const ptx_isa_form *form = &ptx_isa_forms[root->first_form + k];
+            for (unsigned sl = 0; form->family == fam && sl < form->nslots && !meaningful; sl++)
+                meaningful = slot_takes(&form->slots[sl], ids[i]);
+        }
+        if (!meaningful)
+            ignorable |= (uint64_t)1 << i;
+    }
+    return ignorable;
+}
+
 /* "add.s32" as the form would be written with the instruction's words */
 static void set_values(char *buf, size_t n, const ptx_isa_slot *s)
 {
@@ -499,29 +616,313 @@ static ptx_span mod_span(const ptx_instr *in, unsigned i)
     return s;
 }
 
-static const char *operand_words(unsigned acc)
+/* "a register or a constant": what an operand kind accepts, in words */
+static void operand_words(char *buf, size_t n, unsigned acc)
 {
-    if (acc & PTX_ACC_ADDR)
-        return "an address [...]";
-    if (acc & PTX_ACC_VEC)
-        return "a vector {...}";
-    if (acc & PTX_ACC_LIST)
-        return "a list (...)";
-    if ((acc & PTX_ACC_NAME) && (acc & PTX_ACC_IMM))
-        return "a register or a constant";
-    if (acc & PTX_ACC_IMM)
-        return "a constant";
-    if (acc & PTX_ACC_PRED)
-        return "a predicate";
-    if (acc & PTX_ACC_LABEL)
-        return "a label or function name";
-    return "a register";
+    static const struct { unsigned bit; const char *words; } kinds[] = {
+        { PTX_ACC_NAME, "a register" }, { PTX_ACC_PRED, "a predicate" },
+        { PTX_ACC_IMM, "a constant" }, { PTX_ACC_ADDR, "an address [...]" },
+        { PTX_ACC_IMAGE, "an address [surface, coordinates]" },
+        { PTX_ACC_VEC, "a vector {...}" }, { PTX_ACC_LIST, "a list (...)" },
+        { PTX_ACC_LABEL, "a label or function name" }, { PTX_ACC_PAIR, "a pair d|p" },
+        { PTX_ACC_SINK, "'_'" },
+    };
+    enum { NKINDS = sizeof kinds / sizeof *kinds };
+    unsigned left = 0;
+    for (unsigned k = 0; k < NKINDS; k++)
+        left += (acc & kinds[k].bit) != 0;
+    size_t used = 0;
+    buf[0] = '\0';
+    for (unsigned k = 0; k < NKINDS && used < n; k++) {
+        if (!(acc & kinds[k].bit))
+            continue;
+        left--;
+        used += (size_t)snprintf(buf + used, n - used, "%s%s",
+                                 !used ? "" : left ? ", " : " or ", kinds[k].words);
+    }
 }
 
-static void report(ptx_context *ctx, const ptx_module *m, const ptx_instr *in,
-                   const ptx_isa_form *f, verdict v, uint16_t opcode_off)
+/* ---- explaining a mismatch ------------------------------------------------ */
+
+typedef struct explain explain;
+static void report(ptx_context *ctx, const explain *x, const ptx_instr *in,
+                   const ptx_isa_form *f, verdict v);
+
+/* modifiers gathered from several forms, each once, in order of discovery */
+typedef struct mod_list {
+    uint16_t ids[128];
+    unsigned n;
+} mod_list;
+
+static void list_add(mod_list *l, uint16_t id)
 {
-    (void)opcode_off;
+    for (unsigned k = 0; k < l->n; k++)
+        if (l->ids[k] == id)
+            return;
+    if (l->n < sizeof l->ids / sizeof *l->ids)
+        l->ids[l->n++] = id;
+}
+
+/* every value a slot takes */
+static void list_slot(mod_list *l, const ptx_isa_slot *s)
+{
+    if (s->kind == PTX_SLOT_LIT || s->kind == PTX_SLOT_OPT_LIT) {
+        list_add(l, s->ref);
+        return;
+    }
+    const ptx_isa_set *set = &ptx_isa_sets[s->ref];
+    for (unsigned k = 0; k < set->n; k++)
+        list_add(l, set->mods[k]);
+}
+
+/* ".a" or "one of .a, .b, .c" (the first LIST_MAX, then "...") */
+static void list_words(char *buf, size_t n, const mod_list *l)
+{
+    size_t used = (size_t)snprintf(buf, n, "%s", l->n > 1 ? "one of " : "");
+    for (unsigned k = 0; k < l->n && k <= LIST_MAX && used < n; k++)
+        used += (size_t)snprintf(buf + used, n - used, "%s%s", k ? ", " : "",
+                                 k == LIST_MAX ? "..." : ptx_isa_mod_names[l->ids[k]]);
+}
+
+/* Does the instruction start with the form's fixed name? */
+static bool name_fits(const ptx_instr *in, const ptx_isa_form *f, const uint16_t *ids)
+{
+    if (in->nmods < f->nname)
+        return false;
+    for (unsigned i = 0; i < f->nname; i++)
+        if (ids[i] != f->name[i])
+            return false;
+    return true;
+}
+
+/* What the explanations need besides the closest form and its verdict. */
+struct explain {
+    const ptx_module *m;
+    const ptx_isa_root *root;
+    const uint16_t *ids;        /* the instruction's modifiers, decoded */
+    uint8_t *assign;            /* scratch for try_form */
+};
+
+/* try_form for another form of the instruction's root */
+static verdict try_other(const explain *x, const ptx_instr *in, const ptx_isa_form *g)
+{
+    return try_form(x->m, in, g, x->ids, ignorable_words(in, x->ids, x->root, g->family),
+                    x->assign);
+}
+
+/* The values a missing slot could take: those of the slots of its
+ * category in every form as close as the closest one and missing only
+ * the same kind of modifier ('suld.b.2d.b32' needs .trap, .clamp or .zero
+ * though its closest form takes only .trap). */
+static void missing_values(const explain *x, const ptx_instr *in, const ptx_isa_form *f,
+                           verdict v, mod_list *l)
+{
+    const ptx_isa_slot *want = &f->slots[v.slot];
+    list_slot(l, want);
+    if (want->kind != PTX_SLOT_SET || want->category == PTX_CAT_OTHER)
+        return;
+    for (unsigned k = 0; k < x->root->nforms; k++) {
+        const ptx_isa_form *g = &ptx_isa_forms[x->root->first_form + k];
+        verdict w = try_other(x, in, g);
+        if (w.what == P_MISSING && w.cost == v.cost &&
+            g->slots[w.slot].kind == PTX_SLOT_SET && g->slots[w.slot].category == want->category)
+            list_slot(l, &g->slots[w.slot]);
+    }
+}
+
+/* Explains a modifier that the closest form does not take: either no form
+ * of the instruction takes it (then the values of its kind that are valid
+ * are listed), or it is valid with other modifiers than these (then the
+ * form that takes it says what it lacks or what gets in its way). */
+static void report_modifier(ptx_context *ctx, const explain *x, const ptx_instr *in,
+                            const ptx_isa_form *f, verdict v)
+{
+    const char *op = in->opcode->text;
+    const char *word = in->mods[v.index].name->text;
+    uint16_t id = x->ids[v.index];
+    char vals[512];
+    const ptx_isa_form *g = NULL;
+    verdict best = { P_NONE, 0, 0, ~0u, { 0, 0 } };
+    mod_list same = { { 0 }, 0 };
+    uint8_t cat = ptx_isa_mod_categories[id];
+    for (unsigned k = 0; k < x->root->nforms; k++) {
+        const ptx_isa_form *h = &ptx_isa_forms[x->root->first_form + k];
+        if (!name_fits(in, h, x->ids))
+            continue;
+        bool takes = false;
+        for (unsigned s = 0; s < h->nslots; s++) {
+            takes |= slot_takes(&h->slots[s], id);
+            if (h->slots[s].category == cat && cat != PTX_CAT_OTHER)
+                list_slot(&same, &h->slots[s]);
+        }
+        if (!takes)
+            continue;
+        verdict w = try_other(x, in, h);
+        if (w.cost < best.cost) {
+            best = w;
+            g = h;
+        }
+    }
+    if (g && best.what == P_MISSING) {
+        mod_list need = { { 0 }, 0 };
+        missing_values(x, in, g, best, &need);
+        list_words(vals, sizeof vals, &need);
+        ptx_diag_add(ctx, PTX_SEV_ERROR, PTX_DIAG_INSTRUCTION, mod_span(in, v.index),
+                     "'%s' with '%s' needs %s%s (form: %s)", op, word,
+                     need.n == 1 && g->slots[best.slot].kind != PTX_SLOT_SET ? "the modifier " : "",
+                     vals, g->text);
+        return;
+    }
+    if (g && best.what == P_DUPLICATE && best.index == v.index) {
+        report(ctx, x, in, g, best);    /* two of one set: .trap.clamp */
+        return;
+    }
+    if (g && (best.what == P_MODIFIER || best.what == P_DUPLICATE) && best.index != v.index) {
+        ptx_diag_add(ctx, PTX_SEV_ERROR, PTX_DIAG_INSTRUCTION, mod_span(in, v.index),
+                     "modifier '%s' cannot be combined with '%s' in '%s' (form: %s)", word,
+                     in->mods[best.index].name->text, op, g->text);
+        return;
+    }
+    if (!g && same.n) {
+        list_words(vals, sizeof vals, &same);
+        ptx_diag_add(ctx, PTX_SEV_ERROR, PTX_DIAG_INSTRUCTION, mod_span(in, v.index),
+                     "modifier '%s' is not valid in '%s': expected %s (closest form: %s)", word,
+                     op, vals, f->text);
+        return;
+    }
+    ptx_diag_add(ctx, PTX_SEV_ERROR, PTX_DIAG_INSTRUCTION, mod_span(in, v.index),
+                 "modifier '%s' is not valid in '%s' (closest form: %s)", word, op, f->text);
+}
+
+/* "1, 2 or 4" for the sizes a vector operand takes */
+static void size_words(char *buf, size_t n, const ptx_isa_operand *op, unsigned vec)
+{
+    if (op->vec != PTX_VEC_SIZES) {
+        snprintf(buf, n, "%u", op->vec > 0 ? (unsigned)op->vec : vec);
+        return;
+    }
+    size_t used = 0;
+    unsigned left = 0;
+    for (unsigned k = 0; k < 32; k++)
+        left += op->sizes >> k & 1;
+    buf[0] = '\0';
+    for (unsigned k = 0; k < 32 && used < n; k++) {
+        if (!(op->sizes >> k & 1))
+            continue;
+        left--;
+        used += (size_t)snprintf(buf + used, n - used, "%s%u", !used ? "" : left ? ", " : " or ", k);
+    }
+}
+
+/* "2", "2 or 3", "1 to 4", "1, 2 or 4": a set of operand counts */
+static void count_words(char *buf, size_t n, uint32_t counts)
+{
+    unsigned lo = 0, hi = 31, many = 0;
+    while (lo < 32 && !(counts >> lo & 1))
+        lo++;
+    while (hi > lo && !(counts >> hi & 1))
+        hi--;
+    for (unsigned k = lo; k <= hi; k++)
+        many += counts >> k & 1;
+    if (many > 2 && many == hi - lo + 1) {
+        snprintf(buf, n, "%u to %u", lo, hi);
+        return;
+    }
+    size_t used = 0;
+    buf[0] = '\0';
+    for (unsigned k = lo; k <= hi && used < n; k++) {
+        if (!(counts >> k & 1))
+            continue;
+        many--;
+        used += (size_t)snprintf(buf + used, n - used, "%s%u", !used ? "" : many ? ", " : " or ", k);
+    }
+}
+
+static const char *item_words(unsigned items)
+{
+    switch (items) {
+    case PTX_ACC_NAME | PTX_ACC_IMM: return "a register or a constant";
+    case PTX_ACC_NAME | PTX_ACC_SINK: return "a register or '_'";
+    case PTX_ACC_NAME: return "a register";
+    default: return "a register, a constant or '_'";
+    }
+}
+
+/* the patterns of a selector set, at most LIST_MAX of them */
+static void pattern_list(char *buf, size_t n, const ptx_isa_selector *set)
+{
+    size_t used = 0;
+    buf[0] = '\0';
+    for (unsigned k = 0; k < set->n && k <= LIST_MAX && used < n; k++)
+        used += (size_t)snprintf(buf + used, n - used, "%s%s", k ? ", " : "",
+                                 k == LIST_MAX ? "..." : set->patterns[k]);
+}
+
+static void report_operand(ptx_context *ctx, const ptx_instr *in, const ptx_isa_operand *fo,
+                           verdict v, unsigned vec)
+{
+    const char *op = in->opcode->text;
+    const ptx_expr *e = in->ops[v.index];
+    unsigned n = v.index + 1;
+    char words[512];
+    switch (v.fault.what) {
+    case F_SIZE:
+        size_words(words, sizeof words, fo, vec);
+        ptx_diag_add(ctx, PTX_SEV_ERROR, PTX_DIAG_INSTRUCTION, e->span,
+                     "operand %u of '%s' must be a vector of %s element%s, found %u", n, op,
+                     words, strcmp(words, "1") ? "s" : "", (unsigned)e->count);
+        return;
+    case F_ITEM: {
+        const ptx_expr *item = e->u.list.items[v.fault.item];
+        if (item->kind == PTX_EXPR_SYM && item->u.sym.sel && e->kind == PTX_EXPR_LIST)
+            ptx_diag_add(ctx, PTX_SEV_ERROR, PTX_DIAG_INSTRUCTION, item->span,
+                         "element %u of operand %u of '%s' cannot have a selector ('%s')",
+                         v.fault.item + 1u, n, op, item->u.sym.sel->text);
+        else
+            ptx_diag_add(ctx, PTX_SEV_ERROR, PTX_DIAG_INSTRUCTION, item->span,
+                         "element %u of operand %u of '%s' must be %s", v.fault.item + 1u, n,
+                         op, item_words(fo->items));
+        return;
+    }
+    case F_SELECTOR: {
+        const ptx_isa_selector *set = &ptx_isa_selectors[fo->selector - 1];
+        if (!set->n) {
+            ptx_diag_add(ctx, PTX_SEV_ERROR, PTX_DIAG_INSTRUCTION, e->span,
+                         "operand %u of '%s' takes no selector ('%s')", n, op,
+                         e->u.sym.sel->text);
+            return;
+        }
+        pattern_list(words, sizeof words, set);
+        ptx_diag_add(ctx, PTX_SEV_ERROR, PTX_DIAG_INSTRUCTION, e->span,
+                     "selector '%s' is not valid on operand %u of '%s': expected %s%s",
+                     e->u.sym.sel->text, n, op, set->n > 1 ? "one of " : "", words);
+        return;
+    }
+    case F_IMAGE:
+        if (v.fault.item) {
+            const ptx_expr *c = e->u.list.items[1]->u.list.items[v.fault.item - 1];
+            ptx_diag_add(ctx, PTX_SEV_ERROR, PTX_DIAG_INSTRUCTION, c->span,
+                         "coordinate %u of operand %u of '%s' must be a register or a constant",
+                         (unsigned)v.fault.item, n, op);
+            return;
+        }
+        ptx_diag_add(ctx, PTX_SEV_ERROR, PTX_DIAG_INSTRUCTION, e->span,
+                     "operand %u of '%s' must be [surface, coordinates], the coordinates a "
+                     "register or a vector of %s elements",
+                     n, op, fo->coords <= 1 ? "1, 2 or 4" : fo->coords == 2 ? "2 or 4" : "4");
+        return;
+    default:
+        operand_words(words, sizeof words, fo->accept);
+        ptx_diag_add(ctx, PTX_SEV_ERROR, PTX_DIAG_INSTRUCTION, e->span,
+                     "operand %u of '%s' must be %s", n, op, words);
+        return;
+    }
+}
+
+static void report(ptx_context *ctx, const explain *x, const ptx_instr *in,
+                   const ptx_isa_form *f, verdict v)
+{
+    const ptx_module *m = x->m;
     const char *op = in->opcode->text;
     char vals[512];
     ptx_span at = in->base.span;
@@ -537,9 +938,7 @@ static void report(ptx_context *ctx, const ptx_module *m, const ptx_instr *in,
         return;
     }
     case P_MODIFIER:
-        ptx_diag_add(ctx, PTX_SEV_ERROR, PTX_DIAG_INSTRUCTION, mod_span(in, v.index),
-                     "modifier '%s' is not valid in '%s' (closest form: %s)",
-                     in->mods[v.index].name->text, op, f->text);
+        report_modifier(ctx, x, in, f, v);
         return;
     case P_DUPLICATE:
         for (unsigned i = 0; i < v.index; i++) {
@@ -560,46 +959,39 @@ static void report(ptx_context *ctx, const ptx_module *m, const ptx_instr *in,
                      ptx_isa_category_names[v.slot], in->mods[v.index].name->text, op,
                      ptx_isa_category_names[v.slot], f->text);
         return;
-    case P_MISSING:
-        set_values(vals, sizeof vals, &f->slots[v.slot]);
-        ptx_diag_add(ctx, PTX_SEV_ERROR, PTX_DIAG_INSTRUCTION, at,
-                     "'%s' needs %s %s (form: %s)", op,
-                     f->slots[v.slot].kind == PTX_SLOT_SET ? "one of" : "the modifier", vals,
-                     f->text);
+    case P_MISSING: {
+        mod_list need = { { 0 }, 0 };
+        missing_values(x, in, f, v, &need);
+        list_words(vals, sizeof vals, &need);
+        ptx_diag_add(ctx, PTX_SEV_ERROR, PTX_DIAG_INSTRUCTION, at, "'%s' needs %s%s (form: %s)",
+                     op, need.n == 1 && f->slots[v.slot].kind != PTX_SLOT_SET ? "the modifier " : "",
+                     vals, f->text);
         return;
+    }
     case P_OPERAND_COUNT: {
-        unsigned required = 0;
-        while (required < f->nops && !f->ops[required].optional)
-            required++;
-        if (required == f->nops)
-            ptx_diag_add(ctx, PTX_SEV_ERROR, PTX_DIAG_INSTRUCTION, at,
-                         "'%s' takes %u operand%s, found %u (form: %s)", op, required,
-                         required == 1 ? "" : "s", in->nops, f->text);
-        else
-            ptx_diag_add(ctx, PTX_SEV_ERROR, PTX_DIAG_INSTRUCTION, at,
-                         "'%s' takes %u to %u operands, found %u (form: %s)", op, required,
-                         (unsigned)f->nops, in->nops, f->text);
+        /* the counts of every form that fits the modifiers as well as the
+         * closest one does: 'call' takes 1 to 4 operands */
+        uint32_t counts = 0;
+        for (unsigned k = 0; k < x->root->nforms; k++) {
+            const ptx_isa_form *g = &ptx_isa_forms[x->root->first_form + k];
+            verdict w = g == f ? v : try_other(x, in, g);
+            if (w.what != P_OPERAND_COUNT || w.cost != v.cost)
+                continue;
+            unsigned required = 0;
+            while (required < g->nops && !g->ops[required].optional)
+                required++;
+            for (unsigned n = required; n <= g->nops && n < 32; n++)
+                counts |= 1u << n;
+        }
+        count_words(vals, sizeof vals, counts);
+        ptx_diag_add(ctx, PTX_SEV_ERROR, PTX_DIAG_INSTRUCTION, at,
+                     "'%s' takes %s operand%s, found %u (form: %s)", op, vals,
+                     counts == 2 ? "" : "s", in->nops, f->text);
         return;
     }
-    case P_OPERAND: {
-        const ptx_expr *e = in->ops[v.index];
-        const ptx_isa_operand *o = &f->ops[v.index];
-        unsigned want = o->vec > 0 ? (unsigned)o->vec : vector_size(in, f);
-        if (e->kind == PTX_EXPR_SYM && e->u.sym.sel && !selector_ok(e->u.sym.sel, o->sel))
-            ptx_diag_add(ctx, PTX_SEV_ERROR, PTX_DIAG_INSTRUCTION, e->span,
-                         "operand %u of '%s' cannot carry the selector '%s' (form: %s)",
-                         v.index + 1, op, e->u.sym.sel->text, f->text);
-        /* a vector where one is expected: only its length can be wrong */
-        else if (e->kind == PTX_EXPR_VEC && (o->accept & PTX_ACC_VEC) && o->vec >= 0)
-            ptx_diag_add(ctx, PTX_SEV_ERROR, PTX_DIAG_INSTRUCTION, e->span,
-                         "operand %u of '%s' must be a vector of %u element%s, found %u",
-                         v.index + 1, op, want, want == 1 ? "" : "s", e->count);
-        else
-            ptx_diag_add(ctx, PTX_SEV_ERROR, PTX_DIAG_INSTRUCTION, e->span,
-                         "operand %u of '%s' must be %s", v.index + 1, op,
-                         operand_words(o->accept));
+    case P_OPERAND:
+        report_operand(ctx, in, &f->ops[v.index], v, vector_size(in, f));
         return;
-    }
     case P_VERSION: {
         const ptx_isa_family *fam = &ptx_isa_families[f->family];
         unsigned major = f->since_major ? f->since_major : fam->major;
@@ -641,10 +1033,12 @@ static void report(ptx_context *ctx, const ptx_module *m, const ptx_instr *in,
 /* ---- memo of accepted shapes ------------------------------------------
  * Real modules repeat a few hundred instruction shapes thousands of times.
  * Whether a form fits depends only on the opcode, the modifier ids and each
- * operand's class (its kind, a vector's size, whether a name is negated or
- * is WARP_SZ), given the module's version and target: so an accepted
- * shape is remembered, keyed by exactly those, with the form and the slot
- * each modifier took.  Rejections are not remembered: they are reported in
+ * operand's class (its kind and what operand_fault looks at: a vector's
+ * size, the kinds of its elements or of a list's, the shape of an image
+ * address, a name's selector, whether a name is negated or is WARP_SZ),
+ * given the module's version and target: so an accepted shape is
+ * remembered, keyed by exactly those, with the form and the slot each
+ * modifier took.  Rejections are not remembered: they are reported in
  * full each time. */
 
 enum { MEMO_MAX_WORDS = 64 };
@@ -668,30 +1062,64 @@ struct ptx_isa_memo {
     size_t mask, count;
 };
 
-static uint16_t operand_class(const ptx_expr *e)
+/* The kind of an element of a vector or a list, as item_ok, bf16_braces
+ * and the (1) rule of operand_fault tell them apart: a bit of a mask. */
+static unsigned item_bit(const ptx_expr *e)
 {
-    uint16_t c = e->kind;
+    enum { NAME, NAME_SEL, WARP_SZ, WARP_SZ_SEL, SINK, PURE, CONSTANT, OTHER };
+    unsigned c;
+    if (e->kind == PTX_EXPR_SYM)
+        c = (is_constant_expr(e) ? WARP_SZ : NAME) + (e->u.sym.sel != NULL);
+    else if (e->kind == PTX_EXPR_SINK)
+        c = SINK;
+    else
+        c = is_pure_constant(e) ? PURE : is_constant_expr(e) ? CONSTANT : OTHER;
+    return 1u << c;
+}
+
+static bool key_add(memo_key *k, unsigned word)
+{
+    if (k->n == MEMO_MAX_WORDS)
+        return false;
+    k->w[k->n++] = (uint16_t)word;
+    return true;
+}
+
+/* Appends an operand's class to the key; false when it has none. */
+static bool operand_key(memo_key *k, const ptx_expr *e)
+{
+    unsigned c = e->kind;
     switch ((ptx_expr_kind)e->kind) {
-    case PTX_EXPR_VEC: {
-        if (e->count > 0x7F)
-            return 0xFFFF;
-        /* {b} for a .bf16 register takes names only */
-        bool names = true;
-        for (unsigned k = 0; k < e->count && names; k++)
-            names = e->u.list.items[k]->kind == PTX_EXPR_SYM;
-        return (uint16_t)(c | names << 5 | e->count << 8);
+    case PTX_EXPR_VEC: case PTX_EXPR_LIST: {
+        /* a vector's size; a list's only matters for (1) */
+        if (e->count > 0x7FF)
+            return false;
+        unsigned items = 0;
+        for (unsigned i = 0; i < e->count; i++)
+            items |= item_bit(e->u.list.items[i]);
+        return key_add(k, c | items << 5) && key_add(k, e->count);
     }
+    case PTX_EXPR_ADDR:
+        /* an image address: for which fewest coordinates it is one */
+        for (unsigned coords = 1; coords <= 4; coords++)
+            c |= (unsigned)(image_fault(e, coords).what == F_OK) << (4 + coords);
+        return key_add(k, c);
     case PTX_EXPR_UNARY:
-        return (uint16_t)(c | (e->op == PTX_OP_LNOT && is_name(e->u.op.a)) << 5);
+        return key_add(k, c | (e->op == PTX_OP_LNOT && is_name(e->u.op.a)) << 5);
     case PTX_EXPR_SYM: {
-        /* a selector: which selector classes take it */
-        unsigned sel = 0;
-        for (unsigned k = PTX_SEL_NONE; e->u.sym.sel && k <= PTX_SEL_VMASK4; k++)
-            sel |= (unsigned)selector_ok(e->u.sym.sel, k) << k;
-        return (uint16_t)(c | is_constant_expr(e) << 5 | (e->u.sym.sel != NULL) << 6 | sel << 8);
+        /* the selector itself, two characters a word */
+        const ptx_name *sel = e->u.sym.sel;
+        size_t len = sel ? sel->len : 0;
+        if (len > 0xFF || !key_add(k, c | is_constant_expr(e) << 5 | len << 8))
+            return false;
+        for (size_t i = 0; i < len; i += 2)
+            if (!key_add(k, (unsigned char)sel->text[i] |
+                                (i + 1 < len ? (unsigned char)sel->text[i + 1] : 0u) << 8))
+                return false;
+        return true;
     }
     default:
-        return c;
+        return key_add(k, c);
     }
 }
 
@@ -700,21 +1128,17 @@ static bool memo_key_make(memo_key *k, const ptx_isa_root *root, const ptx_instr
 {
     if (3u + in->nmods + in->nops > MEMO_MAX_WORDS)
         return false;
-    unsigned n = 0;
-    k->w[n++] = (uint16_t)(root - ptx_isa_roots);
-    k->w[n++] = (uint16_t)in->nmods;
+    k->n = 0;
+    key_add(k, (unsigned)(root - ptx_isa_roots));
+    key_add(k, in->nmods);
     for (unsigned i = 0; i < in->nmods; i++)
-        k->w[n++] = ids[i];
-    k->w[n++] = (uint16_t)in->nops;
-    for (unsigned i = 0; i < in->nops; i++) {
-        uint16_t c = operand_class(in->ops[i]);
-        if (c == 0xFFFF)
+        key_add(k, ids[i]);
+    key_add(k, in->nops);
+    for (unsigned i = 0; i < in->nops; i++)
+        if (!operand_key(k, in->ops[i]))
             return false;
-        k->w[n++] = c;
-    }
-    k->n = n;
     uint32_t h = 2166136261u;
-    for (unsigned i = 0; i < n; i++)
+    for (unsigned i = 0; i < k->n; i++)
         h = (h ^ k->w[i]) * 16777619u;
     k->hash = h ^ (h >> 15);
     return true;
@@ -850,28 +1274,6 @@ static bool check_parenthesised(ptx_context *ctx, const ptx_instr *in, const ptx
     return true;
 }
 
-/* Which modifiers of `in` ptxas ignores in family `fam`: words of
- * grammar/isa/ignored.isa that none of the family's forms gives a meaning
- * (testp's .finite and tensormap.replace's .rank count there). */
-static uint64_t ignorable_words(const ptx_instr *in, const uint16_t *ids,
-                                const ptx_isa_root *root, unsigned fam)
-{
-    uint64_t ignorable = 0;
-    for (unsigned i = 0; i < in->nmods && i < 64; i++) {
-        if (!ptx_isa_mod_ignored[ids[i]])
-            continue;
-        bool meaningful = false;
-        for (unsigned k = 0; k < root->nforms && !meaningful; k++) {
-            const ptx_isa_form *form = &ptx_isa_forms[root->first_form + k];
-            for (unsigned sl = 0; form->family == fam && sl < form->nslots && !meaningful; sl++)
-                meaningful = slot_takes(&form->slots[sl], ids[i]);
-        }
-        if (!meaningful)
-            ignorable |= (uint64_t)1 << i;
-    }
-    return ignorable;
-}
-
 static void check_instr(ptx_context *ctx, const ptx_module *m, ptx_instr *in)
 {
     const ptx_isa_root *root = root_of(in->opcode);
@@ -918,7 +1320,7 @@ static void check_instr(ptx_context *ctx, const ptx_module *m, ptx_instr *in)
     uint8_t assign_small[64], best_assign_small[64];
     uint8_t *assign = in->nmods <= 64 ? assign_small : ptx_arena_alloc(&ctx->arena, in->nmods);
     uint8_t *best_assign = in->nmods <= 64 ? best_assign_small : ptx_arena_alloc(&ctx->arena, in->nmods);
-    verdict best = { P_NONE, 0, 0, ~0u };
+    verdict best = { P_NONE, 0, 0, ~0u, { 0, 0 } };
     const ptx_isa_form *best_form = NULL;
     for (unsigned k = 0; k < root->nforms; k++) {
         const ptx_isa_form *form = &ptx_isa_forms[root->first_form + k];
@@ -962,8 +1364,10 @@ static void check_instr(ptx_context *ctx, const ptx_module *m, ptx_instr *in)
             }
         }
     }
-    if (best_form)
-        report(ctx, m, in, best_form, best, 0);
+    if (best_form) {
+        explain x = { m, root, ids, assign };
+        report(ctx, &x, in, best_form, best);
+    }
 }
 
 ptx_status ptx_print_instruction_table(ptx_write_fn write, void *user)

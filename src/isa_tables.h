@@ -10,8 +10,11 @@
 enum {
     PTX_ACC_NAME = 1, PTX_ACC_IMM = 2, PTX_ACC_PRED = 4, PTX_ACC_NOTPRED = 8,
     PTX_ACC_ADDR = 16, PTX_ACC_VEC = 32, PTX_ACC_LABEL = 64, PTX_ACC_LIST = 128,
-    PTX_ACC_SINK = 256, PTX_ACC_PAIR = 512
+    PTX_ACC_SINK = 256, PTX_ACC_PAIR = 512, PTX_ACC_IMAGE = 1024
 };
+
+/* ptx_isa_operand.vec */
+enum { PTX_VEC_FROM_MOD = 0, PTX_VEC_ANY = -1, PTX_VEC_SIZES = -2 };
 
 /* slot kinds */
 enum { PTX_SLOT_LIT = 0, PTX_SLOT_OPT_LIT = 1, PTX_SLOT_SET = 2, PTX_SLOT_OPT_SET = 3 };
@@ -29,22 +32,22 @@ typedef struct ptx_isa_slot {
     uint8_t category;           /* ptx_mod_category of what fills it */
 } ptx_isa_slot;
 
-/* the selectors a name operand may carry (tools/isagen.c: sel_names) */
-enum {
-    PTX_SEL_ANY = 0,            /* %tid.x, r.b0: whatever the grammar read */
-    PTX_SEL_NONE,               /* no selector */
-    PTX_SEL_VIDEO,              /* .b0 .b1 .b2 .b3 .h0 .h1 (scalar video) */
-    PTX_SEL_VSEL2,              /* .hXY, X and Y in 0..3 (vop2 sources) */
-    PTX_SEL_VSEL4,              /* .bXYZW, each in 0..7 (vop4 sources) */
-    PTX_SEL_VMASK2,             /* .h0 .h1 .h10 (vop2 destination mask) */
-    PTX_SEL_VMASK4              /* .b + 1 to 4 of 3..0, descending (vop4 mask) */
-};
+/* A selector set: the dot-words a register operand may carry (r.b0,
+ * r.b3210); a pattern's [0-7] matches one character of the range. */
+typedef struct ptx_isa_selector {
+    const char *name;
+    uint16_t n;
+    const char *const *patterns;
+} ptx_isa_selector;
 
 typedef struct ptx_isa_operand {
     uint16_t accept;            /* PTX_ACC_* */
-    int16_t vec;                /* vector size: 0 from .vN, -1 any */
+    int16_t vec;                /* vector size: N, or PTX_VEC_* */
+    uint32_t sizes;             /* PTX_VEC_SIZES: bit N for each size N accepted */
+    uint16_t items;             /* PTX_ACC_* of list or vector elements; 0: the default */
+    uint16_t selector;          /* ptx_isa_selectors index + 1; 0: selectors unchecked */
+    uint8_t coords;             /* PTX_ACC_IMAGE: the fewest coordinates */
     uint8_t optional;
-    uint8_t sel;                /* PTX_SEL_* */
 } ptx_isa_operand;
 
 typedef struct ptx_isa_form {
@@ -79,10 +82,12 @@ typedef struct ptx_isa_root {
 } ptx_isa_root;
 
 extern const char *const ptx_isa_mod_names[PTX_MOD_COUNT];
+extern const uint8_t ptx_isa_mod_categories[PTX_MOD_COUNT];    /* ptx_mod_category */
 extern const char *const ptx_isa_category_names[PTX_CAT_COUNT];
 /* 1 for the words ptxas takes after any instruction name and ignores */
 extern const unsigned char ptx_isa_mod_ignored[PTX_MOD_COUNT];
 extern const ptx_isa_set ptx_isa_sets[];
+extern const ptx_isa_selector ptx_isa_selectors[];
 extern const ptx_isa_form ptx_isa_forms[];
 extern const ptx_isa_family ptx_isa_families[PTX_FAMILY_COUNT];
 extern const unsigned ptx_isa_nforms;

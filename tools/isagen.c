@@ -25,8 +25,10 @@ static const char *const categories[] = {
 /* operand acceptance bits (mirrored in src/isa.h) */
 enum {
     ACC_NAME = 1, ACC_IMM = 2, ACC_PRED = 4, ACC_NOTPRED = 8, ACC_ADDR = 16,
-    ACC_VEC = 32, ACC_LABEL = 64, ACC_LIST = 128, ACC_SINK = 256, ACC_PAIR = 512
+    ACC_VEC = 32, ACC_LABEL = 64, ACC_LIST = 128, ACC_SINK = 256, ACC_PAIR = 512,
+    ACC_IMAGE = 1024
 };
+enum { VEC_FROM_MOD = 0, VEC_ANY = -1, VEC_SIZES = -2 };
 
 typedef struct { char *text; } word;
 
@@ -45,9 +47,19 @@ typedef struct {
 } slot_t;
 
 typedef struct {
+    char *name;
+    int family;
+    int n;
+    char **patterns;
+} selector_t;
+
+typedef struct {
     int accept;
-    int vec;        /* 0: from the .vN modifier; -1: any; N */
-    int sel;        /* which selectors a name may carry (SEL_*) */
+    int vec;        /* VEC_FROM_MOD, VEC_ANY, VEC_SIZES (see sizes) or N >= 32 */
+    unsigned sizes; /* VEC_SIZES: bit N for each size N < 32 accepted */
+    int items;      /* what list or vector elements accept; 0: the default */
+    int selector;   /* selector index + 1; 0: unchecked */
+    int coords;     /* ACC_IMAGE: the fewest coordinates */
     int optional;
 } operand_t;
 
@@ -86,6 +98,8 @@ static form_t *forms;
 static int nforms, capforms;
 static family_t *families;
 static int nfamilies, capfamilies;
+static selector_t *selectors;
+static int nselectors, capselectors;
 static int errors;
 static char *ignored;       /* by modifier id: ptxas ignores the word */
 static int capignored;
@@ -187,18 +201,63 @@ static bool valid_target(const char *t)
     return !*p || ((*p == 'a' || *p == 'f') && !p[1]);
 }
 
-/* selector classes of a name operand (mirrored in src/isa_tables.h):
- * 'r:none' takes r1 but not r1.b0; the video classes take the selectors
- * of the video instructions */
-static const char *const sel_names[] = {
-    "any", "none", "video", "vsel2", "vsel4", "vmask2", "vmask4",
-};
+static int find_selector(int family, const char *name)
+{
+    for (int i = 0; i < nselectors; i++)
+        if (selectors[i].family == family && strcmp(selectors[i].name, name) == 0)
+            return i;
+    return -1;
+}
 
-/* one operand: alternatives joined by '/', then suffixes; 'r:CLASS' or
- * 'ri:CLASS' limits the selectors a name may carry */
-static bool parse_operand(char *s, operand_t *op)
+/* a selector pattern: '.', then letters, digits, '_' and [x-y] ranges */
+static bool valid_pattern(const char *w)
+{
+    if (w[0] != '.' || !w[1])
+        return false;
+    for (const char *p = w + 1; *p; p++) {
+        if (*p == '[') {
+            if (!p[1] || p[2] != '-' || !p[3] || p[4] != ']' || p[1] > p[3])
+                return false;
+            p += 4;
+        } else if (!isalnum((unsigned char)*p) && *p != '_') {
+            return false;
+        }
+    }
+    return true;
+}
+
+/* a vector alternative: v or V, then nothing (the .vN size), '*' or N;
+ * *sized says whether an earlier alternative already gave a size rule */
+static bool parse_vector(const char *alt, operand_t *op, bool *sized)
+{
+    op->accept |= ACC_VEC;
+    if (alt[0] == 'V')
+        op->items = ACC_NAME | ACC_IMM;     /* no sink among the elements */
+    long v = 0;
+    if (alt[1] && strcmp(alt + 1, "*") != 0) {
+        char *end;
+        v = strtol(alt + 1, &end, 10);
+        if (*end || v < 1 || v > 1024)
+            return false;
+    }
+    if (v >= 1 && v < 32 && (!*sized || op->vec == VEC_SIZES)) {
+        op->vec = VEC_SIZES;
+        op->sizes |= 1u << v;
+    } else if (*sized) {
+        return false;                       /* one size rule per operand */
+    } else {
+        op->vec = !alt[1] ? VEC_FROM_MOD : v ? (int)v : VEC_ANY;
+    }
+    *sized = true;
+    return true;
+}
+
+/* one operand: alternatives joined by '/', then suffixes, then an optional
+ * .selector (see grammar/isa/README.md) */
+static bool parse_operand(int family, char *s, operand_t *op, bool inner)
 {
     memset(op, 0, sizeof *op);
+    bool sized = false;
     size_t n = strlen(s);
     while (n && (s[n - 1] == '?' || s[n - 1] == '_' || s[n - 1] == '|')) {
         if (s[n - 1] == '?')
@@ -209,17 +268,17 @@ static bool parse_operand(char *s, operand_t *op)
             op->accept |= ACC_PAIR;
         s[--n] = '\0';
     }
-    char *colon = strchr(s, ':');
-    if (colon) {
-        *colon++ = '\0';
-        size_t k = 0;
-        while (k < sizeof sel_names / sizeof *sel_names && strcmp(sel_names[k], colon) != 0)
-            k++;
-        if (k == sizeof sel_names / sizeof *sel_names || (strcmp(s, "r") && strcmp(s, "ri")))
+    char *dot = strchr(s, '.');
+    if (dot) {
+        *dot = '\0';
+        int sel = find_selector(family, dot + 1);
+        if (sel < 0 || inner)
             return false;
-        op->sel = (int)k;
+        op->selector = sel + 1;
     }
-    for (char *alt = strtok(s, "/"); alt; alt = strtok(NULL, "/")) {
+    char *save = NULL;
+    for (char *alt = strtok_r(s, "/", &save); alt; alt = strtok_r(NULL, "/", &save)) {
+        size_t len = strlen(alt);
         if (!strcmp(alt, "r"))
             op->accept |= ACC_NAME;
         else if (!strcmp(alt, "i"))
@@ -232,26 +291,28 @@ static bool parse_operand(char *s, operand_t *op)
             op->accept |= ACC_PRED | ACC_NOTPRED;
         else if (!strcmp(alt, "a"))
             op->accept |= ACC_ADDR;
-        else if (!strcmp(alt, "l"))
+        else if (alt[0] == 'a' && alt[1] >= '1' && alt[1] <= '4' && !alt[2] && !inner) {
+            op->accept |= ACC_IMAGE;
+            op->coords = alt[1] - '0';
+        } else if (!strcmp(alt, "l"))
             op->accept |= ACC_LABEL;
-        else if (!strcmp(alt, "L"))
+        else if (alt[0] == '(' && len > 2 && alt[len - 1] == ')' && !inner && !op->items) {
+            /* a list (...) of elements of one kind */
+            operand_t elem;
+            alt[len - 1] = '\0';
+            if (!parse_operand(family, alt + 1, &elem, true) || elem.optional ||
+                (elem.accept & ~(ACC_NAME | ACC_IMM | ACC_SINK)))
+                return false;
             op->accept |= ACC_LIST;
-        else if (alt[0] == 'v') {
-            op->accept |= ACC_VEC;
-            if (!alt[1])
-                op->vec = 0;
-            else if (!strcmp(alt + 1, "*"))
-                op->vec = -1;
-            else {
-                char *end;
-                long v = strtol(alt + 1, &end, 10);
-                if (*end || v < 1 || v > 1024)
-                    return false;
-                op->vec = (int)v;
-            }
+            op->items = elem.accept;
+        } else if ((alt[0] == 'v' || alt[0] == 'V') && !inner && !op->items) {
+            if (!parse_vector(alt, op, &sized))
+                return false;
         } else
             return false;
     }
+    if (op->selector && !(op->accept & ACC_NAME))
+        return false;
     return op->accept != 0 && op->accept != ACC_SINK && op->accept != ACC_PAIR;
 }
 
@@ -376,7 +437,7 @@ static void parse_form(const char *file, int line, int family, char *text)
                 fail(file, line, "more than %d operands", MAX_OPS);
                 return;
             }
-            if (!parse_operand(o, &f->ops[f->nops])) {
+            if (!parse_operand(family, o, &f->ops[f->nops], false)) {
                 fail(file, line, "'%s' is not an operand kind (see grammar/isa/README.md)", o);
                 return;
             }
@@ -598,13 +659,43 @@ static void parse_file(const char *file)
             if (!s->n)
                 fail(file, line, "set '%s' is empty", name);
             nsets++;
+        } else if (!strcmp(p, "selector")) {
+            /* selector NAME = .PATTERN ...: what a register operand may
+             * carry after a dot; no pattern at all means no selector */
+            char *name = strtok(rest, " "), *eq = strtok(NULL, " ");
+            if (!name || !eq || strcmp(eq, "=")) {
+                fail(file, line, "expected 'selector NAME = .pattern ...'");
+                continue;
+            }
+            if (find_selector(family, name) >= 0) {
+                fail(file, line, "selector '%s' is defined twice", name);
+                continue;
+            }
+            selectors = grow(selectors, &capselectors, nselectors, sizeof *selectors);
+            selector_t *sel = &selectors[nselectors];
+            memset(sel, 0, sizeof *sel);
+            sel->name = dup(name);
+            sel->family = family;
+            for (char *w = strtok(NULL, " "); w; w = strtok(NULL, " ")) {
+                if (!valid_pattern(w)) {
+                    fail(file, line, "'%s' is not a selector pattern (.b[0-3] and the like)", w);
+                    continue;
+                }
+                sel->patterns = realloc(sel->patterns, sizeof *sel->patterns * (size_t)(sel->n + 1));
+                if (!sel->patterns) {
+                    fprintf(stderr, "isagen: out of memory\n");
+                    exit(2);
+                }
+                sel->patterns[sel->n++] = dup(w);
+            }
+            nselectors++;
         } else if (!strcmp(p, "form")) {
             parse_form(file, line, family, rest);
         } else if (!strcmp(p, "construct")) {
             /* a language construct the grammar itself handles ({ }, @p) */
             families[family].construct = 1;
         } else {
-            fail(file, line, "unknown line kind '%s' (family, set, form, ignored)", p);
+            fail(file, line, "unknown line kind '%s' (family, set, selector, form, ignored)", p);
         }
     }
     if (family < 0 && !errors && !nignored_lines)
@@ -695,10 +786,13 @@ int main(int argc, char **argv)
     memcpy(sorted, mods, sizeof *sorted * (size_t)nmods);
     qsort(sorted, (size_t)nmods, sizeof *sorted, cmp_str);
     int *remap = malloc(sizeof *remap * (size_t)(nmods > 0 ? nmods : 1));
+    int *unsorted = malloc(sizeof *unsorted * (size_t)(nmods > 0 ? nmods : 1));
     for (int i = 0; i < nmods; i++)
         for (int k = 0; k < nmods; k++)
-            if (sorted[k] == mods[i])
+            if (sorted[k] == mods[i]) {
                 remap[i] = k + 1;   /* 0 is PTX_MOD_NONE */
+                unsorted[k] = i;
+            }
     /* enum names must be distinct ('.NaN' and '.nan' would collide) */
     char (*enames)[96] = malloc(sizeof *enames * (size_t)(nmods > 0 ? nmods : 1));
     for (int k = 0; k < nmods; k++) {
@@ -752,13 +846,16 @@ int main(int argc, char **argv)
     fprintf(c, "const char *const ptx_isa_mod_names[PTX_MOD_COUNT] = {\n    \"\",\n");
     for (int k = 0; k < nmods; k++)
         fprintf(c, "    \"%s\",\n", sorted[k]);
-    fprintf(c, "};\n\nconst unsigned char ptx_isa_mod_ignored[PTX_MOD_COUNT] = {\n    0,");
+    fprintf(c, "};\n\n/* what each modifier means where a slot of its own set takes it */\n"
+               "const uint8_t ptx_isa_mod_categories[PTX_MOD_COUNT] = {\n    0,\n");
     for (int k = 0; k < nmods; k++) {
-        int id = 0;
-        while (mods[id] != sorted[k])
-            id++;
-        fprintf(c, "%s%d,", k % 32 == 31 ? "\n    " : " ", id < capignored && ignored[id]);
+        int cat = modcat[unsorted[k]];
+        fprintf(c, "    %d,\n", cat < 0 ? (int)NCATEGORIES : cat + 1);
     }
+    fprintf(c, "};\n\nconst unsigned char ptx_isa_mod_ignored[PTX_MOD_COUNT] = {\n    0,");
+    for (int k = 0; k < nmods; k++)
+        fprintf(c, "%s%d,", k % 32 == 31 ? "\n    " : " ",
+                unsorted[k] < capignored && ignored[unsorted[k]]);
     fprintf(c, "\n};\n\nconst char *const ptx_isa_category_names[PTX_CAT_COUNT] = {\n    \"\",\n");
     for (size_t k = 0; k < NCATEGORIES; k++)
         fprintf(c, "    \"%s\",\n", categories[k]);
@@ -776,6 +873,19 @@ int main(int argc, char **argv)
                 sets[i].n, i);
     if (!nsets)
         fprintf(c, "    { \"\", 0, 0, 0 },\n");
+    fprintf(c, "};\n\n");
+    /* selector sets */
+    for (int i = 0; i < nselectors; i++) {
+        fprintf(c, "static const char *const sel%d[] = {", i);
+        for (int k = 0; k < selectors[i].n; k++)
+            fprintf(c, "%s\"%s\"", k ? ", " : " ", selectors[i].patterns[k]);
+        fprintf(c, "%s };\n", selectors[i].n ? "" : " 0");
+    }
+    fprintf(c, "\nconst ptx_isa_selector ptx_isa_selectors[] = {\n");
+    for (int i = 0; i < nselectors; i++)
+        fprintf(c, "    { \"%s\", %d, sel%d },\n", selectors[i].name, selectors[i].n, i);
+    if (!nselectors)
+        fprintf(c, "    { \"\", 0, 0 },\n");
     fprintf(c, "};\n\n");
     /* forms sorted by opcode root, so the validator finds an opcode's
      * forms (of every family that uses it) in one run */
@@ -815,11 +925,13 @@ int main(int argc, char **argv)
                     cat < 0 ? (int)NCATEGORIES : cat + 1);
         }
         fprintf(c, "%s }, %d, {", f->nslots ? "" : " { 0, 0, 0 }", f->nops);
-        for (int j = 0; j < f->nops; j++)
-            fprintf(c, "%s{ %d, %d, %d, %d }", j ? ", " : " ", f->ops[j].accept, f->ops[j].vec,
-                    f->ops[j].optional, f->ops[j].sel);
+        for (int j = 0; j < f->nops; j++) {
+            const operand_t *o = &f->ops[j];
+            fprintf(c, "%s{ %d, %d, %uu, %d, %d, %d, %d }", j ? ", " : " ", o->accept, o->vec,
+                    o->sizes, o->items, o->selector, o->coords, o->optional);
+        }
         if (!f->nops)
-            fprintf(c, " { 0, 0, 0 }");
+            fprintf(c, " { 0, 0, 0, 0, 0, 0, 0 }");
         fprintf(c, " }, %d, %d, \"%s\", %d, %d, \"%s\", \"%s\", %d },\n", f->since_major,
                 f->since_minor, f->target ? f->target : "", f->gone_major, f->gone_minor,
                 f->gone_target ? f->gone_target : "", f->file, f->line);
@@ -870,6 +982,7 @@ int main(int argc, char **argv)
     free(modcat);
     free(sorted);
     free(remap);
+    free(unsorted);
     free(enames);
     free(fam_order);
     free(fam_sorted);

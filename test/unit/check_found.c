@@ -93,7 +93,7 @@ static const found_case cases[] = {
     { "9.0", "sm_90", "atom.global.add.noftz.bf16 h1, [rd1], {h2};", 40, "" },
     /* video selectors: where they may go and which */
     { "9.0", "sm_90", "vadd.s32.s32.s32 r1.h0, r2, r3;", 19,
-      "operand 1 of 'vadd' cannot carry the selector '.h0' (form: vadd <vtype> <vtype> <vtype> {.sat} {.sat})" },
+      "operand 1 of 'vadd' takes no selector ('.h0')" },
     { "9.0", "sm_90", "vadd.s32.s32.s32 r1.h0, r2, r3, r4;", 0, NULL },
     { "9.0", "sm_90", "vadd.s32.s32.s32.add r1, r2, r3, r4.h0;", 35, "" },
     { "9.0", "sm_90", "vadd.s32.s32.s32.add r1, r2.b3, r3.h1, 5;", 0, NULL },

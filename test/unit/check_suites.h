@@ -32,6 +32,31 @@ const ptx_module *test_parse_text(ptx_context **ctx, const char *text, size_t le
 /* Parses `body` as the body of the kernel k of test_head. */
 const ptx_module *test_parse_body(ptx_context **ctx, const char *body, bool validate);
 
+/* ---- instruction cases (check_util.c) ------------------------------- */
+
+/* One statement put to the instruction tables, inside a kernel that
+ * declares registers of every kind, a surface, functions and call
+ * targets (test_isa_module shows them); the statement is on line
+ * TEST_ISA_LINE.  Every case was put to ptxas 13.0 as well
+ * (tools/check-isa-cases.sh): it accepts exactly the ones expected to
+ * pass. */
+typedef struct isa_case {
+    const char *target;     /* "sm_90", or "8.3 sm_90" for .version 8.3 */
+    const char *stmt;
+    unsigned col;           /* column of the first error; 0: accepted */
+    const char *message;    /* its exact text; NULL: accepted */
+} isa_case;
+
+#define TEST_ISA_LINE 27u
+#define TEST_ISA_COUNT(cases) ((int)(sizeof(cases) / sizeof *(cases)))
+
+/* Writes the module of case c into buf (NUL-terminated, truncated to n). */
+void test_isa_module(char *buf, size_t n, const isa_case *c);
+
+/* Parses the module of case c and checks the verdict, and for a rejected
+ * statement the first diagnostic's exact message and position. */
+void test_isa_case(const isa_case *c);
+
 /* ---- the suites ------------------------------------------------------- */
 
 Suite *scanner_suite(void);
@@ -41,6 +66,11 @@ Suite *print_suite(void);
 Suite *diag_suite(void);
 Suite *api_suite(void);
 Suite *isa_suite(void);
+Suite *vop4_suite(void);
+Suite *suld_suite(void);
+Suite *st_suite(void);
+Suite *call_suite(void);
+Suite *atom_suite(void);
 Suite *hostile_suite(void);
 Suite *found_suite(void);
 

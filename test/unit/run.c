@@ -13,6 +13,11 @@ int main(void)
     srunner_add_suite(sr, diag_suite());
     srunner_add_suite(sr, api_suite());
     srunner_add_suite(sr, isa_suite());
+    srunner_add_suite(sr, vop4_suite());
+    srunner_add_suite(sr, suld_suite());
+    srunner_add_suite(sr, st_suite());
+    srunner_add_suite(sr, call_suite());
+    srunner_add_suite(sr, atom_suite());
     srunner_add_suite(sr, hostile_suite());
     srunner_add_suite(sr, found_suite());
     srunner_run_all(sr, CK_NORMAL);
