@@ -469,7 +469,6 @@ static verdict try_form(const ptx_module *m, const ptx_instr *in, const ptx_isa_
                 v.slot = dup;
             }
             v.cost += 10;
-            assign[i] = SLOT_IGNORED;   /* read by the checks below */
             continue;
         }
         filled[s] = true;
