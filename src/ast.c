@@ -595,6 +595,20 @@ ptx_node *ptx_b_simple(ptx_context *ctx, const ptx_tok *t)
             p++;    /* ']' */
             ptx_loc_t loc = { open, (uint32_t)(p - ctx->src) };
             e = ptx_b_list(ctx, PTX_EXPR_ADDR, inner, loc);
+        } else if (*p == '0' && ((p[1] | 0x20) == 'f' || (p[1] | 0x20) == 'd')) {
+            /* 0f and 8 hexadecimal digits, or 0d and 16 (the scanner's
+             * pattern) */
+            bool f64 = (p[1] | 0x20) == 'd';
+            ptx_tok k = { (uint32_t)(p - ctx->src), f64 ? 18 : 10, 0, { 0 } };
+            for (p += 2; p < ctx->src + k.off + k.len; p++)
+                k.u = k.u << 4 | (uint64_t)(*p <= '9' ? *p - '0' : (*p | 0x20) - 'a' + 10);
+            e = ptx_b_bits(ctx, &k, f64);
+        } else if (*p == '-') {
+            uint32_t minus = (uint32_t)(p - ctx->src);
+            p++;
+            ptx_tok k = simple_int(ctx, &p);
+            ptx_loc_t loc = { minus, k.off + k.len };
+            e = ptx_b_unary(ctx, PTX_OP_NEG, ptx_b_int(ctx, &k), loc);
         } else if (*p >= '0' && *p <= '9') {
             ptx_tok k = simple_int(ctx, &p);
             e = ptx_b_int(ctx, &k);

@@ -776,8 +776,11 @@ static void assert_same_expr(const ptx_expr *a, const ptx_expr *b, uint32_t shif
         ck_assert_ptr_eq(a->u.sym.name, b->u.sym.name);
         ck_assert_ptr_eq(a->u.sym.sel, b->u.sym.sel);
         break;
-    case PTX_EXPR_INT:
+    case PTX_EXPR_INT: case PTX_EXPR_F32: case PTX_EXPR_F64:
         ck_assert_uint_eq(a->u.i, b->u.i);
+        break;
+    case PTX_EXPR_UNARY:
+        assert_same_expr(a->u.op.a, b->u.op.a, shift);
         break;
     case PTX_EXPR_BINARY:
         assert_same_expr(a->u.op.a, b->u.op.a, shift);
@@ -814,6 +817,10 @@ START_TEST(one_token_instruction_as_grammar)
         "st.shared.u32 [ r1+0 ], r2;",
         "ld.global.L1::no_allocate.u32 r1, [r2];",
         "vadd.s32.u32.s32 r1, r1.b0, r2.h1;",
+        "vote.sync.ballot.b32 %r1, %p1, -1;",
+        "selp.f32 %f1, 0f3F800000, 0F00000000, %p1;",
+        "mov.f64 %fd1, 0dBFF0000000000000;",
+        "add.s32 r1, r2, -2147483648;",
     };
     const char *s = stmts[_i];
     char body[600];
@@ -1584,7 +1591,7 @@ Suite *grammar_suite(void)
     tcase_add_test(tc, shape_names);
     tcase_add_test(tc, shape_video_selectors);
     tcase_add_test(tc, shape_dotted_opcode);
-    tcase_add_loop_test(tc, one_token_instruction_as_grammar, 0, 14);
+    tcase_add_loop_test(tc, one_token_instruction_as_grammar, 0, 18);
     tcase_add_test(tc, one_token_instruction_only_at_statement_start);
     tcase_add_test(tc, one_token_instruction_after_error);
     tcase_add_test(tc, shape_two_selectors);
