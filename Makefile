@@ -161,9 +161,13 @@ bench: $(B)/bench
 	sh tools/bench.sh $(B) $(BENCH_RUNS)
 
 # make check only sees that the benchmark runs
-bench-smoke: $(B)/bench
+bench-smoke: $(B)/bench $(B)/ptx-front
 	$(B)/bench -n 1 examples/saxpy.ptx | grep -q '^bench-row	saxpy.ptx	'
-	@echo "bench: 1 passed, 0 failed"
+	$(B)/bench --make-input examples/saxpy.ptx 0.02 $(B)/bench-smoke.ptx
+	$(B)/ptx-front $(B)/bench-smoke.ptx >/dev/null
+	$(B)/ptx-front $(B)/bench-smoke.ptx --stats | grep -q '^totals: [1-9][0-9][0-9]* kernels'
+	@rm -f $(B)/bench-smoke.ptx
+	@echo "bench: 2 passed, 0 failed"
 
 # libFuzzer targets (clang): make fuzz FUZZ_SECONDS=N runs each for N seconds
 FUZZ_CC ?= clang

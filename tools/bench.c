@@ -253,8 +253,15 @@ static int make_input(const char *src, double mb, const char *out)
             FILE *mem = open_memstream(&text, &tlen);
             ptx_print_ptx(NULL, &only, ptx_write_file, mem);
             fclose(mem);
-            char *body = strstr(text, "\n\n");
-            fputs(body ? body + 1 : text, f);
+            /* all but the header's three directive lines */
+            for (char *line = text; line && *line;) {
+                char *eol = strchr(line, '\n');
+                size_t bytes = eol ? (size_t)(eol - line) + 1 : strlen(line);
+                if (strncmp(line, ".version", 8) != 0 && strncmp(line, ".target", 7) != 0 &&
+                    strncmp(line, ".address_size", 13) != 0)
+                    fwrite(line, 1, bytes, f);
+                line = eol ? eol + 1 : NULL;
+            }
             free(text);
             n->next = next;
             k->name = orig;
