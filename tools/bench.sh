@@ -31,8 +31,11 @@ if [ -z "$files" ]; then
     fi
 fi
 "$B/bench" -n "$runs" $files | tee "$B/bench.log" | grep -v '^bench-row'
-# linear scaling: 16x the input should take at most 17x the time and memory
-awk -F'\t' '$1 == "bench-row" && $2 ~ /^cub_x(1|16)\.ptx$/ { t[$2] = $7; m[$2] = $8 }
-    END { if (t["cub_x1.ptx"] > 0)
-            printf "scaling 1x -> 16x: time x%.1f, memory x%.1f (linear: at most 17)\n",
-                   t["cub_x16.ptx"] / t["cub_x1.ptx"], m["cub_x16.ptx"] / m["cub_x1.ptx"] }' "$B/bench.log"
+# linear scaling: the largest replicated input against the smallest; time
+# and memory should grow no faster than the input (16x the input: at most
+# 17x the time and memory)
+awk -F'\t' '$1 == "bench-row" && $2 ~ /^cub_x(1|16)\.ptx$/ { s[$2] = $3; t[$2] = $7; m[$2] = $8 }
+    END { if (t["cub_x1.ptx"] > 0) {
+            k = s["cub_x16.ptx"] / s["cub_x1.ptx"]
+            printf "scaling: input x%.1f, time x%.1f, memory x%.1f (linear: at most x%.1f)\n",
+                   k, t["cub_x16.ptx"] / t["cub_x1.ptx"], m["cub_x16.ptx"] / m["cub_x1.ptx"], k * 17 / 16 } }' "$B/bench.log"
