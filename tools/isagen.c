@@ -305,7 +305,8 @@ static bool parse_operand(int family, char *s, operand_t *op, bool inner)
                 return false;
             op->accept |= ACC_LIST;
             op->items = elem.accept;
-        } else if ((alt[0] == 'v' || alt[0] == 'V') && !inner && !op->items) {
+        } else if ((alt[0] == 'v' || alt[0] == 'V') && !inner && !(op->accept & ACC_LIST)) {
+            /* V1/V2/V4: sizes add up; the elements' rule is the last one's */
             if (!parse_vector(alt, op, &sized))
                 return false;
         } else

@@ -117,6 +117,18 @@ static const found_case cases[] = {
       "a name in parentheses: only 'call' takes a list (...) of names; elsewhere (...) holds a constant expression" },
     { "9.0", "sm_90", "add.u32 r1, r2, (1, 2);", 18,
       "only 'call' takes a list (...); elsewhere (...) holds one constant expression" },
+    /* counts and masks ptxas also takes as a vector of 1, 2 or 4 (not 3) */
+    { "9.0", "sm_90", "mbarrier.arrive.release.cluster.shared::cluster.b64 _, [r1], {r2, r3};", 0, NULL },
+    { "9.0", "sm_90", "mbarrier.arrive_drop.shared::cta.b64 rd1, [r1], {r2};", 0, NULL },
+    { "9.0", "sm_90", "mbarrier.arrive.release.cluster.shared::cluster.b64 _, [r1], {r2, r3, r4};", 63, "" },
+    { "9.0", "sm_90", "mbarrier.arrive.expect_tx.shared::cta.b64 rd1, [r1], {r2};", 55, "" },
+    { "9.0", "sm_100a", "cp.async.bulk.global.shared::cta.bulk_group.cp_mask [rd1], [r2], r3, {h1, h2};", 0, NULL },
+    { "9.0", "sm_100a", "cp.async.bulk.global.shared::cta.bulk_group.cp_mask [rd1], [r2], r3, {h1, h2, h3};", 71, "" },
+    { "9.0", "sm_100a", "clusterlaunchcontrol.query_cancel.get_first_ctaid::y.b32.b128 r1, {q};", 0, NULL },
+    { "9.0", "sm_100a", "clusterlaunchcontrol.query_cancel.is_canceled.pred.b128 p1, {q};", 62, "" },
+    /* sparsity metadata: a register, {e} or {e, e}; not four */
+    { "9.0", "sm_90", "mma.sp.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32 {f1, f2, f3, f4}, {r1, r2}, {r3, r4}, {f5, f6, f7, f8}, {r5, r6}, 0x1;", 0, NULL },
+    { "9.0", "sm_90", "mma.sp.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32 {f1, f2, f3, f4}, {r1, r2}, {r3, r4}, {f5, f6, f7, f8}, {r5, r6, r7, r8}, 0x1;", 113, "" },
     /* fuzzing found: trying a form whose slots take none of the modifiers
      * (.param::func) read a slot index never set (UBSan: out of bounds) */
     { "9.0", "sm_80", "st.param::func.b64 [rd1], rd2;", 0, NULL },
