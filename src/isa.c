@@ -191,8 +191,15 @@ enum {
     F_SIZE,                 /* a vector with the wrong number of elements */
     F_ITEM,                 /* an element of a list or vector */
     F_SELECTOR,             /* a selector the operand does not take */
-    F_IMAGE                 /* not [handle, coordinates] as an image address */
+    F_IMAGE,                /* not [handle, coordinates] as an image address */
+    F_NOT_PRED              /* a register declared with another type than .pred */
 };
+
+/* What the function declares an operand's name as: only predicates are
+ * told apart (a predicate-only operand given a .b32 register is ptxas's
+ * "Arguments mismatch"); names declared nowhere in the function, or with
+ * and without .pred in different blocks, are not judged. */
+enum { RC_UNKNOWN, RC_PRED, RC_OTHER };
 
 static bool slot_takes(const ptx_isa_slot *s, uint16_t id)
 {
@@ -421,7 +428,8 @@ static bool withdrawn(const ptx_module *m, const ptx_isa_form *f)
 enum { SLOT_IGNORED = 0xFF, SLOT_NONE = 0xFE };
 
 static verdict try_form(const ptx_module *m, const ptx_instr *in, const ptx_isa_form *f,
-                        const uint16_t *ids, uint64_t ignorable, uint8_t *assign)
+                        const uint16_t *ids, uint64_t ignorable, const uint8_t *rc,
+                        uint8_t *assign)
 {
     verdict v = { P_NONE, 0, 0, 0, { 0, 0 } };
     if (in->nmods < f->nname) {
@@ -530,6 +538,9 @@ static verdict try_form(const ptx_module *m, const ptx_instr *in, const ptx_isa_
         for (unsigned i = 0; i < in->nops; i++) {
             bool bf16 = computes && is_bf16_type(i == 0 ? first_type : last_type);
             struct fault fl = operand_fault(in->ops[i], &f->ops[i], vec, bf16);
+            if (fl.what == F_OK && rc[i] == RC_OTHER &&
+                (f->ops[i].accept & (PTX_ACC_PRED | PTX_ACC_NAME)) == PTX_ACC_PRED)
+                fl.what = F_NOT_PRED;
             if (fl.what != F_OK) {
                 if (v.what == P_NONE) {
                     v.what = P_OPERAND;
@@ -699,6 +710,7 @@ struct explain {
     const ptx_module *m;
     const ptx_isa_root *root;
     const uint16_t *ids;        /* the instruction's modifiers, decoded */
+    const uint8_t *rc;          /* the operands' register classes (RC_*) */
     uint8_t *assign;            /* scratch for try_form */
 };
 
@@ -706,7 +718,7 @@ struct explain {
 static verdict try_other(const explain *x, const ptx_instr *in, const ptx_isa_form *g)
 {
     return try_form(x->m, in, g, x->ids, ignorable_words(in, x->ids, x->root, g->family),
-                    x->assign);
+                    x->rc, x->assign);
 }
 
 /* The values a missing slot could take: those of the slots of its
@@ -881,6 +893,18 @@ static void report_operand(ptx_context *ctx, const ptx_instr *in, const ptx_isa_
             ptx_diag_add(ctx, PTX_SEV_ERROR, PTX_DIAG_INSTRUCTION, item->span,
                          "element %u of operand %u of '%s' must be %s", v.fault.item + 1u, n,
                          op, item_words(fo->items));
+        return;
+    }
+    case F_NOT_PRED: {
+        const ptx_expr *name = e->kind == PTX_EXPR_UNARY ? e->u.op.a : e;
+        if (e->kind == PTX_EXPR_PAIR) {
+            ptx_diag_add(ctx, PTX_SEV_ERROR, PTX_DIAG_INSTRUCTION, e->span,
+                         "operand %u of '%s' must be predicates", n, op);
+            return;
+        }
+        ptx_diag_add(ctx, PTX_SEV_ERROR, PTX_DIAG_INSTRUCTION, e->span,
+                     "operand %u of '%s' must be a predicate; '%s' is not declared .pred", n, op,
+                     name->u.sym.name->text);
         return;
     }
     case F_SELECTOR: {
@@ -1123,9 +1147,9 @@ static bool operand_key(memo_key *k, const ptx_expr *e)
 }
 
 static bool memo_key_make(memo_key *k, const ptx_isa_root *root, const ptx_instr *in,
-                          const uint16_t *ids)
+                          const uint16_t *ids, const uint8_t *rc)
 {
-    if (3u + in->nmods + in->nops > MEMO_MAX_WORDS)
+    if (3u + in->nmods + 2u * in->nops > MEMO_MAX_WORDS)
         return false;
     k->n = 0;
     key_add(k, (unsigned)(root - ptx_isa_roots));
@@ -1134,7 +1158,7 @@ static bool memo_key_make(memo_key *k, const ptx_isa_root *root, const ptx_instr
         key_add(k, ids[i]);
     key_add(k, in->nops);
     for (unsigned i = 0; i < in->nops; i++)
-        if (!operand_key(k, in->ops[i]))
+        if (!operand_key(k, in->ops[i]) || !key_add(k, rc[i]))
             return false;
     uint32_t h = 2166136261u;
     for (unsigned i = 0; i < k->n; i++)
@@ -1273,7 +1297,133 @@ static bool check_parenthesised(ptx_context *ctx, const ptx_instr *in, const ptx
     return true;
 }
 
-static void check_instr(ptx_context *ctx, const ptx_module *m, ptx_instr *in)
+/* ---- the registers a function declares ---------------------------------- */
+
+typedef struct reg_entry {
+    const ptx_name *name;
+    uint32_t range;             /* name<range>; 0 for a single register */
+    uint8_t rc;                 /* RC_PRED, RC_OTHER; RC_UNKNOWN: declared both ways */
+} reg_entry;
+
+/* Declarations seen so far in the current function (the walk meets them
+ * before the instructions after them; a name used before its declaration
+ * is not judged).  Single names hash by pointer; ranges are few. */
+typedef struct reg_table {
+    reg_entry *singles;         /* open addressing, name NULL: empty */
+    size_t mask, nsingles;
+    reg_entry *ranges;
+    size_t nranges, capranges;
+} reg_table;
+
+static void regs_clear(reg_table *t)
+{
+    if (t->singles)
+        memset(t->singles, 0, (t->mask + 1) * sizeof *t->singles);
+    t->nsingles = t->nranges = 0;
+}
+
+static reg_entry *regs_slot(const reg_table *t, const ptx_name *name)
+{
+    size_t i = ((uintptr_t)name >> 4) & t->mask;
+    while (t->singles[i].name && t->singles[i].name != name)
+        i = (i + 1) & t->mask;
+    return &t->singles[i];
+}
+
+static void regs_add(ptx_context *ctx, reg_table *t, const ptx_var *v, uint8_t rc)
+{
+    if (v->has_range) {
+        for (size_t i = 0; i < t->nranges; i++) {
+            reg_entry *r = &t->ranges[i];
+            if (r->name == v->name) {
+                r->rc = r->rc == rc ? rc : RC_UNKNOWN;
+                if (v->range > r->range)
+                    r->range = v->range;
+                return;
+            }
+        }
+        if (t->nranges == t->capranges) {
+            size_t cap = t->capranges ? 2 * t->capranges : 16;
+            reg_entry *e = ptx_arena_alloc(&ctx->arena, cap * sizeof *e);
+            if (t->nranges)
+                memcpy(e, t->ranges, t->nranges * sizeof *e);
+            t->ranges = e;
+            t->capranges = cap;
+        }
+        t->ranges[t->nranges++] = (reg_entry){ v->name, v->range, rc };
+        return;
+    }
+    if (!t->singles || (t->nsingles + 1) * 2 > t->mask + 1) {
+        reg_table old = *t;
+        size_t cap = t->singles ? 2 * (t->mask + 1) : 64;
+        t->singles = ptx_arena_zalloc(&ctx->arena, cap * sizeof *t->singles);
+        t->mask = cap - 1;
+        for (size_t i = 0; old.singles && i <= old.mask; i++)
+            if (old.singles[i].name)
+                *regs_slot(t, old.singles[i].name) = old.singles[i];
+    }
+    reg_entry *e = regs_slot(t, v->name);
+    if (e->name) {
+        e->rc = e->rc == rc ? rc : RC_UNKNOWN;
+        return;
+    }
+    *e = (reg_entry){ v->name, 0, rc };
+    t->nsingles++;
+}
+
+static void regs_declare(ptx_context *ctx, reg_table *t, const ptx_decl *d)
+{
+    if (d->space != PTX_SPACE_REG)
+        return;
+    uint8_t rc = d->type == PTX_TYPE_PRED ? RC_PRED : RC_OTHER;
+    for (uint32_t i = 0; i < d->nvars; i++)
+        regs_add(ctx, t, &d->vars[i], rc);
+}
+
+/* What `e` (a name, !name, or a pair a|b) is declared as. */
+static uint8_t regs_class(const reg_table *t, const ptx_expr *e)
+{
+    if (e->kind == PTX_EXPR_PAIR) {
+        uint8_t a = regs_class(t, e->u.op.a), b = regs_class(t, e->u.op.b);
+        return a == RC_OTHER || b == RC_OTHER ? RC_OTHER : a == b ? a : RC_UNKNOWN;
+    }
+    if (e->kind == PTX_EXPR_UNARY && e->op == PTX_OP_LNOT)
+        e = e->u.op.a;
+    if (e->kind != PTX_EXPR_SYM || e->u.sym.sel)
+        return RC_UNKNOWN;
+    const ptx_name *name = e->u.sym.name;
+    if (t->nsingles) {
+        const reg_entry *s = regs_slot(t, name);
+        if (s->name)
+            return s->rc;
+    }
+    if (!t->nranges)
+        return RC_UNKNOWN;
+    /* name<N> declares name0 .. name(N-1): split off the number */
+    uint32_t digits = 0;
+    while (digits < name->len && name->text[name->len - 1 - digits] >= '0' &&
+           name->text[name->len - 1 - digits] <= '9')
+        digits++;
+    if (!digits || digits > 9 || digits == name->len ||
+        (digits > 1 && name->text[name->len - digits] == '0'))
+        return RC_UNKNOWN;
+    uint32_t index = (uint32_t)strtoul(name->text + name->len - digits, NULL, 10);
+    uint32_t plen = name->len - digits;
+    uint8_t rc = RC_UNKNOWN;
+    bool found = false;
+    for (size_t i = 0; i < t->nranges; i++) {
+        const reg_entry *r = &t->ranges[i];
+        if (r->name->len != plen || memcmp(r->name->text, name->text, plen) != 0 ||
+            index >= r->range)
+            continue;
+        rc = found && rc != r->rc ? RC_UNKNOWN : r->rc;
+        found = true;
+    }
+    return rc;
+}
+
+static void check_instr(ptx_context *ctx, const ptx_module *m, ptx_instr *in,
+                        const reg_table *regs)
 {
     const ptx_isa_root *root = root_of(in->opcode);
     if (!root && PTX_FAMILY_COUNT - 1 < ALL_FAMILIES)
@@ -1307,8 +1457,12 @@ static void check_instr(ptx_context *ctx, const ptx_module *m, ptx_instr *in)
             return;
         }
     }
+    uint8_t rc_small[64];
+    uint8_t *rc = in->nops <= 64 ? rc_small : ptx_arena_alloc(&ctx->arena, in->nops);
+    for (unsigned i = 0; i < in->nops; i++)
+        rc[i] = regs_class(regs, in->ops[i]);
     memo_key key;
-    bool keyed = memo_key_make(&key, root, in, ids);
+    bool keyed = memo_key_make(&key, root, in, ids, rc);
     const memo_entry *hit = keyed ? memo_find(ctx, &key) : NULL;
     if (hit) {
         apply_form(in, hit->form, ids, hit->assign);
@@ -1327,7 +1481,7 @@ static void check_instr(ptx_context *ctx, const ptx_module *m, ptx_instr *in)
             ignorable_family = form->family;
             ignorable = ignorable_words(in, ids, root, form->family);
         }
-        verdict v = try_form(m, in, form, ids, ignorable, assign);
+        verdict v = try_form(m, in, form, ids, ignorable, rc, assign);
         if (v.what == P_NONE) {
             apply_form(in, (uint16_t)(root->first_form + k), ids, assign);
             if (keyed)
@@ -1364,7 +1518,7 @@ static void check_instr(ptx_context *ctx, const ptx_module *m, ptx_instr *in)
         }
     }
     if (best_form) {
-        explain x = { m, root, ids, assign };
+        explain x = { m, root, ids, rc, assign };
         report(ctx, &x, in, best_form, best);
     }
 }
@@ -1400,9 +1554,17 @@ void ptx_isa_validate(ptx_context *ctx, ptx_module *m)
         longjmp(ctx->oom, 1);
     const ptx_node *n;
     ptx_event ev;
-    while ((ev = ptx_iter_next(it, &n)) > 0 && !ctx->stopped)
-        if (ev == PTX_EVENT_ENTER && n->kind == PTX_NODE_INSTR)
-            check_instr(ctx, m, (ptx_instr *)n);
+    reg_table regs = { 0 };
+    while ((ev = ptx_iter_next(it, &n)) > 0 && !ctx->stopped) {
+        if (ev != PTX_EVENT_ENTER)
+            continue;
+        if (n->kind == PTX_NODE_INSTR)
+            check_instr(ctx, m, (ptx_instr *)n, &regs);
+        else if (n->kind == PTX_NODE_FUNC)
+            regs_clear(&regs);
+        else if (n->kind == PTX_NODE_DECL)
+            regs_declare(ctx, &regs, (const ptx_decl *)n);
+    }
     bool nomem = ev == PTX_EVENT_NOMEM;
     ptx_iter_free(it);
     if (nomem)

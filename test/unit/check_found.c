@@ -129,6 +129,16 @@ static const found_case cases[] = {
     /* sparsity metadata: a register, {e} or {e, e}; not four */
     { "9.0", "sm_90", "mma.sp.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32 {f1, f2, f3, f4}, {r1, r2}, {r3, r4}, {f5, f6, f7, f8}, {r5, r6}, 0x1;", 0, NULL },
     { "9.0", "sm_90", "mma.sp.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32 {f1, f2, f3, f4}, {r1, r2}, {r3, r4}, {f5, f6, f7, f8}, {r5, r6, r7, r8}, 0x1;", 113, "" },
+    /* a predicate-only operand given a register declared with another type
+     * (ptxas: "Arguments mismatch", "Predicate output expected") */
+    { "9.0", "sm_90", "setp.eq.s32 r1, r2, r3;", 14,
+      "operand 1 of 'setp' must be a predicate; 'r1' is not declared .pred" },
+    { "9.0", "sm_90", "selp.b32 r1, r2, r3, r4;", 23,
+      "operand 4 of 'selp' must be a predicate; 'r4' is not declared .pred" },
+    { "9.0", "sm_90", "setp.eq.s32 p1|r1, r2, r3;", 14, "operand 1 of 'setp' must be predicates" },
+    { "9.0", "sm_90", "not.pred p1, r1;", 15, "" },
+    { "9.0", "sm_90", "setp.eq.s32 p2|p0, r2, r3;", 0, NULL },
+    { "9.0", "sm_90", "and.pred p1, !p2, p0;", 0, NULL },
     /* fuzzing found: trying a form whose slots take none of the modifiers
      * (.param::func) read a slot index never set (UBSan: out of bounds) */
     { "9.0", "sm_80", "st.param::func.b64 [rd1], rd2;", 0, NULL },
