@@ -192,7 +192,8 @@ enum {
     F_ITEM,                 /* an element of a list or vector */
     F_SELECTOR,             /* a selector the operand does not take */
     F_IMAGE,                /* not [handle, coordinates] as an image address */
-    F_NOT_PRED              /* a register declared with another type than .pred */
+    F_NOT_PRED,             /* a register declared with another type than .pred */
+    F_PRED                  /* a predicate where the form takes no predicate */
 };
 
 /* What the function declares an operand's name as: only predicates are
@@ -541,6 +542,9 @@ static verdict try_form(const ptx_module *m, const ptx_instr *in, const ptx_isa_
             if (fl.what == F_OK && rc[i] == RC_OTHER &&
                 (f->ops[i].accept & (PTX_ACC_PRED | PTX_ACC_NAME)) == PTX_ACC_PRED)
                 fl.what = F_NOT_PRED;
+            if (fl.what == F_OK && rc[i] == RC_PRED &&
+                (f->ops[i].accept & (PTX_ACC_PRED | PTX_ACC_NAME)) == PTX_ACC_NAME)
+                fl.what = F_PRED;
             if (fl.what != F_OK) {
                 if (v.what == P_NONE) {
                     v.what = P_OPERAND;
@@ -893,6 +897,17 @@ static void report_operand(ptx_context *ctx, const ptx_instr *in, const ptx_isa_
             ptx_diag_add(ctx, PTX_SEV_ERROR, PTX_DIAG_INSTRUCTION, item->span,
                          "element %u of operand %u of '%s' must be %s", v.fault.item + 1u, n,
                          op, item_words(fo->items));
+        return;
+    }
+    case F_PRED: {
+        const ptx_expr *name = e->kind == PTX_EXPR_UNARY ? e->u.op.a : e;
+        if (e->kind == PTX_EXPR_PAIR)
+            ptx_diag_add(ctx, PTX_SEV_ERROR, PTX_DIAG_INSTRUCTION, e->span,
+                         "operand %u of '%s' cannot be a predicate", n, op);
+        else
+            ptx_diag_add(ctx, PTX_SEV_ERROR, PTX_DIAG_INSTRUCTION, e->span,
+                         "operand %u of '%s' cannot be a predicate ('%s' is declared .pred)", n,
+                         op, name->u.sym.name->text);
         return;
     }
     case F_NOT_PRED: {

@@ -139,6 +139,12 @@ static const found_case cases[] = {
     { "9.0", "sm_90", "not.pred p1, r1;", 15, "" },
     { "9.0", "sm_90", "setp.eq.s32 p2|p0, r2, r3;", 0, NULL },
     { "9.0", "sm_90", "and.pred p1, !p2, p0;", 0, NULL },
+    /* and the other way: a predicate where only other registers go */
+    { "9.0", "sm_90", "add.u32 r1, p1, r2;", 14,
+      "operand 2 of 'add' cannot be a predicate ('p1' is declared .pred)" },
+    { "9.0", "sm_90", "mov.u32 r1, p1;", 14, "" },
+    { "9.0", "sm_90", "mov.pred p1, p2;", 0, NULL },
+    { "9.0", "sm_90", "shfl.sync.bfly.b32 r1|p1, r2, 1, 31, -1;", 0, NULL },
     /* fuzzing found: trying a form whose slots take none of the modifiers
      * (.param::func) read a slot index never set (UBSan: out of bounds) */
     { "9.0", "sm_80", "st.param::func.b64 [rd1], rd2;", 0, NULL },
