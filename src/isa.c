@@ -1328,13 +1328,32 @@ typedef struct reg_table {
     size_t mask, nsingles;
     reg_entry *ranges;
     size_t nranges, capranges;
+    /* answers already given, direct-mapped by name; valid while `version`
+     * is theirs: a hash of the declarations so far in the function, so that
+     * functions that declare alike (nvcc's %p, %r, %rd... in each) share
+     * them */
+    struct reg_seen { const ptx_name *name; uint32_t version; uint8_t rc; } *seen;
+    uint32_t version;
 } reg_table;
+
+#define REG_VERSION0 2166136261u
+
+static void regs_note(reg_table *t, const ptx_name *name, bool range, uint8_t rc)
+{
+    uintptr_t w = (uintptr_t)name ^ (uintptr_t)range << 1 ^ (uintptr_t)rc << 2;
+    t->version = (t->version ^ (uint32_t)(w ^ w >> 32)) * 16777619u;
+    if (t->version == 0)
+        t->version = 1;             /* 0 marks an empty cache entry */
+}
+
+enum { REG_SEEN = 1024 };
 
 static void regs_clear(reg_table *t)
 {
     if (t->singles)
         memset(t->singles, 0, (t->mask + 1) * sizeof *t->singles);
     t->nsingles = t->nranges = 0;
+    t->version = REG_VERSION0;
 }
 
 static reg_entry *regs_slot(const reg_table *t, const ptx_name *name)
@@ -1347,6 +1366,7 @@ static reg_entry *regs_slot(const reg_table *t, const ptx_name *name)
 
 static void regs_add(ptx_context *ctx, reg_table *t, const ptx_var *v, uint8_t rc)
 {
+    regs_note(t, v->name, v->has_range, rc);
     if (v->has_range) {
         for (size_t i = 0; i < t->nranges; i++) {
             reg_entry *r = &t->ranges[i];
@@ -1395,18 +1415,30 @@ static void regs_declare(ptx_context *ctx, reg_table *t, const ptx_decl *d)
         regs_add(ctx, t, &d->vars[i], rc);
 }
 
+static uint8_t regs_lookup(const reg_table *t, const ptx_name *name);
+
 /* What `e` (a name, !name, or a pair a|b) is declared as. */
-static uint8_t regs_class(const reg_table *t, const ptx_expr *e)
+static uint8_t regs_class(ptx_context *ctx, reg_table *t, const ptx_expr *e)
 {
     if (e->kind == PTX_EXPR_PAIR) {
-        uint8_t a = regs_class(t, e->u.op.a), b = regs_class(t, e->u.op.b);
+        uint8_t a = regs_class(ctx, t, e->u.op.a), b = regs_class(ctx, t, e->u.op.b);
         return a == RC_OTHER || b == RC_OTHER ? RC_OTHER : a == b ? a : RC_UNKNOWN;
     }
     if (e->kind == PTX_EXPR_UNARY && e->op == PTX_OP_LNOT)
         e = e->u.op.a;
-    if (e->kind != PTX_EXPR_SYM || e->u.sym.sel)
+    if (e->kind != PTX_EXPR_SYM || e->u.sym.sel || (!t->nsingles && !t->nranges))
         return RC_UNKNOWN;
     const ptx_name *name = e->u.sym.name;
+    if (!t->seen)
+        t->seen = ptx_arena_zalloc(&ctx->arena, REG_SEEN * sizeof *t->seen);
+    struct reg_seen *c = &t->seen[((uintptr_t)name >> 4) & (REG_SEEN - 1)];
+    if (c->name != name || c->version != t->version)
+        *c = (struct reg_seen){ name, t->version, regs_lookup(t, name) };
+    return c->rc;
+}
+
+static uint8_t regs_lookup(const reg_table *t, const ptx_name *name)
+{
     if (t->nsingles) {
         const reg_entry *s = regs_slot(t, name);
         if (s->name)
@@ -1414,22 +1446,28 @@ static uint8_t regs_class(const reg_table *t, const ptx_expr *e)
     }
     if (!t->nranges)
         return RC_UNKNOWN;
-    /* name<N> declares name0 .. name(N-1): split off the number */
+    /* name<N> declares name0 .. name(N-1): split off the number.  A
+     * number past N is an undeclared register, an error of its own; the
+     * class goes by the prefix (so that answers hold from function to
+     * function) */
     uint32_t digits = 0;
-    while (digits < name->len && name->text[name->len - 1 - digits] >= '0' &&
-           name->text[name->len - 1 - digits] <= '9')
+    const char *text = name->text;
+    while (digits < name->len && text[name->len - 1 - digits] >= '0' &&
+           text[name->len - 1 - digits] <= '9')
         digits++;
-    if (!digits || digits > 9 || digits == name->len ||
-        (digits > 1 && name->text[name->len - digits] == '0'))
+    if (!digits || digits == name->len || (digits > 1 && text[name->len - digits] == '0'))
         return RC_UNKNOWN;
-    uint32_t index = (uint32_t)strtoul(name->text + name->len - digits, NULL, 10);
     uint32_t plen = name->len - digits;
     uint8_t rc = RC_UNKNOWN;
     bool found = false;
     for (size_t i = 0; i < t->nranges; i++) {
         const reg_entry *r = &t->ranges[i];
-        if (r->name->len != plen || memcmp(r->name->text, name->text, plen) != 0 ||
-            index >= r->range)
+        if (r->name->len != plen)
+            continue;
+        uint32_t k = 0;
+        while (k < plen && r->name->text[k] == text[k])
+            k++;
+        if (k < plen)
             continue;
         rc = found && rc != r->rc ? RC_UNKNOWN : r->rc;
         found = true;
@@ -1438,7 +1476,7 @@ static uint8_t regs_class(const reg_table *t, const ptx_expr *e)
 }
 
 static void check_instr(ptx_context *ctx, const ptx_module *m, ptx_instr *in,
-                        const reg_table *regs)
+                        reg_table *regs)
 {
     const ptx_isa_root *root = root_of(in->opcode);
     if (!root && PTX_FAMILY_COUNT - 1 < ALL_FAMILIES)
@@ -1475,7 +1513,7 @@ static void check_instr(ptx_context *ctx, const ptx_module *m, ptx_instr *in,
     uint8_t rc_small[64];
     uint8_t *rc = in->nops <= 64 ? rc_small : ptx_arena_alloc(&ctx->arena, in->nops);
     for (unsigned i = 0; i < in->nops; i++)
-        rc[i] = regs_class(regs, in->ops[i]);
+        rc[i] = regs_class(ctx, regs, in->ops[i]);
     memo_key key;
     bool keyed = memo_key_make(&key, root, in, ids, rc);
     const memo_entry *hit = keyed ? memo_find(ctx, &key) : NULL;
@@ -1569,7 +1607,7 @@ void ptx_isa_validate(ptx_context *ctx, ptx_module *m)
         longjmp(ctx->oom, 1);
     const ptx_node *n;
     ptx_event ev;
-    reg_table regs = { 0 };
+    reg_table regs = { .version = REG_VERSION0 };
     while ((ev = ptx_iter_next(it, &n)) > 0 && !ctx->stopped) {
         if (ev != PTX_EVENT_ENTER)
             continue;
