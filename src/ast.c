@@ -171,16 +171,6 @@ ptx_expr *ptx_b_sym(ptx_context *ctx, const ptx_tok *name, const ptx_tok *sel)
     return e;
 }
 
-/* A name, or a name with a selector written without blanks. */
-static ptx_expr *ptx_b_dotted_sym_or_name(ptx_context *ctx, const ptx_tok *t)
-{
-    const char *p = ctx->src + t->off;
-    for (uint32_t i = 1; i < t->len; i++)
-        if (p[i] == '.')
-            return ptx_b_dotted_sym(ctx, t);
-    return ptx_b_sym(ctx, t, NULL);
-}
-
 /* "%tid.x" scanned as one token: the name and its selector. */
 ptx_expr *ptx_b_dotted_sym(ptx_context *ctx, const ptx_tok *t)
 {
@@ -527,6 +517,28 @@ static const char *skip_blanks(const char *p)
     return p;
 }
 
+/* The plain decimal at *pp, which the scanner has checked (no overflow at
+ * its lengths); moves *pp past it. */
+static uint64_t read_decimal(const char **pp)
+{
+    const char *p = *pp;
+    uint64_t v = 0;
+    while (*p >= '0' && *p <= '9')
+        v = v * 10 + (uint64_t)(*p++ - '0');
+    *pp = p;
+    return v;
+}
+
+uint64_t ptx_hex_bits(const char *digits, size_t n)
+{
+    uint64_t bits = 0;
+    for (size_t i = 0; i < n; i++) {
+        unsigned c = (unsigned char)digits[i];
+        bits = bits << 4 | (c <= '9' ? c - '0' : (c | 0x20) - 'a' + 10);
+    }
+    return bits;
+}
+
 /* The token at p: a name, with a dot-word after it when `dotted`. */
 static ptx_tok simple_word(const ptx_context *ctx, const char **pp, bool dotted)
 {
@@ -544,14 +556,9 @@ static ptx_tok simple_word(const ptx_context *ctx, const char **pp, bool dotted)
 /* A decimal of at most 18 digits (the scanner's pattern): no overflow. */
 static ptx_tok simple_int(const ptx_context *ctx, const char **pp)
 {
-    const char *p = *pp;
-    ptx_tok t = { (uint32_t)(p - ctx->src), 0, PTX_INT_DEC, { 0 } };
-    uint64_t v = 0;
-    while (*p >= '0' && *p <= '9')
-        v = v * 10 + (uint64_t)(*p++ - '0');
-    t.u = v;
-    t.len = (uint32_t)(p - ctx->src) - t.off;
-    *pp = p;
+    ptx_tok t = { (uint32_t)(*pp - ctx->src), 0, PTX_INT_DEC, { 0 } };
+    t.u = read_decimal(pp);
+    t.len = (uint32_t)(*pp - ctx->src) - t.off;
     return t;
 }
 
@@ -559,8 +566,7 @@ static ptx_tok simple_int(const ptx_context *ctx, const char **pp)
  * same builders, in the same order, as the grammar's rules for it. */
 ptx_node *ptx_b_simple(ptx_context *ctx, const ptx_tok *t)
 {
-    const char *p = skip_blanks(ctx->src + t->off);
-    uint32_t start = (uint32_t)(p - ctx->src);
+    const char *p = ctx->src + t->off;  /* ptx_yylex trimmed the indentation */
     ptx_tok guard, *g = NULL;
     bool neg = false;
     if (*p == '@') {
@@ -600,8 +606,8 @@ ptx_node *ptx_b_simple(ptx_context *ctx, const ptx_tok *t)
              * pattern) */
             bool f64 = (p[1] | 0x20) == 'd';
             ptx_tok k = { (uint32_t)(p - ctx->src), f64 ? 18 : 10, 0, { 0 } };
-            for (p += 2; p < ctx->src + k.off + k.len; p++)
-                k.u = k.u << 4 | (uint64_t)(*p <= '9' ? *p - '0' : (*p | 0x20) - 'a' + 10);
+            k.u = ptx_hex_bits(p + 2, k.len - 2);
+            p += k.len;
             e = ptx_b_bits(ctx, &k, f64);
         } else if (*p == '-') {
             uint32_t minus = (uint32_t)(p - ctx->src);
@@ -613,13 +619,20 @@ ptx_node *ptx_b_simple(ptx_context *ctx, const ptx_tok *t)
             ptx_tok k = simple_int(ctx, &p);
             e = ptx_b_int(ctx, &k);
         } else {
-            ptx_tok name = simple_word(ctx, &p, true);
-            e = ptx_b_dotted_sym_or_name(ctx, &name);
+            /* a name, and its selector when a dot follows */
+            ptx_tok name = simple_word(ctx, &p, false);
+            if (*p == '.') {
+                ptx_tok more = simple_word(ctx, &p, true);
+                name.len += more.len;
+                e = ptx_b_dotted_sym(ctx, &name);
+            } else {
+                e = ptx_b_sym(ctx, &name, NULL);
+            }
         }
         end = (uint32_t)(p - ctx->src);
         ptx_b_push(ctx, ptx_b_operand(ctx, e));
     }
-    ptx_loc_t loc = { start, end };
+    ptx_loc_t loc = { t->off, end };
     return ptx_b_instr(ctx, g, neg, &opcode, mark, mark, loc);
 }
 
@@ -1357,27 +1370,22 @@ ptx_node *ptx_b_data(ptx_context *ctx, const ptx_tok *word, size_t values, ptx_l
     return &d->base;
 }
 
-/* ".b8 1\n\t.b8 0,7\n..." as one token: the values packed at the word's
- * width, or at 8 bytes when one does not fit it; where each line's values
- * end, when a line has more than one. */
 /* Reads the next plain decimal at *q (the scanner has checked the form)
  * and moves *q past it and the blanks and comma after it; sets *more when
  * a comma followed. */
 static uint64_t run_value(const char **q, bool *more)
 {
-    const char *p = *q;
-    while (*p == ' ' || *p == '\t')
-        p++;
-    uint64_t v = 0;
-    while (*p >= '0' && *p <= '9')
-        v = v * 10 + (uint64_t)(*p++ - '0');
-    while (*p == ' ' || *p == '\t')
-        p++;
+    const char *p = skip_blanks(*q);
+    uint64_t v = read_decimal(&p);
+    p = skip_blanks(p);
     *more = *p == ',';
     *q = p + *more;
     return v;
 }
 
+/* ".b8 1\n\t.b8 0,7\n..." as one token: the values packed at the word's
+ * width, or at 8 bytes when one does not fit it; where each line's values
+ * end, when a line has more than one. */
 ptx_node *ptx_b_data_run(ptx_context *ctx, const ptx_tok *t)
 {
     const char *p = ctx->src + t->off, *end = p + t->len;

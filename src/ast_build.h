@@ -75,6 +75,8 @@ ptx_expr *ptx_b_sym(ptx_context *ctx, const ptx_tok *name, const ptx_tok *sel);
 ptx_expr *ptx_b_dotted_sym(ptx_context *ctx, const ptx_tok *t);
 ptx_node *ptx_b_data_run(ptx_context *ctx, const ptx_tok *t);
 ptx_node *ptx_b_simple(ptx_context *ctx, const ptx_tok *t);
+/* The value of `n` hexadecimal digits (0f/0d constants: n is 8 or 16). */
+uint64_t ptx_hex_bits(const char *digits, size_t n);
 ptx_expr *ptx_b_sink(ptx_context *ctx, const ptx_tok *t);
 ptx_expr *ptx_b_unary(ptx_context *ctx, ptx_op op, ptx_expr *a, ptx_loc_t loc);
 ptx_expr *ptx_b_binary(ptx_context *ctx, ptx_op op, ptx_expr *a, ptx_expr *b);

@@ -137,6 +137,8 @@ void ptx_out_str(ptx_out *o, const char *s);
 void ptx_out_char(ptx_out *o, char c);
 void ptx_out_name(ptx_out *o, const ptx_name *n);
 void ptx_out_u64(ptx_out *o, uint64_t v);
+/* Line k of a run of data lines (width != 0): ".b8 95, 90, 78". */
+void ptx_out_data_line(ptx_out *o, const ptx_data *d, uint32_t k);
 void ptx_out_i64(ptx_out *o, int64_t v);
 void ptx_out_fmt(ptx_out *o, const char *fmt, ...)
 #if defined(__GNUC__)

@@ -1315,8 +1315,7 @@ static bool check_parenthesised(ptx_context *ctx, const ptx_instr *in, const ptx
 /* ---- the registers a function declares ---------------------------------- */
 
 typedef struct reg_entry {
-    const ptx_name *name;
-    uint32_t range;             /* name<range>; 0 for a single register */
+    const ptx_name *name;       /* a single name, or the prefix of name<N> */
     uint8_t rc;                 /* RC_PRED, RC_OTHER; RC_UNKNOWN: declared both ways */
 } reg_entry;
 
@@ -1372,8 +1371,6 @@ static void regs_add(ptx_context *ctx, reg_table *t, const ptx_var *v, uint8_t r
             reg_entry *r = &t->ranges[i];
             if (r->name == v->name) {
                 r->rc = r->rc == rc ? rc : RC_UNKNOWN;
-                if (v->range > r->range)
-                    r->range = v->range;
                 return;
             }
         }
@@ -1385,7 +1382,7 @@ static void regs_add(ptx_context *ctx, reg_table *t, const ptx_var *v, uint8_t r
             t->ranges = e;
             t->capranges = cap;
         }
-        t->ranges[t->nranges++] = (reg_entry){ v->name, v->range, rc };
+        t->ranges[t->nranges++] = (reg_entry){ v->name, rc };
         return;
     }
     if (!t->singles || (t->nsingles + 1) * 2 > t->mask + 1) {
@@ -1402,7 +1399,7 @@ static void regs_add(ptx_context *ctx, reg_table *t, const ptx_var *v, uint8_t r
         e->rc = e->rc == rc ? rc : RC_UNKNOWN;
         return;
     }
-    *e = (reg_entry){ v->name, 0, rc };
+    *e = (reg_entry){ v->name, rc };
     t->nsingles++;
 }
 

@@ -345,12 +345,7 @@ static void out_leaf(printer *p, const ptx_node *n, unsigned indent)
                     ptx_out_indent(o, indent);
                     p->bol = false;
                 }
-                ptx_out_name(o, d->word);
-                uint32_t end = ptx_data_line_start(d, k + 1);
-                for (uint32_t i = ptx_data_line_start(d, k); i < end; i++) {
-                    ptx_out_str(o, i > ptx_data_line_start(d, k) ? ", " : " ");
-                    ptx_out_u64(o, ptx_data_int(d, i));
-                }
+                ptx_out_data_line(o, d, k);
             }
             return;
         }

@@ -314,12 +314,7 @@ static void out_node(tree *t, unsigned depth, const ptx_node *n)
                     ptx_out_char(o, '\n');
                 ptx_span at = { src && off != PTX_NO_OFFSET ? off : PTX_NO_OFFSET, 0 };
                 line_start(t, depth, at, "data ");
-                ptx_out_name(o, d->word);
-                uint32_t first = ptx_data_line_start(d, k), end = ptx_data_line_start(d, k + 1);
-                for (uint32_t i = first; i < end; i++) {
-                    ptx_out_str(o, i > first ? ", " : " ");
-                    ptx_out_u64(o, ptx_data_int(d, i));
-                }
+                ptx_out_data_line(o, d, k);
                 if (src && off != PTX_NO_OFFSET) {
                     while (src[off] != '\n')
                         off++;

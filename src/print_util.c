@@ -62,6 +62,16 @@ void ptx_out_name(ptx_out *o, const ptx_name *n)
     ptx_out_mem(o, n->text, n->len);
 }
 
+void ptx_out_data_line(ptx_out *o, const ptx_data *d, uint32_t k)
+{
+    ptx_out_name(o, d->word);
+    uint32_t first = ptx_data_line_start(d, k), end = ptx_data_line_start(d, k + 1);
+    for (uint32_t i = first; i < end; i++) {
+        ptx_out_str(o, i > first ? ", " : " ");
+        ptx_out_u64(o, ptx_data_int(d, i));
+    }
+}
+
 void ptx_out_u64(ptx_out *o, uint64_t v)
 {
     char tmp[24];
