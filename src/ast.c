@@ -490,25 +490,35 @@ ptx_node *ptx_b_instr(ptx_context *ctx, const ptx_tok *guard, bool neg,
 
 /* ---- one-token instructions -------------------------------------------- */
 
-/* Character classes: 1 for the characters of names ([A-Za-z0-9_$%]), 2
- * for those dotted names add ('.' and ':' of opcodes with their modifiers
- * and of selectors). */
+/* Character classes of the one-token shapes, as grammar/ptx.l spells
+ * them: ID is [A-Za-z][A-Za-z0-9_$]* or [_$%][A-Za-z0-9_$]+, a dot-word's
+ * word is [A-Za-z0-9_]+. */
+enum { CH_ALPHA = 1, CH_DIGIT = 2, CH_US = 4, CH_DOLLAR = 8, CH_PCT = 16 };
+#define CH_ID (CH_ALPHA | CH_DIGIT | CH_US | CH_DOLLAR)
+#define CH_WORD (CH_ALPHA | CH_DIGIT | CH_US)
 #define Z4 0, 0, 0, 0
 #define Z16 Z4, Z4, Z4, Z4
-#define N4 1, 1, 1, 1
-static const unsigned char name_class[256] = {
+#define A4 1, 1, 1, 1
+#define D4 2, 2, 2, 2
+static const unsigned char ch_class[256] = {
     Z16, Z16,
-    0, 0, 0, 0, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 2, 0,    /* $ % . */
-    N4, N4, 1, 1, 2, 0, 0, 0, 0, 0,                    /* 0-9 : */
-    0, 1, 1, 1, N4, N4, N4,                            /* A-O */
-    N4, N4, 1, 1, 1, 0, 0, 0, 0, 1,                    /* P-Z _ */
-    0, 1, 1, 1, N4, N4, N4,                            /* a-o */
-    N4, N4, 1, 1, 1, 0, 0, 0, 0, 0,                    /* p-z */
+    0, 0, 0, 0, CH_DOLLAR, CH_PCT, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,   /* $ % */
+    D4, D4, 2, 2, 0, 0, 0, 0, 0, 0,                                /* 0-9 */
+    0, 1, 1, 1, A4, A4, A4,                                        /* A-O */
+    A4, A4, 1, 1, 1, 0, 0, 0, 0, CH_US,                            /* P-Z _ */
+    0, 1, 1, 1, A4, A4, A4,                                        /* a-o */
+    A4, A4, 1, 1, 1, 0, 0, 0, 0, 0,                                /* p-z */
     Z16, Z16, Z16, Z16, Z16, Z16, Z16, Z16,
 };
 #undef Z4
 #undef Z16
-#undef N4
+#undef A4
+#undef D4
+
+static bool is_ch(char c, unsigned cls)
+{
+    return (ch_class[(unsigned char)c] & cls) != 0;
+}
 
 static const char *skip_blanks(const char *p)
 {
@@ -539,18 +549,129 @@ uint64_t ptx_hex_bits(const char *digits, size_t n)
     return bits;
 }
 
-/* The token at p: a name, with a dot-word after it when `dotted`. */
+/* The token at p: a name, with its dot-words when `dotted`. */
 static ptx_tok simple_word(const ptx_context *ctx, const char **pp, bool dotted)
 {
     const char *p = *pp;
     ptx_tok t = { (uint32_t)(p - ctx->src), 0, 0, { 0 } };
-    p++;
-    unsigned mask = dotted ? 3 : 1;
-    while (name_class[(unsigned char)*p] & mask)
+    p++;    /* a letter, '_', '$' or '%' */
+    while (is_ch(*p, CH_ID) || (dotted && (*p == '.' || *p == ':')))
         p++;
     t.len = (uint32_t)(p - ctx->src) - t.off;
     *pp = p;
     return t;
+}
+
+/* The shape of a one-token instruction, one skip_* per piece of the
+ * pattern; each returns the end of its piece at p, or NULL. */
+static const char *skip_id(const char *p)
+{
+    if (is_ch(*p, CH_ALPHA))
+        p++;
+    else if (is_ch(*p, CH_US | CH_DOLLAR | CH_PCT) && is_ch(p[1], CH_ID))
+        p += 2;
+    else
+        return NULL;
+    while (is_ch(*p, CH_ID))
+        p++;
+    return p;
+}
+
+/* '.' word ("::" word)* */
+static const char *skip_dotword(const char *p)
+{
+    if (*p != '.' || !is_ch(p[1], CH_WORD))
+        return NULL;
+    p += 2;
+    for (;;) {
+        while (is_ch(*p, CH_WORD))
+            p++;
+        if (p[0] != ':' || p[1] != ':' || !is_ch(p[2], CH_WORD))
+            return p;
+        p += 3;
+    }
+}
+
+/* 0 or [1-9][0-9]{0,17}: at most 18 digits, which cannot overflow */
+static const char *skip_decimal(const char *p)
+{
+    if (*p == '0')
+        return p + 1;
+    if (*p < '1' || *p > '9')
+        return NULL;
+    const char *end = p + 18;
+    for (p++; p < end && is_ch(*p, CH_DIGIT); p++)
+        continue;
+    return p;
+}
+
+static const char *skip_hex(const char *p, unsigned n)
+{
+    for (unsigned i = 0; i < n; i++, p++)
+        if (!is_ch(*p, CH_DIGIT) && ((*p | 0x20) < 'a' || (*p | 0x20) > 'f'))
+            return NULL;
+    return p;
+}
+
+/* name, name.sel, [-]decimal, 0f/0d constant, [name], [name+decimal] */
+static const char *skip_operand(const char *p)
+{
+    if (*p == '[') {
+        p = skip_id(skip_blanks(p + 1));
+        if (!p)
+            return NULL;
+        p = skip_blanks(p);
+        if (*p == '+') {
+            p = skip_decimal(skip_blanks(p + 1));
+            if (!p)
+                return NULL;
+            p = skip_blanks(p);
+        }
+        return *p == ']' ? p + 1 : NULL;
+    }
+    if (*p == '-')
+        return skip_decimal(p + 1);
+    if (*p == '0' && ((p[1] | 0x20) == 'f' || (p[1] | 0x20) == 'd'))
+        return skip_hex(p + 2, (p[1] | 0x20) == 'd' ? 16 : 8);
+    if (is_ch(*p, CH_DIGIT))
+        return skip_decimal(p);
+    p = skip_id(p);
+    if (p && *p == '.')
+        p = skip_dotword(p);
+    return p;
+}
+
+size_t ptx_simple_length(const char *s)
+{
+    const char *p = s;
+    if (*p == '@') {
+        p = skip_id(p + 1 + (p[1] == '!'));
+        if (!p || (*p != ' ' && *p != '\t'))
+            return 0;
+        p = skip_blanks(p);
+    }
+    p = skip_id(p);
+    while (p && *p == '.')
+        p = skip_dotword(p);
+    if (!p)
+        return 0;
+    const char *q = skip_blanks(p);
+    if (*q != ';') {
+        if (q == p)
+            return 0;   /* operands come after blanks */
+        for (;;) {
+            q = skip_operand(q);
+            if (!q)
+                return 0;
+            q = skip_blanks(q);
+            if (*q != ',')
+                break;
+            q = skip_blanks(q + 1);
+        }
+        if (*q != ';')
+            return 0;
+    }
+    return (size_t)(q + 1 - s);
 }
 
 /* A decimal of at most 18 digits (the scanner's pattern): no overflow. */
@@ -562,11 +683,11 @@ static ptx_tok simple_int(const ptx_context *ctx, const char **pp)
     return t;
 }
 
-/* An instruction the scanner matched whole (SIMPLE in grammar/ptx.l): the
- * same builders, in the same order, as the grammar's rules for it. */
+/* An instruction the scanner took whole (ptx_simple_length): the same
+ * builders, in the same order, as the grammar's rules for it. */
 ptx_node *ptx_b_simple(ptx_context *ctx, const ptx_tok *t)
 {
-    const char *p = ctx->src + t->off;  /* ptx_yylex trimmed the indentation */
+    const char *p = ctx->src + t->off;
     ptx_tok guard, *g = NULL;
     bool neg = false;
     if (*p == '@') {

@@ -74,6 +74,13 @@ ptx_expr *ptx_b_bits(ptx_context *ctx, const ptx_tok *t, bool f64);
 ptx_expr *ptx_b_sym(ptx_context *ctx, const ptx_tok *name, const ptx_tok *sel);
 ptx_expr *ptx_b_dotted_sym(ptx_context *ctx, const ptx_tok *t);
 ptx_node *ptx_b_data_run(ptx_context *ctx, const ptx_tok *t);
+/* An instruction of the common shape, on one line: opcode and its
+ * dot-words (after an optional guard), then operands that are names with
+ * at most one selector, decimals with or without '-', 0f/0d constants,
+ * [name] and [name+decimal], then ';'.  The scanner takes it as one
+ * SIMPLE token; returns its length at s (s at the guard or opcode), or 0
+ * when the text has another shape. */
+size_t ptx_simple_length(const char *s);
 ptx_node *ptx_b_simple(ptx_context *ctx, const ptx_tok *t);
 /* The value of `n` hexadecimal digits (0f/0d constants: n is 8 or 16). */
 uint64_t ptx_hex_bits(const char *digits, size_t n);

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "check_suites.h"
+#include "internal.h"
 #include "ptx/ptx.h"
 
 #define HDR TEST_HDR
@@ -868,6 +869,31 @@ START_TEST(one_token_instruction_only_at_statement_start)
 }
 END_TEST
 
+/* Tokens the scanner gives for the module around `body`. */
+static size_t body_tokens(const char *body)
+{
+    ptx_context *ctx;
+    test_parse_body(&ctx, body, false);
+    size_t n = ptx_run_scanner(ctx);
+    ptx_context_free(ctx);
+    return n;
+}
+
+/* Blank lines and '//' comments before an instruction do not keep it
+ * from being one token; a comment with a byte to report goes the rules'
+ * way (which report it), and so does the instruction after it. */
+START_TEST(one_token_instruction_after_comment_lines)
+{
+    size_t base = body_tokens("");
+    ck_assert_uint_eq(body_tokens("\tadd.s32 r1, r2, r3;\n\tret;"), base + 2);
+    ck_assert_uint_eq(body_tokens("\t// note\n\n\t  \n\tadd.s32 r1, r2, r3; // more\n\tret;"), base + 2);
+    ck_assert_uint_eq(body_tokens("\t// caf\xc3\xa9\n\tret;"), base + 2);
+    ck_assert_uint_eq(body_tokens("\t/* c */\n\tret;"), base + 2);
+    /* not at a line's start: the rules' tokens */
+    ck_assert_uint_eq(body_tokens("\tret; ret;"), base + 3);
+}
+END_TEST
+
 /* A syntax error found at a whole-instruction token: it is named as an
  * instruction, and kept (error recovery ends with it). */
 START_TEST(one_token_instruction_after_error)
@@ -1594,6 +1620,7 @@ Suite *grammar_suite(void)
     tcase_add_loop_test(tc, one_token_instruction_as_grammar, 0, 18);
     tcase_add_test(tc, one_token_instruction_only_at_statement_start);
     tcase_add_test(tc, one_token_instruction_after_error);
+    tcase_add_test(tc, one_token_instruction_after_comment_lines);
     tcase_add_test(tc, shape_two_selectors);
     tcase_add_test(tc, shape_guard);
     tcase_add_test(tc, shape_pair_and_sink);
