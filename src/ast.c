@@ -1491,59 +1491,98 @@ ptx_node *ptx_b_data(ptx_context *ctx, const ptx_tok *word, size_t values, ptx_l
     return &d->base;
 }
 
-/* Reads the next plain decimal at *q (the scanner has checked the form)
- * and moves *q past it and the blanks and comma after it; sets *more when
- * a comma followed. */
-static uint64_t run_value(const char **q, bool *more)
+/* 0|[1-9][0-9]{0,18}: a data run's value (19 digits cannot overflow) */
+static const char *skip_run_value(const char *p, uint64_t *v)
 {
-    const char *p = skip_blanks(*q);
-    uint64_t v = read_decimal(&p);
-    p = skip_blanks(p);
-    *more = *p == ',';
-    *q = p + *more;
-    return v;
+    if (*p == '0') {
+        *v = 0;
+        return p + 1;
+    }
+    if (*p < '1' || *p > '9')
+        return NULL;
+    const char *end = p + 19;
+    uint64_t x = 0;
+    for (; p < end && is_ch(*p, CH_DIGIT); p++)
+        x = x * 10 + (uint64_t)(*p - '0');
+    *v = x;
+    return p;
 }
 
-/* ".b8 1\n\t.b8 0,7\n..." as one token: the values packed at the word's
- * width, or at 8 bytes when one does not fit it; where each line's values
- * end, when a line has more than one. */
-ptx_node *ptx_b_data_run(ptx_context *ctx, const ptx_tok *t)
+/* p starts with the word s[0..wlen) */
+static bool same_word(const char *p, const char *s, size_t wlen)
 {
-    const char *p = ctx->src + t->off, *end = p + t->len;
-    uint32_t wlen = 2;
-    while (p[wlen] >= '0' && p[wlen] <= '9')
-        wlen++;
-    unsigned bits = (unsigned)strtoul(p + 2, NULL, 10);
-    /* first pass: how many values and lines, and the widest value; lines
-     * start with the word, and only blanks and newlines lie between */
+    for (size_t i = 0; i < wlen; i++)
+        if (p[i] != s[i])
+            return false;
+    return true;
+}
+
+size_t ptx_data_run_length(const char *s, ptx_tok *shape)
+{
+    if (s[0] != '.' || s[1] != 'b')
+        return 0;
+    size_t wlen = s[2] == '8' ? 3 : 4;
+    if (wlen == 4 && !same_word(s + 2, "16", 2) && !same_word(s + 2, "32", 2) &&
+        !same_word(s + 2, "64", 2))
+        return 0;
+    unsigned bits = wlen == 3 ? 8 : (unsigned)(s[2] - '0') * 10 + (unsigned)(s[3] - '0');
+    const char *end = s;
     uint32_t count = 0, nlines = 0;
     uint64_t max = 0;
-    const char *last_end = p;
-    bool more;
-    for (const char *q = p; q < end; nlines++) {
-        q += wlen;
-        do {
-            max |= run_value(&q, &more);
-            count++;
-        } while (more);
-        last_end = q;
-        while (last_end > p && (last_end[-1] == ' ' || last_end[-1] == '\t'))
-            last_end--;
-        while (q < end && *q != '.')
+    for (const char *p = s; same_word(p, s, wlen) && (p[wlen] == ' ' || p[wlen] == '\t');) {
+        /* the line's values, separated by commas */
+        const char *q = skip_blanks(p + wlen);
+        uint32_t c = 0;
+        uint64_t m = 0;
+        for (;;) {
+            uint64_t v;
+            q = skip_run_value(q, &v);
+            if (!q)
+                goto done;
+            m |= v;
+            c++;
+            q = skip_blanks(q);
+            if (*q != ',')
+                break;
+            q = skip_blanks(q + 1);
+        }
+        /* then the end of the line, and the next line's indentation */
+        while (*q == ' ' || *q == '\t' || *q == '\r')
             q++;
+        if (*q != '\n' || count + c < count || nlines == UINT32_MAX)
+            break;
+        p = end = skip_blanks(q + 1);
+        count += c;
+        nlines++;
+        max |= m;
     }
-    unsigned width = bits / 8;
-    if (bits < 64 && (max >> bits) != 0)
-        width = 8;
+done:
+    if (!nlines)
+        return 0;
+    shape->k = bits < 64 && (max >> bits) != 0 ? 8 : bits / 8;
+    shape->u = (uint64_t)nlines << 32 | count;
+    return (size_t)(end - s);
+}
+
+/* ".b8 1\n\t.b8 0,7\n..." as one token, measured by ptx_data_run_length:
+ * the values packed at the word's width, or at 8 bytes when one does not
+ * fit it; where each line's values end, when a line has more than one. */
+ptx_node *ptx_b_data_run(ptx_context *ctx, const ptx_tok *t)
+{
+    const char *p = ctx->src + t->off;
+    uint32_t wlen = p[2] == '8' ? 3 : 4;
+    unsigned width = t->k;
+    uint32_t count = (uint32_t)t->u, nlines = (uint32_t)(t->u >> 32);
     unsigned char *packed = ptx_arena_alloc(&ctx->arena, (size_t)count * width);
     uint32_t *line_ends = count == nlines ? NULL
                           : ptx_arena_alloc(&ctx->arena, (size_t)nlines * sizeof *line_ends);
-    /* second pass: the values, packed */
-    uint32_t i = 0, line = 0;
-    for (const char *q = p; q < end; line++) {
-        q += wlen;
-        do {
-            uint64_t v = run_value(&q, &more);
+    const char *q = p, *last_end = p;
+    uint32_t i = 0;
+    for (uint32_t line = 0; line < nlines; line++) {
+        q = skip_blanks(q + wlen);
+        for (;;) {
+            uint64_t v = 0;
+            q = skip_run_value(q, &v);
             switch (width) {
             case 1: packed[i] = (unsigned char)v; break;
             case 2: { uint16_t h = (uint16_t)v; memcpy(packed + 2 * (size_t)i, &h, 2); break; }
@@ -1551,10 +1590,15 @@ ptx_node *ptx_b_data_run(ptx_context *ctx, const ptx_tok *t)
             default: memcpy(packed + 8 * (size_t)i, &v, 8); break;
             }
             i++;
-        } while (more);
+            last_end = q;
+            q = skip_blanks(q);
+            if (*q != ',')
+                break;
+            q = skip_blanks(q + 1);
+        }
         if (line_ends)
             line_ends[line] = i;
-        while (q < end && *q != '.')
+        while (*q != '.' && line + 1 < nlines)
             q++;
     }
     ptx_loc_t loc = { t->off, (uint32_t)(last_end - ctx->src) };

@@ -479,6 +479,55 @@ static const char *lines_kept(const char *src, char *why, size_t size, unsigned 
     return why;
 }
 
+/* The data nodes of a section, one line each: width, count, lines, each
+ * line's values, the span's length. */
+static void data_summary(const char *body, char *out, size_t cap)
+{
+    char src[1024];
+    snprintf(src, sizeof src, ".version 9.0\n.target sm_90\n.address_size 64\n"
+             ".section .debug_info\n{\n%s}\n", body);
+    ptx_context *ctx;
+    const ptx_module *m = test_parse_text(&ctx, src, strlen(src), true);
+    ck_assert_msg(ptx_diag_count(ctx) == 0, "%s", ptx_diag_count(ctx) ? ptx_diag_get(ctx, 0)->message : "");
+    size_t n = 0;
+    out[0] = '\0';
+    for (const ptx_node *x = ((const ptx_section *)m->first)->first; x; x = x->next) {
+        const ptx_data *d = (const ptx_data *)x;
+        n += (size_t)snprintf(out + n, cap - n, "w%u c%u n%u len%u:", d->width, d->count,
+                              d->nlines, d->base.span.len);
+        for (uint32_t k = 0; d->width && k < d->nlines; k++) {
+            n += (size_t)snprintf(out + n, cap - n, " [");
+            for (uint32_t i = ptx_data_line_start(d, k); i < ptx_data_line_start(d, k + 1); i++)
+                n += (size_t)snprintf(out + n, cap - n, "%llu,", (unsigned long long)ptx_data_int(d, i));
+            n += (size_t)snprintf(out + n, cap - n, "]");
+        }
+        n += (size_t)snprintf(out + n, cap - n, "\n");
+    }
+    ptx_context_free(ctx);
+}
+
+/* Runs are measured alike whether ptx_yylex takes them before the
+ * automaton or the automaton's rule finds them (after a block comment):
+ * the same nodes, values and spans. */
+START_TEST(data_runs_either_way)
+{
+    static const char *const bodies[] = {
+        "\t.b8 1\n\t.b8 200\n  .b8 0\n.b16 7\n",
+        ".b32 5, 6\n.b32 8,9 , 10\n.b32 11\n.b32 4294967296\n",
+        ".b8 1\r\n.b8 2 \t\n.b8 12345678901234567890\n",
+        ".b64 1\n.b64 0\n.b64 01\n",
+        ".b8 255 // c\n.b8 3\n",
+    };
+    const char *b = bodies[_i];
+    char plain[2048], commented[2048], body[512];
+    data_summary(b, plain, sizeof plain);
+    snprintf(body, sizeof body, "/* c */%s", b);
+    data_summary(body, commented, sizeof commented);
+    ck_assert_str_eq(plain, commented);
+    ck_assert_ptr_nonnull(strstr(plain, "w"));
+}
+END_TEST
+
 /* A run of data lines is one node but prints as the lines it stands for,
  * each at its own position; a comment ends a run, a hexadecimal value is
  * not part of one, a line of several values is (with where its values
@@ -766,6 +815,7 @@ Suite *print_suite(void)
     tcase_add_test(tc, round_trip_line_preserving);
     tcase_add_test(tc, round_trip_keeps_lines);
     tcase_add_test(tc, data_runs);
+    tcase_add_loop_test(tc, data_runs_either_way, 0, 5);
     tcase_add_test(tc, line_preserving_one_line_section);
     suite_add_tcase(s, tc);
 
