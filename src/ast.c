@@ -1508,108 +1508,167 @@ static const char *skip_run_value(const char *p, uint64_t *v)
     return p;
 }
 
-/* p starts with the word s[0..wlen) */
-static bool same_word(const char *p, const char *s, size_t wlen)
+/* The word of a run's line at p (".b8 " and so on, blank included): the
+ * bytes it names (1, 2, 4 or 8) and its length; 0 for another word. */
+static unsigned run_word(const char *p, size_t *wlen)
 {
-    for (size_t i = 0; i < wlen; i++)
-        if (p[i] != s[i])
-            return false;
-    return true;
+    unsigned bytes;
+    if (p[0] != '.' || p[1] != 'b')
+        return 0;
+    if (p[2] == '8')
+        bytes = 1;
+    else if (p[2] == '1' && p[3] == '6')
+        bytes = 2;
+    else if (p[2] == '3' && p[3] == '2')
+        bytes = 4;
+    else if (p[2] == '6' && p[3] == '4')
+        bytes = 8;
+    else
+        return 0;
+    *wlen = bytes == 1 ? 3 : 4;
+    return p[*wlen] == ' ' || p[*wlen] == '\t' ? bytes : 0;
+}
+
+/* A label as a run's value: after .b32 and .b64, not a number */
+static bool run_label(unsigned bytes, const char *q)
+{
+    return bytes >= 4 && !is_ch(*q, CH_DIGIT);
 }
 
 size_t ptx_data_run_length(const char *s, ptx_tok *shape)
 {
-    if (s[0] != '.' || s[1] != 'b')
-        return 0;
-    size_t wlen = s[2] == '8' ? 3 : 4;
-    if (wlen == 4 && !same_word(s + 2, "16", 2) && !same_word(s + 2, "32", 2) &&
-        !same_word(s + 2, "64", 2))
-        return 0;
-    unsigned bits = wlen == 3 ? 8 : (unsigned)(s[2] - '0') * 10 + (unsigned)(s[3] - '0');
     const char *end = s;
-    uint32_t count = 0, nlines = 0;
+    uint32_t count = 0, nlines = 0, nsyms = 0;
     uint64_t max = 0;
-    for (const char *p = s; same_word(p, s, wlen) && (p[wlen] == ' ' || p[wlen] == '\t');) {
-        /* the line's values, separated by commas */
+    unsigned first = 0;
+    bool mixed = false;
+    for (const char *p = s;;) {
+        size_t wlen;
+        unsigned bytes = run_word(p, &wlen);
+        if (!bytes)
+            break;
+        /* the line's values, separated by commas, or one label */
         const char *q = skip_blanks(p + wlen);
-        uint32_t c = 0;
+        uint32_t c = 0, sym = 0;
         uint64_t m = 0;
-        for (;;) {
-            uint64_t v;
-            q = skip_run_value(q, &v);
+        if (run_label(bytes, q)) {
+            /* not first: ".param .b32 name" ends a parameter list */
+            q = nlines ? skip_id(q) : NULL;
             if (!q)
-                goto done;
-            m |= v;
-            c++;
-            q = skip_blanks(q);
-            if (*q != ',')
                 break;
-            q = skip_blanks(q + 1);
+            c = sym = 1;
+        } else {
+            for (;;) {
+                uint64_t v;
+                q = skip_run_value(q, &v);
+                if (!q)
+                    goto done;
+                m |= v;
+                c++;
+                q = skip_blanks(q);
+                if (*q != ',')
+                    break;
+                q = skip_blanks(q + 1);
+            }
         }
         /* then the end of the line, and the next line's indentation */
         while (*q == ' ' || *q == '\t' || *q == '\r')
             q++;
-        if (*q != '\n' || count + c < count || nlines == UINT32_MAX)
+        if (*q != '\n' || count + c < count || nlines == UINT32_MAX || nsyms + sym > 0xFFFFFF)
             break;
+        if (!nlines)
+            first = bytes;
+        mixed |= bytes != first;
         p = end = skip_blanks(q + 1);
         count += c;
+        nsyms += sym;
         nlines++;
         max |= m;
     }
 done:
     if (!nlines)
         return 0;
-    shape->k = bits < 64 && (max >> bits) != 0 ? 8 : bits / 8;
+    unsigned width = max >> 32 ? 8 : max >> 16 ? 4 : max >> 8 ? 2 : 1;
+    shape->k = width | (uint32_t)mixed << 4 | nsyms << 8;
     shape->u = (uint64_t)nlines << 32 | count;
     return (size_t)(end - s);
 }
 
-/* ".b8 1\n\t.b8 0,7\n..." as one token, measured by ptx_data_run_length:
- * the values packed at the word's width, or at 8 bytes when one does not
- * fit it; where each line's values end, when a line has more than one. */
+static void pack(unsigned char *packed, unsigned width, uint32_t i, uint64_t v)
+{
+    switch (width) {
+    case 1: packed[i] = (unsigned char)v; break;
+    case 2: { uint16_t h = (uint16_t)v; memcpy(packed + 2 * (size_t)i, &h, 2); break; }
+    case 4: { uint32_t w = (uint32_t)v; memcpy(packed + 4 * (size_t)i, &w, 4); break; }
+    default: memcpy(packed + 8 * (size_t)i, &v, 8); break;
+    }
+}
+
+/* ".b8 1\n\t.b8 0,7\n.b64 $L__tmp3\n..." as one token, measured by
+ * ptx_data_run_length: the values packed at the width that holds them
+ * all; where each line's values end, when a line has more than one; each
+ * line's word, when they differ; the labels. */
 ptx_node *ptx_b_data_run(ptx_context *ctx, const ptx_tok *t)
 {
     const char *p = ctx->src + t->off;
-    uint32_t wlen = p[2] == '8' ? 3 : 4;
-    unsigned width = t->k;
+    unsigned width = t->k & 15;
+    bool mixed = (t->k >> 4) & 1;
+    uint32_t nsyms = t->k >> 8;
     uint32_t count = (uint32_t)t->u, nlines = (uint32_t)(t->u >> 32);
     unsigned char *packed = ptx_arena_alloc(&ctx->arena, (size_t)count * width);
     uint32_t *line_ends = count == nlines ? NULL
                           : ptx_arena_alloc(&ctx->arena, (size_t)nlines * sizeof *line_ends);
+    uint8_t *line_bytes = mixed ? ptx_arena_alloc(&ctx->arena, nlines) : NULL;
+    ptx_data_sym *syms = nsyms ? ptx_arena_alloc(&ctx->arena, (size_t)nsyms * sizeof *syms) : NULL;
     const char *q = p, *last_end = p;
-    uint32_t i = 0;
+    uint32_t i = 0, s = 0;
+    size_t wlen0 = 0;
+    run_word(p, &wlen0);
     for (uint32_t line = 0; line < nlines; line++) {
+        size_t wlen = 0;
+        unsigned bytes = run_word(q, &wlen);
+        if (line_bytes)
+            line_bytes[line] = (uint8_t)bytes;
         q = skip_blanks(q + wlen);
-        for (;;) {
-            uint64_t v = 0;
-            q = skip_run_value(q, &v);
-            switch (width) {
-            case 1: packed[i] = (unsigned char)v; break;
-            case 2: { uint16_t h = (uint16_t)v; memcpy(packed + 2 * (size_t)i, &h, 2); break; }
-            case 4: { uint32_t w = (uint32_t)v; memcpy(packed + 4 * (size_t)i, &w, 4); break; }
-            default: memcpy(packed + 8 * (size_t)i, &v, 8); break;
+        if (run_label(bytes, q)) {
+            const char *e = skip_id(q);
+            ptx_tok name = { (uint32_t)(q - ctx->src), (uint32_t)(e - q), 0, { 0 } };
+            syms[s].index = i;
+            syms[s++].name = tok_name(ctx, &name);
+            pack(packed, width, i++, 0);
+            q = last_end = e;
+        } else {
+            for (;;) {
+                uint64_t v = 0;
+                q = skip_run_value(q, &v);
+                pack(packed, width, i++, v);
+                last_end = q;
+                q = skip_blanks(q);
+                if (*q != ',')
+                    break;
+                q = skip_blanks(q + 1);
             }
-            i++;
-            last_end = q;
-            q = skip_blanks(q);
-            if (*q != ',')
-                break;
-            q = skip_blanks(q + 1);
         }
         if (line_ends)
             line_ends[line] = i;
-        while (*q != '.' && line + 1 < nlines)
-            q++;
+        if (line + 1 < nlines) {
+            while (*q != '\n')
+                q++;
+            q = skip_blanks(q + 1);
+        }
     }
     ptx_loc_t loc = { t->off, (uint32_t)(last_end - ctx->src) };
     ptx_data *d = node_new(ctx, PTX_NODE_DATA, sizeof *d, loc);
-    ptx_tok w = { t->off, wlen, 0, { 0 } };
+    ptx_tok w = { t->off, (uint32_t)wlen0, 0, { 0 } };
     d->word = tok_name(ctx, &w);
     d->count = count;
     d->width = (uint8_t)width;
     d->ints = packed;
     d->nlines = nlines;
     d->line_ends = line_ends;
+    d->line_bytes = line_bytes;
+    d->nsyms = nsyms;
+    d->syms = syms;
     return &d->base;
 }
 

@@ -73,12 +73,14 @@ ptx_expr *ptx_b_float(ptx_context *ctx, const ptx_tok *t);
 ptx_expr *ptx_b_bits(ptx_context *ctx, const ptx_tok *t, bool f64);
 ptx_expr *ptx_b_sym(ptx_context *ctx, const ptx_tok *name, const ptx_tok *sel);
 ptx_expr *ptx_b_dotted_sym(ptx_context *ctx, const ptx_tok *t);
-/* A run of debug-section lines (".b8 144", ".b32 7, 9"): lines with the
- * same word (.b8, .b16, .b32 or .b64) and plain decimals only, each ended
- * by a newline, one after another.  Returns the run's length at s (the
- * next line's indentation included), or 0; sets shape->k to the bytes a
- * value is packed in and shape->u to nlines << 32 | count, which
- * ptx_b_data_run reads. */
+/* A run of debug-section lines (".b8 144", ".b32 7, 9", ".b64 $L__tmp3"):
+ * lines of .b8, .b16, .b32 or .b64 and plain decimals, or after .b32 and
+ * .b64 one label (not on the first line, which a parameter list's last
+ * ".param .b32 name" would be), each ended by a newline, one after
+ * another.  Returns the run's length at s (the next line's indentation
+ * included), or 0; sets shape->k and shape->u (packing width, whether the
+ * words differ, the labels; lines and values), which ptx_b_data_run
+ * reads. */
 size_t ptx_data_run_length(const char *s, ptx_tok *shape);
 ptx_node *ptx_b_data_run(ptx_context *ctx, const ptx_tok *t);
 /* An instruction of the common shape, on one line: opcode and its

@@ -93,6 +93,31 @@ uint64_t ptx_data_int(const ptx_data *d, uint32_t i)
     default: { uint64_t v; memcpy(&v, p, 8); return v; }
     }
 }
+const char *ptx_data_line_word(const ptx_data *d, uint32_t k)
+{
+    if (!d->line_bytes)
+        return d->word->text;
+    switch (d->line_bytes[k]) {
+    case 1: return ".b8";
+    case 2: return ".b16";
+    case 4: return ".b32";
+    default: return ".b64";
+    }
+}
+
+const ptx_name *ptx_data_sym_at(const ptx_data *d, uint32_t i)
+{
+    uint32_t lo = 0, hi = d->nsyms;
+    while (lo < hi) {
+        uint32_t mid = lo + (hi - lo) / 2;
+        if (d->syms[mid].index < i)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo < d->nsyms && d->syms[lo].index == i ? d->syms[lo].name : NULL;
+}
+
 const char *ptx_space_name(ptx_space s) { return LOOKUP(space_names, s); }
 const char *ptx_linkage_name(ptx_linkage l) { return LOOKUP(linkage_names, l); }
 const char *ptx_op_name(ptx_op op) { return LOOKUP(op_names, op); }

@@ -424,15 +424,30 @@ static void node_enter(json *j, const ptx_node *n)
                 }
                 ptx_out_char(o, ']');
             }
+            if (d->line_bytes) {
+                /* lines with different words: each line's */
+                ptx_out_str(o, ",\"line_words\":[");
+                for (uint32_t k = 0; k < d->nlines; k++) {
+                    if (k)
+                        ptx_out_char(o, ',');
+                    ptx_out_char(o, '"');
+                    ptx_out_str(o, ptx_data_line_word(d, k));
+                    ptx_out_char(o, '"');
+                }
+                ptx_out_char(o, ']');
+            }
         }
         ptx_out_str(o, ",\"v\":[");
+        uint32_t next_sym = 0;
         for (uint32_t i = 0; i < d->count; i++) {
             if (i)
                 ptx_out_char(o, ',');
-            if (d->width)
-                ptx_out_u64(o, ptx_data_int(d, i));
-            else
+            if (!d->width)
                 expr(o, d->values[i], 0);
+            else if (next_sym < d->nsyms && d->syms[next_sym].index == i)
+                name(o, d->syms[next_sym++].name);
+            else
+                ptx_out_u64(o, ptx_data_int(d, i));
         }
         ptx_out_char(o, ']');
         break;

@@ -64,11 +64,15 @@ void ptx_out_name(ptx_out *o, const ptx_name *n)
 
 void ptx_out_data_line(ptx_out *o, const ptx_data *d, uint32_t k)
 {
-    ptx_out_name(o, d->word);
+    ptx_out_str(o, ptx_data_line_word(d, k));
     uint32_t first = ptx_data_line_start(d, k), end = ptx_data_line_start(d, k + 1);
     for (uint32_t i = first; i < end; i++) {
         ptx_out_str(o, i > first ? ", " : " ");
-        ptx_out_u64(o, ptx_data_int(d, i));
+        const ptx_name *sym = d->nsyms ? ptx_data_sym_at(d, i) : NULL;
+        if (sym)
+            ptx_out_name(o, sym);
+        else
+            ptx_out_u64(o, ptx_data_int(d, i));
     }
 }
 

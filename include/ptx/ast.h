@@ -272,17 +272,29 @@ typedef struct ptx_section {
     ptx_node *first;            /* PTX_NODE_LABEL and PTX_NODE_DATA */
 } ptx_section;
 
+/* A value of a run of data lines that is a label's address
+ * (".b64 $L__tmp52"): the run's integer at `index` is then 0. */
+typedef struct ptx_data_sym {
+    uint32_t index;
+    const ptx_name *name;
+} ptx_data_sym;
+
 /* A data line, or a run of data lines.  Debug sections hold hundreds of
- * thousands of lines such as ".b8 144" or ".b8 95,90,78": consecutive
- * lines with the same word (.b8, .b16, .b32, .b64) and only plain decimal
- * values are kept as one node with `width` != 0, their `count` values
- * packed in `ints` (read them with ptx_data_int); the node then stands for
- * `nlines` source lines, line k holding the values from
- * ptx_data_line_start(d, k) up to ptx_data_line_start(d, k + 1).
+ * thousands of lines such as ".b8 144", ".b8 95,90,78" or ".b64 $L__tmp3":
+ * consecutive lines with a word of .b8, .b16, .b32 or .b64 whose values
+ * are plain decimals (or, after .b32 and .b64 and not on the first line,
+ * one label) are kept as one
+ * node with `width` != 0: the node stands for `nlines` source lines, line
+ * k holding the values from ptx_data_line_start(d, k) up to
+ * ptx_data_line_start(d, k + 1), written with the word
+ * ptx_data_line_word(d, k).  Its `count` values are packed `width` bytes
+ * each, the fewest that hold them all (read them with ptx_data_int); the
+ * values that are labels are listed in `syms` (ptx_data_sym_at).
  * Otherwise `width` is 0 and `values` holds the expressions of one line. */
 typedef struct ptx_data {
     ptx_node base;
-    const ptx_name *word;       /* ".b8", ".b32", ".byte", ".4byte", ".quad"... */
+    const ptx_name *word;       /* ".b8", ".b32", ".byte", ".4byte", ".quad"...;
+                                   a run: its first line's word */
     uint32_t count;             /* values */
     uint8_t width;              /* bytes per packed value; 0: `values` */
     ptx_expr **values;          /* NULL for a run */
@@ -290,13 +302,24 @@ typedef struct ptx_data {
     uint32_t nlines;            /* a run: the lines it stands for; else 1 */
     const uint32_t *line_ends;  /* a run: where each line's values end;
                                    NULL when every line has one value */
+    const uint8_t *line_bytes;  /* a run whose lines have different words:
+                                   line k's word is .b(8 * line_bytes[k]);
+                                   NULL when every line has `word` */
+    uint32_t nsyms;
+    const ptx_data_sym *syms;   /* a run's label values, by index */
 } ptx_data;
 
 /* The index of the first value of line `k` (0 <= k <= nlines) of `d`. */
 uint32_t ptx_data_line_start(const ptx_data *d, uint32_t k);
 
-/* Value i of a run (width != 0). */
+/* Value i of a run (width != 0); 0 for a label. */
 uint64_t ptx_data_int(const ptx_data *d, uint32_t i);
+
+/* The word of line k of a run (".b8"...): static storage. */
+const char *ptx_data_line_word(const ptx_data *d, uint32_t k);
+
+/* The label that value i of a run is, or NULL for a number. */
+const ptx_name *ptx_data_sym_at(const ptx_data *d, uint32_t i);
 
 typedef struct ptx_target {
     ptx_node base;

@@ -57,6 +57,14 @@ static char *tree_text(const ptx_context *ctx, const ptx_module *m, unsigned fla
     return b.p;
 }
 
+static char *json_text(const ptx_context *ctx, const ptx_module *m)
+{
+    test_buf b = { 0 };
+    ck_assert_int_eq(ptx_print_json(ctx, m, NULL, NULL, test_buf_write, &b), PTX_OK);
+    ck_assert_ptr_nonnull(b.p);
+    return b.p;
+}
+
 /* ---- the small module ------------------------------------------------------ */
 
 static const char small[] =
@@ -539,10 +547,10 @@ START_TEST(data_runs)
         ".section .debug_info\n{\n"
         "\t.b8 1\n\t.b8 200\n  .b8 0\n"          /* lines 6-8: one run */
         "// x\n"
-        ".b8 300\n.b8 7\n"                          /* lines 10-11: packed at 8 bytes */
+        ".b8 300\n.b8 7\n"                          /* lines 10-11: packed at 2 bytes */
         ".b8 0x10\n"                                 /* line 12: an expression */
         ".b32 5, 6\n.b32 8,9 , 10\n.b32 11\n"      /* lines 13-15: 2, 3 and 1 values */
-        ".b64 9999999999999999999\n"                 /* line 14 */
+        ".b64 9999999999999999999\n"                 /* line 16: the same run, another word */
         "}\n";
     ptx_context *ctx;
     const ptx_module *m = test_parse_text(&ctx, src, sizeof src - 1, true);
@@ -552,34 +560,105 @@ START_TEST(data_runs)
     ck_assert_uint_eq(a->width, 1);
     ck_assert_uint_eq(a->count, 3);
     ck_assert_ptr_null(a->values);
+    ck_assert_ptr_null(a->line_bytes);
+    ck_assert_uint_eq(a->nsyms, 0);
     ck_assert_uint_eq(ptx_data_int(a, 1), 200);
     const ptx_data *b = (const ptx_data *)a->base.next;
-    ck_assert_uint_eq(b->width, 8);
+    ck_assert_uint_eq(b->width, 2);
     ck_assert_uint_eq(b->count, 2);
     ck_assert_uint_eq(ptx_data_int(b, 0), 300);
     const ptx_data *c = (const ptx_data *)b->base.next;
     ck_assert_uint_eq(c->width, 0);
     ck_assert_uint_eq(c->values[0]->u.i, 16);
     const ptx_data *d = (const ptx_data *)c->base.next;
-    ck_assert_uint_eq(d->width, 4);
-    ck_assert_uint_eq(d->count, 6);
-    ck_assert_uint_eq(d->nlines, 3);
+    ck_assert_uint_eq(d->width, 8);
+    ck_assert_uint_eq(d->count, 7);
+    ck_assert_uint_eq(d->nlines, 4);
     ck_assert_ptr_nonnull(d->line_ends);
     ck_assert_uint_eq(ptx_data_line_start(d, 1), 2);
     ck_assert_uint_eq(ptx_data_line_start(d, 2), 5);
     ck_assert_uint_eq(ptx_data_line_start(d, 3), 6);
+    ck_assert_uint_eq(ptx_data_line_start(d, 4), 7);
     ck_assert_uint_eq(ptx_data_int(d, 4), 10);
+    ck_assert_ptr_nonnull(d->line_bytes);
+    ck_assert_str_eq(ptx_data_line_word(d, 2), ".b32");
+    ck_assert_str_eq(ptx_data_line_word(d, 3), ".b64");
+    ck_assert_uint_eq(ptx_data_int(d, 6), 9999999999999999999u);
+    ck_assert_ptr_null(d->base.next);
     ck_assert_ptr_null(a->line_ends);
     ck_assert_uint_eq(a->nlines, 3);
-    const ptx_data *e = (const ptx_data *)d->base.next;
-    ck_assert_uint_eq(e->width, 8);
-    ck_assert_uint_eq(ptx_data_int(e, 0), 9999999999999999999u);
     char *t = tree_text(ctx, m, 0);
     ck_assert_ptr_nonnull(strstr(t, "    6:2 data .b8 1\n    7:2 data .b8 200\n    8:3 data .b8 0\n"
                                     "    10:1 data .b8 300\n    11:1 data .b8 7\n    12:1 data .b8 0x10\n"
                                     "    13:1 data .b32 5, 6\n    14:1 data .b32 8, 9, 10\n"
                                     "    15:1 data .b32 11\n    16:1 data .b64 9999999999999999999\n"));
     free(t);
+    ptx_context_free(ctx);
+}
+END_TEST
+
+/* Regression: ".param .b32 name" ending a parameter list, with the ')'
+ * on the next line, has the shape of a run's label line; a run never
+ * starts with one. */
+START_TEST(data_run_not_in_parameter_list)
+{
+    static const char src[] =
+        ".version 9.0\n.target sm_90\n.address_size 64\n"
+        ".visible .func f(\n\t.param .b32 a,\n\t.param .b64 b\n)\n{\n\tret;\n}\n";
+    ptx_context *ctx;
+    const ptx_module *m = test_parse_text(&ctx, src, sizeof src - 1, true);
+    ck_assert_msg(ptx_diag_count(ctx) == 0, "%s", ptx_diag_count(ctx) ? ptx_diag_get(ctx, 0)->message : "");
+    const ptx_func *f = (const ptx_func *)m->first;
+    ck_assert_uint_eq(f->nparams, 2);
+    ck_assert_str_eq(f->params[1]->vars[0].name->text, "b");
+    ptx_context_free(ctx);
+}
+END_TEST
+
+/* A label after .b32 or .b64 stays in a run (as a value listed in
+ * `syms`); after .b8 or .b16, or with anything but a name, it is an
+ * expression of its own line. */
+START_TEST(data_runs_with_labels)
+{
+    static const char src[] =
+        ".version 9.0\n.target sm_90\n.address_size 64\n"
+        ".section .debug_loc\n{\n"
+        ".b64 $L__tmp1\n"                                         /* line 6: a label first */
+        ".b8 0\n.b64 $L__tmp2\n.b8 5\n.b32 _Z3foov\n"           /* lines 7-10: one run */
+        ".b8 $L__tmp1\n"                                          /* line 11 */
+        ".b32 .debug_abbrev\n"                                    /* line 12 */
+        ".b64 $L__tmp1+4\n"                                       /* line 13 */
+        ".b8 0\n"                                                 /* line 14 */
+        "}\n";
+    ptx_context *ctx;
+    const ptx_module *m = test_parse_text(&ctx, src, sizeof src - 1, true);
+    ck_assert_uint_eq(ptx_diag_count(ctx), 0);
+    const ptx_data *first = (const ptx_data *)((const ptx_section *)m->first)->first;
+    ck_assert_uint_eq(first->width, 0);
+    const ptx_data *a = (const ptx_data *)first->base.next;
+    ck_assert_uint_eq(a->nlines, 4);
+    ck_assert_uint_eq(a->count, 4);
+    ck_assert_uint_eq(a->width, 1);
+    ck_assert_uint_eq(a->nsyms, 2);
+    ck_assert_ptr_null(ptx_data_sym_at(a, 0));
+    ck_assert_str_eq(ptx_data_sym_at(a, 1)->text, "$L__tmp2");
+    ck_assert_ptr_null(ptx_data_sym_at(a, 2));
+    ck_assert_uint_eq(ptx_data_int(a, 2), 5);
+    ck_assert_str_eq(ptx_data_sym_at(a, 3)->text, "_Z3foov");
+    ck_assert_uint_eq(ptx_data_int(a, 3), 0);
+    const ptx_node *x = a->base.next;
+    for (int k = 0; k < 3; k++, x = x->next)
+        ck_assert_uint_eq(((const ptx_data *)x)->width, 0);
+    ck_assert_uint_eq(((const ptx_data *)x)->width, 1);
+    ck_assert_ptr_null(x->next);
+    char *t = tree_text(ctx, m, 0);
+    ck_assert_ptr_nonnull(strstr(t, "    6:1 data .b64 $L__tmp1\n    7:1 data .b8 0\n    8:1 data .b64 $L__tmp2\n"
+                                    "    9:1 data .b8 5\n    10:1 data .b32 _Z3foov\n"));
+    free(t);
+    char *j = json_text(ctx, m);
+    ck_assert_ptr_nonnull(strstr(j, "\"lines\":4,\"line_words\":[\".b8\",\".b64\",\".b8\",\".b32\"],"
+                                    "\"v\":[0,\"$L__tmp2\",5,\"_Z3foov\"]"));
+    free(j);
     ptx_context_free(ctx);
 }
 END_TEST
@@ -815,6 +894,8 @@ Suite *print_suite(void)
     tcase_add_test(tc, round_trip_line_preserving);
     tcase_add_test(tc, round_trip_keeps_lines);
     tcase_add_test(tc, data_runs);
+    tcase_add_test(tc, data_runs_with_labels);
+    tcase_add_test(tc, data_run_not_in_parameter_list);
     tcase_add_loop_test(tc, data_runs_either_way, 0, 5);
     tcase_add_test(tc, line_preserving_one_line_section);
     suite_add_tcase(s, tc);
