@@ -67,6 +67,7 @@ static void ptx_yyerror(PTX_YYLTYPE *loc, ptx_parser_state *pp, const char *msg)
 %token <tok> IDENT "identifier" DOTWORD "dot-word" INT "integer" FLOAT "floating-point number"
 %token <tok> F32BITS "0f constant" F64BITS "0d constant" STRING "string" DWARF "@@DWARF line"
 %token <tok> SINK "'_'" DOTTED "dotted name" DATARUN "section data" SIMPLE "instruction"
+%token <tok> LOCLINE "'.loc' line"
 %token <tok> TYPE "type" SPACE "state space" LINK "linkage directive" VEC "vector size"
 %token <tok> FDIR "function directive"
 %token <tok> VERSION "'.version'" TARGET "'.target'" ADDRESS_SIZE "'.address_size'"
@@ -315,6 +316,7 @@ name_item
 
 loc_stmt
     : LOC INT INT INT loc_attrs         { ptx_tok n[3] = { $2, $3, $4 }; $$ = ptx_b_loc(CTX, n, $5, @$); }
+    | LOCLINE                           { $$ = ptx_b_loc_line(CTX, &$1); }
     ;
 
 loc_attrs

@@ -683,6 +683,60 @@ static ptx_tok simple_int(const ptx_context *ctx, const char **pp)
     return t;
 }
 
+/* 0|[1-9][0-9]{0,8}: a .loc number, which fits 32 bits */
+static const char *skip_loc_number(const char *p, uint32_t *v)
+{
+    if (*p == '0') {
+        *v = 0;
+        return p + 1;
+    }
+    if (*p < '1' || *p > '9')
+        return NULL;
+    const char *end = p + 9;
+    uint32_t x = 0;
+    for (; p < end && is_ch(*p, CH_DIGIT); p++)
+        x = x * 10 + (uint32_t)(*p - '0');
+    *v = x;
+    return p;
+}
+
+size_t ptx_loc_length(const char *s, ptx_tok *shape)
+{
+    if (s[0] != '.' || s[1] != 'l' || s[2] != 'o' || s[3] != 'c' || (s[4] != ' ' && s[4] != '\t'))
+        return 0;
+    const char *p = s + 4;
+    uint32_t v[3];
+    for (int i = 0; i < 3; i++) {
+        const char *q = skip_blanks(p);
+        if (q == p || !(q = skip_loc_number(q, &v[i])))
+            return 0;
+        p = q;
+    }
+    /* the line ends there, and no attribute follows on the next lines */
+    const char *q = p;
+    while (*q == ' ' || *q == '\t' || *q == '\r')
+        q++;
+    if (*q != '\n')
+        return 0;
+    while (*q == ' ' || *q == '\t' || *q == '\r' || *q == '\n')
+        q++;
+    if (*q == ',')
+        return 0;
+    shape->k = v[0];
+    shape->u = (uint64_t)v[2] << 32 | v[1];
+    return (size_t)(p - s);
+}
+
+ptx_node *ptx_b_loc_line(ptx_context *ctx, const ptx_tok *t)
+{
+    ptx_loc_t loc = { t->off, t->off + t->len };
+    ptx_loc *l = node_new(ctx, PTX_NODE_LOC, sizeof *l, loc);
+    l->file = t->k;
+    l->line = (uint32_t)t->u;
+    l->col = (uint32_t)(t->u >> 32);
+    return &l->base;
+}
+
 /* An instruction the scanner took whole (ptx_simple_length): the same
  * builders, in the same order, as the grammar's rules for it. */
 ptx_node *ptx_b_simple(ptx_context *ctx, const ptx_tok *t)

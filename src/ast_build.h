@@ -91,6 +91,12 @@ ptx_node *ptx_b_data_run(ptx_context *ctx, const ptx_tok *t);
  * when the text has another shape. */
 size_t ptx_simple_length(const char *s);
 ptx_node *ptx_b_simple(ptx_context *ctx, const ptx_tok *t);
+/* ".loc FILE LINE COLUMN" of decimals of at most 9 digits, alone on its
+ * line (no attribute follows, on it or on the next lines): one LOCLINE
+ * token.  Returns its length at s (to the column's last digit), or 0;
+ * sets shape->k to FILE and shape->u to COLUMN << 32 | LINE. */
+size_t ptx_loc_length(const char *s, ptx_tok *shape);
+ptx_node *ptx_b_loc_line(ptx_context *ctx, const ptx_tok *t);
 /* The value of `n` hexadecimal digits (0f/0d constants: n is 8 or 16). */
 uint64_t ptx_hex_bits(const char *digits, size_t n);
 ptx_expr *ptx_b_sink(ptx_context *ctx, const ptx_tok *t);

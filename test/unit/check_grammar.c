@@ -894,6 +894,44 @@ START_TEST(one_token_instruction_after_comment_lines)
 }
 END_TEST
 
+/* A plain ".loc F L C" line is one token, after which a statement
+ * starts (the next instruction is one token too); with attributes, on
+ * its line or the next, a comment after it or a number of 10 digits, it
+ * takes the rules' way. */
+START_TEST(loc_line_one_token)
+{
+    size_t base = body_tokens("");
+    ck_assert_uint_eq(body_tokens("\t.loc 1 2 3\n\tadd.s32 r1, r2, r3;"), base + 2);
+    ck_assert_uint_eq(body_tokens("\t.loc\t1 0 30\r\n\n\t.loc 1 3 4\n\tret;"), base + 3);
+    ck_assert_uint_eq(body_tokens("\t.loc 1 2 3\n\t, function_name $L\n\tret;"), base + 9);
+    ck_assert_uint_eq(body_tokens("\t.loc 1 2 3 // c\n\tret;"), base + 6);
+    ck_assert_uint_eq(body_tokens("\t.loc 1 2 1234567890\n\tret;"), base + 6);
+}
+END_TEST
+
+/* The node is the same either way: numbers and span. */
+START_TEST(loc_line_as_grammar)
+{
+    ptx_context *ctx;
+    const ptx_module *m = test_parse_body(&ctx, "\t.loc 12 345 6\n/**/ .loc 12 345 6\n\t.loc 1 2 123456789\n", false);
+    ck_assert_uint_eq(ptx_diag_count(ctx), 0);
+    const ptx_loc *a = (const ptx_loc *)stmt_at(m, 0), *b = (const ptx_loc *)stmt_at(m, 1);
+    ck_assert_int_eq(a->base.kind, PTX_NODE_LOC);
+    ck_assert_int_eq(b->base.kind, PTX_NODE_LOC);
+    ck_assert_uint_eq(a->file, 12);
+    ck_assert_uint_eq(a->line, 345);
+    ck_assert_uint_eq(a->col, 6);
+    ck_assert_uint_eq(b->file, 12);
+    ck_assert_uint_eq(b->line, 345);
+    ck_assert_uint_eq(b->col, 6);
+    ck_assert_uint_eq(a->base.span.len, strlen(".loc 12 345 6"));
+    ck_assert_uint_eq(b->base.span.len, a->base.span.len);
+    ck_assert_ptr_null(a->function_name);
+    ck_assert_uint_eq(((const ptx_loc *)stmt_at(m, 2))->col, 123456789);
+    ptx_context_free(ctx);
+}
+END_TEST
+
 /* A syntax error found at a whole-instruction token: it is named as an
  * instruction, and kept (error recovery ends with it). */
 START_TEST(one_token_instruction_after_error)
@@ -1621,6 +1659,8 @@ Suite *grammar_suite(void)
     tcase_add_test(tc, one_token_instruction_only_at_statement_start);
     tcase_add_test(tc, one_token_instruction_after_error);
     tcase_add_test(tc, one_token_instruction_after_comment_lines);
+    tcase_add_test(tc, loc_line_one_token);
+    tcase_add_test(tc, loc_line_as_grammar);
     tcase_add_test(tc, shape_two_selectors);
     tcase_add_test(tc, shape_guard);
     tcase_add_test(tc, shape_pair_and_sink);
