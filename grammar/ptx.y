@@ -67,7 +67,7 @@ static void ptx_yyerror(PTX_YYLTYPE *loc, ptx_parser_state *pp, const char *msg)
 %token <tok> IDENT "identifier" DOTWORD "dot-word" INT "integer" FLOAT "floating-point number"
 %token <tok> F32BITS "0f constant" F64BITS "0d constant" STRING "string" DWARF "@@DWARF line"
 %token <tok> SINK "'_'" DOTTED "dotted name" DATARUN "section data" SIMPLE "instruction"
-%token <tok> LOCLINE "'.loc' line"
+%token <tok> LOCLINE "'.loc' line" LABEL "label"
 %token <tok> TYPE "type" SPACE "state space" LINK "linkage directive" VEC "vector size"
 %token <tok> FDIR "function directive"
 %token <tok> VERSION "'.version'" TARGET "'.target'" ADDRESS_SIZE "'.address_size'"
@@ -290,6 +290,7 @@ stmts
 
 stmt
     : IDENT ':'                         { $$ = ptx_b_label(CTX, &$1, @$); }
+    | LABEL                             { $$ = ptx_b_label_line(CTX, &$1); }
     | IDENT ':' CALLPROTOTYPE ret_opt SINK params_opt fdirs ';'
                                         { $$ = ptx_b_callproto(CTX, &$1, $4, $6, $7, @$); }
     | IDENT ':' CALLTARGETS names ';'   { $$ = ptx_b_targets(CTX, &$1, false, $4, @$); }
@@ -427,6 +428,7 @@ sec_items
 
 section_item
     : IDENT ':'                         { $$ = ptx_b_label(CTX, &$1, @$); }
+    | LABEL                             { $$ = ptx_b_label_line(CTX, &$1); }
     | anyword sec_vals                  { $$ = ptx_b_data(CTX, &$1, $2, @$); }
     | DATARUN                           { $$ = ptx_b_data_run(CTX, &$1); }
     ;

@@ -737,6 +737,24 @@ ptx_node *ptx_b_loc_line(ptx_context *ctx, const ptx_tok *t)
     return &l->base;
 }
 
+size_t ptx_label_length(const char *s)
+{
+    const char *p = skip_id(s);
+    if (!p || *p != ':')
+        return 0;
+    const char *q = p + 1;
+    while (*q == ' ' || *q == '\t' || *q == '\r')
+        q++;
+    return *q == '\n' ? (size_t)(p + 1 - s) : 0;
+}
+
+ptx_node *ptx_b_label_line(ptx_context *ctx, const ptx_tok *t)
+{
+    ptx_tok name = { t->off, t->len - 1, 0, { 0 } };
+    ptx_loc_t loc = { t->off, t->off + t->len };
+    return ptx_b_label(ctx, &name, loc);
+}
+
 /* An instruction the scanner took whole (ptx_simple_length): the same
  * builders, in the same order, as the grammar's rules for it. */
 ptx_node *ptx_b_simple(ptx_context *ctx, const ptx_tok *t)

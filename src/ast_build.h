@@ -97,6 +97,11 @@ ptx_node *ptx_b_simple(ptx_context *ctx, const ptx_tok *t);
  * sets shape->k to FILE and shape->u to COLUMN << 32 | LINE. */
 size_t ptx_loc_length(const char *s, ptx_tok *shape);
 ptx_node *ptx_b_loc_line(ptx_context *ctx, const ptx_tok *t);
+/* "name:" ending its line: one LABEL token (the scanner also checks that
+ * no .callprototype, .calltargets or .branchtargets follows).  Returns its
+ * length at s, ':' included, or 0. */
+size_t ptx_label_length(const char *s);
+ptx_node *ptx_b_label_line(ptx_context *ctx, const ptx_tok *t);
 /* The value of `n` hexadecimal digits (0f/0d constants: n is 8 or 16). */
 uint64_t ptx_hex_bits(const char *digits, size_t n);
 ptx_expr *ptx_b_sink(ptx_context *ctx, const ptx_tok *t);

@@ -909,6 +909,33 @@ START_TEST(loc_line_one_token)
 }
 END_TEST
 
+/* A label ending its line is one token, after which a statement starts;
+ * one that names a .callprototype, .calltargets or .branchtargets on the
+ * next line (or after a comment) takes the rules' way, as does one with
+ * a statement on its line. */
+START_TEST(label_line_one_token)
+{
+    size_t base = body_tokens("");
+    ck_assert_uint_eq(body_tokens("$L__BB0_1:\n\tret;"), base + 2);
+    ck_assert_uint_eq(body_tokens("$L__BB0_1: \r\n\n// c\n$L__BB0_2:\n\tret;"), base + 3);
+    ck_assert_uint_eq(body_tokens("$L: ret;"), base + 4);
+    ck_assert_uint_eq(body_tokens("p:\n\t.callprototype _ ();"), base + 7);
+    ck_assert_uint_eq(body_tokens("p: // c\n\t.callprototype _ ();"), base + 7);
+    ck_assert_uint_eq(body_tokens("p:\n/* c */ .callprototype _ ();"), base + 7);
+    ck_assert_uint_eq(body_tokens("t:\n.branchtargets A, B;\nA:\nB:\nret;"), base + 10);
+    ck_assert_uint_eq(body_tokens("t:\n.calltargets f;\nret;"), base + 6);
+    ptx_context *ctx;
+    const ptx_module *m = test_parse_body(&ctx, "$L__BB0_1:\n\tret;\np:\n.callprototype _ ();", false);
+    ck_assert_uint_eq(ptx_diag_count(ctx), 0);
+    const ptx_label *l = (const ptx_label *)stmt_at(m, 0);
+    ck_assert_int_eq(l->base.kind, PTX_NODE_LABEL);
+    ck_assert_str_eq(l->name->text, "$L__BB0_1");
+    ck_assert_uint_eq(l->base.span.len, strlen("$L__BB0_1:"));
+    ck_assert_int_eq(stmt_at(m, 2)->kind, PTX_NODE_CALLPROTO);
+    ptx_context_free(ctx);
+}
+END_TEST
+
 /* The node is the same either way: numbers and span. */
 START_TEST(loc_line_as_grammar)
 {
@@ -1661,6 +1688,7 @@ Suite *grammar_suite(void)
     tcase_add_test(tc, one_token_instruction_after_comment_lines);
     tcase_add_test(tc, loc_line_one_token);
     tcase_add_test(tc, loc_line_as_grammar);
+    tcase_add_test(tc, label_line_one_token);
     tcase_add_test(tc, shape_two_selectors);
     tcase_add_test(tc, shape_guard);
     tcase_add_test(tc, shape_pair_and_sink);
