@@ -700,40 +700,94 @@ static const char *skip_loc_number(const char *p, uint32_t *v)
     return p;
 }
 
-size_t ptx_loc_length(const char *s, ptx_tok *shape)
+/* A .loc line of the one-token shape, taken apart. */
+struct loc_parts {
+    uint32_t v[6];              /* file, line, column; inlined_at's three */
+    const char *name;           /* function_name's label, or NULL */
+    size_t name_len;
+    bool inlined;
+};
+
+/* `n` numbers, each after blanks; the end, or NULL */
+static const char *loc_numbers(const char *p, uint32_t *v, int n)
+{
+    for (int i = 0; i < n; i++) {
+        const char *q = skip_blanks(p);
+        if (q == p || !(q = skip_loc_number(q, &v[i])))
+            return NULL;
+        p = q;
+    }
+    return p;
+}
+
+/* ", word" after blanks: the text after the word and its blanks, or NULL */
+static const char *loc_key(const char *p, const char *word, size_t n)
+{
+    p = skip_blanks(p);
+    if (*p != ',')
+        return NULL;
+    p = skip_blanks(p + 1);
+    if (strncmp(p, word, n) != 0 || (p[n] != ' ' && p[n] != '\t'))
+        return NULL;
+    return p + n;
+}
+
+static size_t loc_line(const char *s, struct loc_parts *out)
 {
     if (s[0] != '.' || s[1] != 'l' || s[2] != 'o' || s[3] != 'c' || (s[4] != ' ' && s[4] != '\t'))
         return 0;
-    const char *p = s + 4;
-    uint32_t v[3];
-    for (int i = 0; i < 3; i++) {
-        const char *q = skip_blanks(p);
-        if (q == p || !(q = skip_loc_number(q, &v[i])))
+    const char *p = loc_numbers(s + 4, out->v, 3), *q;
+    if (!p)
+        return 0;
+    out->name = NULL;
+    out->inlined = false;
+    if ((q = loc_key(p, "function_name", 13)) != NULL) {
+        out->name = skip_blanks(q);
+        if (!(p = skip_id(out->name)))
             return 0;
-        p = q;
+        out->name_len = (size_t)(p - out->name);
+    }
+    if ((q = loc_key(p, "inlined_at", 10)) != NULL) {
+        if (!(p = loc_numbers(q, out->v + 3, 3)))
+            return 0;
+        out->inlined = true;
     }
     /* the line ends there, and no attribute follows on the next lines */
-    const char *q = p;
+    q = p;
     while (*q == ' ' || *q == '\t' || *q == '\r')
         q++;
     if (*q != '\n')
         return 0;
     while (*q == ' ' || *q == '\t' || *q == '\r' || *q == '\n')
         q++;
-    if (*q == ',')
-        return 0;
-    shape->k = v[0];
-    shape->u = (uint64_t)v[2] << 32 | v[1];
-    return (size_t)(p - s);
+    return *q == ',' ? 0 : (size_t)(p - s);
+}
+
+size_t ptx_loc_length(const char *s)
+{
+    struct loc_parts parts;
+    return loc_line(s, &parts);
 }
 
 ptx_node *ptx_b_loc_line(ptx_context *ctx, const ptx_tok *t)
 {
+    struct loc_parts parts;
+    loc_line(ctx->src + t->off, &parts);
     ptx_loc_t loc = { t->off, t->off + t->len };
     ptx_loc *l = node_new(ctx, PTX_NODE_LOC, sizeof *l, loc);
-    l->file = t->k;
-    l->line = (uint32_t)t->u;
-    l->col = (uint32_t)(t->u >> 32);
+    l->file = parts.v[0];
+    l->line = parts.v[1];
+    l->col = parts.v[2];
+    if (parts.name) {
+        ptx_tok name = { (uint32_t)(parts.name - ctx->src), (uint32_t)parts.name_len, 0, { 0 } };
+        l->function_name = tok_name(ctx, &name);
+    }
+    if (parts.inlined) {
+        l->has_inlined_at = 1;
+        l->in_file = parts.v[3];
+        l->in_line = parts.v[4];
+        l->in_col = parts.v[5];
+    }
     return &l->base;
 }
 

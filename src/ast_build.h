@@ -91,11 +91,12 @@ ptx_node *ptx_b_data_run(ptx_context *ctx, const ptx_tok *t);
  * when the text has another shape. */
 size_t ptx_simple_length(const char *s);
 ptx_node *ptx_b_simple(ptx_context *ctx, const ptx_tok *t);
-/* ".loc FILE LINE COLUMN" of decimals of at most 9 digits, alone on its
- * line (no attribute follows, on it or on the next lines): one LOCLINE
- * token.  Returns its length at s (to the column's last digit), or 0;
- * sets shape->k to FILE and shape->u to COLUMN << 32 | LINE. */
-size_t ptx_loc_length(const char *s, ptx_tok *shape);
+/* ".loc FILE LINE COLUMN", then optionally ", function_name LABEL" and
+ * ", inlined_at FILE LINE COLUMN" in that order, numbers decimals of at
+ * most 9 digits, ending its line (no other attribute follows, on it or
+ * on the next lines): one LOCLINE token.  Returns its length at s (to its
+ * last number or name), or 0. */
+size_t ptx_loc_length(const char *s);
 ptx_node *ptx_b_loc_line(ptx_context *ctx, const ptx_tok *t);
 /* "name:" ending its line: one LABEL token (the scanner also checks that
  * no .callprototype, .calltargets or .branchtargets follows).  Returns its

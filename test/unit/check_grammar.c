@@ -906,6 +906,15 @@ START_TEST(loc_line_one_token)
     ck_assert_uint_eq(body_tokens("\t.loc 1 2 3\n\t, function_name $L\n\tret;"), base + 9);
     ck_assert_uint_eq(body_tokens("\t.loc 1 2 3 // c\n\tret;"), base + 6);
     ck_assert_uint_eq(body_tokens("\t.loc 1 2 1234567890\n\tret;"), base + 6);
+    /* the attributes nvcc writes, in its order */
+    ck_assert_uint_eq(body_tokens("\t.loc 2 1089 9, function_name $L__info_string0, inlined_at 1 34 3\n\tret;"),
+                      base + 2);
+    ck_assert_uint_eq(body_tokens("\t.loc 2 1 9 , function_name f\n\tret;"), base + 2);
+    ck_assert_uint_eq(body_tokens("\t.loc 2 1 9,inlined_at 1 2 3\n\tret;"), base + 2);
+    /* another order, an offset, a repeated attribute: the rules' way */
+    ck_assert_uint_eq(body_tokens("\t.loc 2 1 9, inlined_at 1 2 3, function_name f\n\tret;"),
+                      base + 4 + 5 + 3 + 2);
+    ck_assert_uint_eq(body_tokens("\t.loc 2 1 9, function_name f+4\n\tret;"), base + 4 + 5 + 2);
 }
 END_TEST
 
@@ -955,6 +964,25 @@ START_TEST(loc_line_as_grammar)
     ck_assert_uint_eq(b->base.span.len, a->base.span.len);
     ck_assert_ptr_null(a->function_name);
     ck_assert_uint_eq(((const ptx_loc *)stmt_at(m, 2))->col, 123456789);
+    ptx_context_free(ctx);
+    m = test_parse_body(&ctx, "\t.loc 2 1089 9, function_name $L__info_string0, inlined_at 1 34 3\n"
+                              "/**/ .loc 2 1089 9, function_name $L__info_string0, inlined_at 1 34 3\n", false);
+    ck_assert_uint_eq(ptx_diag_count(ctx), 0);
+    a = (const ptx_loc *)stmt_at(m, 0);
+    b = (const ptx_loc *)stmt_at(m, 1);
+    ck_assert_uint_eq(a->line, 1089);
+    ck_assert_ptr_nonnull(a->function_name);
+    ck_assert_ptr_eq(a->function_name, b->function_name);
+    ck_assert_str_eq(a->function_name->text, "$L__info_string0");
+    ck_assert_uint_eq(a->function_offset, 0);
+    ck_assert_uint_eq(a->has_inlined_at, 1);
+    ck_assert_uint_eq(b->has_inlined_at, 1);
+    ck_assert_uint_eq(a->in_file, b->in_file);
+    ck_assert_uint_eq(a->in_line, 34);
+    ck_assert_uint_eq(b->in_line, 34);
+    ck_assert_uint_eq(a->in_col, 3);
+    ck_assert_uint_eq(b->in_col, 3);
+    ck_assert_uint_eq(a->base.span.len, b->base.span.len);
     ptx_context_free(ctx);
 }
 END_TEST
