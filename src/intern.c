@@ -1,6 +1,7 @@
 /* Interning: each distinct name is stored once in the arena, so names
  * compare by pointer.  Open addressing with linear probing; the table
- * doubles at 3/4 full.  The hash and length are compared before the bytes. */
+ * doubles at 3/4 full.  A slot holds the hash, the length and the first
+ * eight bytes, compared before the name itself is touched. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -36,35 +37,50 @@ static uint32_t hash_bytes(const char *s, size_t len)
     return (uint32_t)(h ^ (h >> 32)) | 1;
 }
 
+static uint64_t head_of(const char *s, size_t len)
+{
+    uint64_t h = 0;
+    memcpy(&h, s, len < 8 ? len : 8);
+    return h;
+}
+
+/* memcmp(a, b, len) == 0 without a call: names are short */
+static bool same_bytes(const char *a, const char *b, size_t len)
+{
+    for (; len >= 8; a += 8, b += 8, len -= 8) {
+        uint64_t x, y;
+        memcpy(&x, a, 8);
+        memcpy(&y, b, 8);
+        if (x != y)
+            return false;
+    }
+    while (len--)
+        if (*a++ != *b++)
+            return false;
+    return true;
+}
+
 static void rehash(ptx_context *ctx)
 {
     ptx_interner *in = &ctx->names;
     size_t cap = in->slots ? (in->mask + 1) * 2 : 1024;
-    const ptx_name **slots = malloc(cap * sizeof *slots);
-    uint32_t *hashes = calloc(cap, sizeof *hashes);
-    if (!slots || !hashes) {
-        free(slots);
-        free(hashes);
+    ptx_intern_slot *slots = calloc(cap, sizeof *slots);
+    if (!slots)
         longjmp(ctx->oom, 1);
-    }
     if (!in->slots) {
         ptx_arena_init(&in->text);
         in->text.oom = &ctx->oom;
     }
     for (size_t i = 0; in->slots && i <= in->mask; i++) {
-        if (!in->hashes[i])
+        if (!in->slots[i].hash)
             continue;
-        const ptx_name *n = in->slots[i];
-        size_t j = n->hash & (cap - 1);
-        while (hashes[j])
+        size_t j = in->slots[i].hash & (cap - 1);
+        while (slots[j].hash)
             j = (j + 1) & (cap - 1);
-        slots[j] = n;
-        hashes[j] = n->hash;
+        slots[j] = in->slots[i];
     }
     free(in->slots);
-    free(in->hashes);
     in->slots = slots;
-    in->hashes = hashes;
     in->mask = cap - 1;
 }
 
@@ -74,20 +90,19 @@ const ptx_name *ptx_intern(ptx_context *ctx, const char *s, size_t len)
     if (!in->slots || (in->count + 1) * 4 > (in->mask + 1) * 3)
         rehash(ctx);
     uint32_t h = hash_bytes(s, len);
+    uint64_t head = head_of(s, len);
     size_t i = h & in->mask;
-    for (uint32_t hi; (hi = in->hashes[i]) != 0; i = (i + 1) & in->mask) {
-        const ptx_name *n = in->slots[i];
-        if (hi == h && n->len == len && memcmp(n->text, s, len) == 0)
-            return n;
-    }
+    for (const ptx_intern_slot *e; (e = &in->slots[i])->hash != 0; i = (i + 1) & in->mask)
+        if (e->hash == h && e->len == len && e->head == head &&
+            (len <= 8 || same_bytes(e->name->text + 8, s + 8, len - 8)))
+            return e->name;
     ptx_name *n = ptx_arena_alloc(&in->text, sizeof *n + len + 1);
     n->len = (uint32_t)len;
     n->hash = h;
     n->isa_id = PTX_ISA_ID_UNKNOWN;
     memcpy(n->text, s, len);
     n->text[len] = '\0';
-    in->slots[i] = n;
-    in->hashes[i] = h;
+    in->slots[i] = (ptx_intern_slot){ h, (uint32_t)len, head, n };
     in->count++;
     return n;
 }
@@ -150,8 +165,6 @@ void ptx_interner_release(ptx_interner *in)
     if (in->slots)
         ptx_arena_release(&in->text);
     free(in->slots);
-    free(in->hashes);
-    in->hashes = NULL;
     in->slots = NULL;
     in->mask = 0;
     in->count = 0;

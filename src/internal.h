@@ -33,11 +33,18 @@ char *ptx_arena_strndup(ptx_arena *a, const char *s, size_t n);
 
 typedef struct ptx_split ptx_split;
 
+/* A slot of the interning table: the name's hash, length and first
+ * eight bytes beside it, so that a probe reads one slot and, for a name
+ * of up to eight bytes (registers), nothing else. */
+typedef struct ptx_intern_slot {
+    uint32_t hash;            /* 0: empty */
+    uint32_t len;
+    uint64_t head;            /* the first min(len, 8) bytes, zero-padded */
+    const ptx_name *name;
+} ptx_intern_slot;
+
 typedef struct ptx_interner {
-    /* open addressing in two parallel arrays: the probe reads hashes, which
-     * sit together, and touches a name only when its hash matches */
-    uint32_t *hashes;
-    const ptx_name **slots;
+    ptx_intern_slot *slots;
     size_t mask;              /* slots - 1 */
     size_t count;
     ptx_arena text;           /* the names, together and apart from the tree */
