@@ -592,17 +592,29 @@ static const char *skip_dotword(const char *p)
     }
 }
 
-/* 0 or [1-9][0-9]{0,17}: at most 18 digits, which cannot overflow */
+/* 0 or [1-9] and at most max - 1 more digits (at most 19 digits, which
+ * cannot overflow); its value in *v when v is not NULL */
+static const char *skip_plain_decimal(const char *p, unsigned max, uint64_t *v)
+{
+    uint64_t x = 0;
+    if (*p == '0') {
+        p++;
+    } else if (*p >= '1' && *p <= '9') {
+        const char *end = p + max;
+        for (; p < end && is_ch(*p, CH_DIGIT); p++)
+            x = x * 10 + (uint64_t)(*p - '0');
+    } else {
+        return NULL;
+    }
+    if (v)
+        *v = x;
+    return p;
+}
+
+/* 0 or [1-9][0-9]{0,17}, as the one-token instruction takes them */
 static const char *skip_decimal(const char *p)
 {
-    if (*p == '0')
-        return p + 1;
-    if (*p < '1' || *p > '9')
-        return NULL;
-    const char *end = p + 18;
-    for (p++; p < end && is_ch(*p, CH_DIGIT); p++)
-        continue;
-    return p;
+    return skip_plain_decimal(p, 18, NULL);
 }
 
 static const char *skip_hex(const char *p, unsigned n)
@@ -686,17 +698,9 @@ static ptx_tok simple_int(const ptx_context *ctx, const char **pp)
 /* 0|[1-9][0-9]{0,8}: a .loc number, which fits 32 bits */
 static const char *skip_loc_number(const char *p, uint32_t *v)
 {
-    if (*p == '0') {
-        *v = 0;
-        return p + 1;
-    }
-    if (*p < '1' || *p > '9')
-        return NULL;
-    const char *end = p + 9;
-    uint32_t x = 0;
-    for (; p < end && is_ch(*p, CH_DIGIT); p++)
-        x = x * 10 + (uint32_t)(*p - '0');
-    *v = x;
+    uint64_t x = 0;
+    p = skip_plain_decimal(p, 9, &x);
+    *v = (uint32_t)x;
     return p;
 }
 
@@ -1617,21 +1621,10 @@ ptx_node *ptx_b_data(ptx_context *ctx, const ptx_tok *word, size_t values, ptx_l
     return &d->base;
 }
 
-/* 0|[1-9][0-9]{0,18}: a data run's value (19 digits cannot overflow) */
+/* 0|[1-9][0-9]{0,18}: a data run's value */
 static const char *skip_run_value(const char *p, uint64_t *v)
 {
-    if (*p == '0') {
-        *v = 0;
-        return p + 1;
-    }
-    if (*p < '1' || *p > '9')
-        return NULL;
-    const char *end = p + 19;
-    uint64_t x = 0;
-    for (; p < end && is_ch(*p, CH_DIGIT); p++)
-        x = x * 10 + (uint64_t)(*p - '0');
-    *v = x;
-    return p;
+    return skip_plain_decimal(p, 19, v);
 }
 
 /* The word of a run's line at p (".b8 " and so on, blank included): the

@@ -879,60 +879,55 @@ static size_t body_tokens(const char *body)
     return n;
 }
 
-/* Blank lines and '//' comments before an instruction do not keep it
- * from being one token; a comment with a byte to report goes the rules'
- * way (which report it), and so does the instruction after it. */
-START_TEST(one_token_instruction_after_comment_lines)
+/* What the scanner takes as one token: the tokens a body adds to the
+ * empty kernel's. */
+static const struct {
+    const char *body;
+    size_t tokens;
+    const char *why;
+} token_cases[] = {
+    { "\tadd.s32 r1, r2, r3;\n\tret;", 2, "two instructions, one token each" },
+    { "\t// note\n\n\t  \n\tadd.s32 r1, r2, r3; // more\n\tret;", 2,
+      "blank lines and '//' comments do not keep an instruction from being one token" },
+    { "\t// caf\xc3\xa9\n\tret;", 2,
+      "a comment with a byte to report goes the rules' way, and the instruction after it" },
+    { "\t/* c */\n\tret;", 2, "so does a block comment" },
+    { "\tret; ret;", 3, "an instruction not at its line's start takes the rules' way" },
+    { "\t.loc 1 2 3\n\tadd.s32 r1, r2, r3;", 2, "a .loc line is one token, and a statement starts after it" },
+    { "\t.loc\t1 0 30\r\n\n\t.loc 1 3 4\n\tret;", 3, ".loc lines with tabs and CRLF" },
+    { "\t.loc 1 2 3\n\t, function_name $L\n\tret;", 9, ".loc with an attribute on the next line: the rules' way" },
+    { "\t.loc 1 2 3 // c\n\tret;", 6, ".loc with a comment after it: the rules' way" },
+    { "\t.loc 1 2 1234567890\n\tret;", 6, ".loc with a number of 10 digits: the rules' way" },
+    { "\t.loc 2 1089 9, function_name $L__info_string0, inlined_at 1 34 3\n\tret;", 2,
+      ".loc with the attributes nvcc writes, in its order: one token" },
+    { "\t.loc 2 1 9 , function_name f\n\tret;", 2, ".loc with function_name alone" },
+    { "\t.loc 2 1 9,inlined_at 1 2 3\n\tret;", 2, ".loc with inlined_at alone" },
+    { "\t.loc 2 1 9, inlined_at 1 2 3, function_name f\n\tret;", 4 + 5 + 3 + 2,
+      ".loc attributes in another order: the rules' way" },
+    { "\t.loc 2 1 9, function_name f+4\n\tret;", 4 + 5 + 2,
+      ".loc function_name with an offset: the rules' way" },
+    { "$L__BB0_1:\n\tret;", 2, "a label ending its line is one token, and a statement starts after it" },
+    { "$L__BB0_1: \r\n\n// c\n$L__BB0_2:\n\tret;", 3, "labels with blanks, CRLF and comments after them" },
+    { "$L: ret;", 4, "a label with a statement on its line: the rules' way" },
+    { "p:\n\t.callprototype _ ();", 7, "a label naming a .callprototype on the next line: the rules' way" },
+    { "p: // c\n\t.callprototype _ ();", 7, "the same after a comment" },
+    { "p:\n/* c */ .callprototype _ ();", 7, "the same after a block comment" },
+    { "t:\n.branchtargets A, B;\nA:\nB:\nret;", 10, "a label naming a .branchtargets" },
+    { "t:\n.calltargets f;\nret;", 6, "a label naming a .calltargets" },
+};
+
+START_TEST(one_token_shapes)
 {
     size_t base = body_tokens("");
-    ck_assert_uint_eq(body_tokens("\tadd.s32 r1, r2, r3;\n\tret;"), base + 2);
-    ck_assert_uint_eq(body_tokens("\t// note\n\n\t  \n\tadd.s32 r1, r2, r3; // more\n\tret;"), base + 2);
-    ck_assert_uint_eq(body_tokens("\t// caf\xc3\xa9\n\tret;"), base + 2);
-    ck_assert_uint_eq(body_tokens("\t/* c */\n\tret;"), base + 2);
-    /* not at a line's start: the rules' tokens */
-    ck_assert_uint_eq(body_tokens("\tret; ret;"), base + 3);
+    size_t n = body_tokens(token_cases[_i].body);
+    ck_assert_msg(n == base + token_cases[_i].tokens, "%s: %zu tokens, expected %zu",
+                  token_cases[_i].why, n - base, token_cases[_i].tokens);
 }
 END_TEST
 
-/* A plain ".loc F L C" line is one token, after which a statement
- * starts (the next instruction is one token too); with attributes, on
- * its line or the next, a comment after it or a number of 10 digits, it
- * takes the rules' way. */
-START_TEST(loc_line_one_token)
+/* A label ending its line makes the same node as the rules' "name :". */
+START_TEST(label_line_as_grammar)
 {
-    size_t base = body_tokens("");
-    ck_assert_uint_eq(body_tokens("\t.loc 1 2 3\n\tadd.s32 r1, r2, r3;"), base + 2);
-    ck_assert_uint_eq(body_tokens("\t.loc\t1 0 30\r\n\n\t.loc 1 3 4\n\tret;"), base + 3);
-    ck_assert_uint_eq(body_tokens("\t.loc 1 2 3\n\t, function_name $L\n\tret;"), base + 9);
-    ck_assert_uint_eq(body_tokens("\t.loc 1 2 3 // c\n\tret;"), base + 6);
-    ck_assert_uint_eq(body_tokens("\t.loc 1 2 1234567890\n\tret;"), base + 6);
-    /* the attributes nvcc writes, in its order */
-    ck_assert_uint_eq(body_tokens("\t.loc 2 1089 9, function_name $L__info_string0, inlined_at 1 34 3\n\tret;"),
-                      base + 2);
-    ck_assert_uint_eq(body_tokens("\t.loc 2 1 9 , function_name f\n\tret;"), base + 2);
-    ck_assert_uint_eq(body_tokens("\t.loc 2 1 9,inlined_at 1 2 3\n\tret;"), base + 2);
-    /* another order, an offset, a repeated attribute: the rules' way */
-    ck_assert_uint_eq(body_tokens("\t.loc 2 1 9, inlined_at 1 2 3, function_name f\n\tret;"),
-                      base + 4 + 5 + 3 + 2);
-    ck_assert_uint_eq(body_tokens("\t.loc 2 1 9, function_name f+4\n\tret;"), base + 4 + 5 + 2);
-}
-END_TEST
-
-/* A label ending its line is one token, after which a statement starts;
- * one that names a .callprototype, .calltargets or .branchtargets on the
- * next line (or after a comment) takes the rules' way, as does one with
- * a statement on its line. */
-START_TEST(label_line_one_token)
-{
-    size_t base = body_tokens("");
-    ck_assert_uint_eq(body_tokens("$L__BB0_1:\n\tret;"), base + 2);
-    ck_assert_uint_eq(body_tokens("$L__BB0_1: \r\n\n// c\n$L__BB0_2:\n\tret;"), base + 3);
-    ck_assert_uint_eq(body_tokens("$L: ret;"), base + 4);
-    ck_assert_uint_eq(body_tokens("p:\n\t.callprototype _ ();"), base + 7);
-    ck_assert_uint_eq(body_tokens("p: // c\n\t.callprototype _ ();"), base + 7);
-    ck_assert_uint_eq(body_tokens("p:\n/* c */ .callprototype _ ();"), base + 7);
-    ck_assert_uint_eq(body_tokens("t:\n.branchtargets A, B;\nA:\nB:\nret;"), base + 10);
-    ck_assert_uint_eq(body_tokens("t:\n.calltargets f;\nret;"), base + 6);
     ptx_context *ctx;
     const ptx_module *m = test_parse_body(&ctx, "$L__BB0_1:\n\tret;\np:\n.callprototype _ ();", false);
     ck_assert_uint_eq(ptx_diag_count(ctx), 0);
@@ -1713,10 +1708,9 @@ Suite *grammar_suite(void)
     tcase_add_loop_test(tc, one_token_instruction_as_grammar, 0, 18);
     tcase_add_test(tc, one_token_instruction_only_at_statement_start);
     tcase_add_test(tc, one_token_instruction_after_error);
-    tcase_add_test(tc, one_token_instruction_after_comment_lines);
-    tcase_add_test(tc, loc_line_one_token);
+    tcase_add_loop_test(tc, one_token_shapes, 0, sizeof token_cases / sizeof token_cases[0]);
     tcase_add_test(tc, loc_line_as_grammar);
-    tcase_add_test(tc, label_line_one_token);
+    tcase_add_test(tc, label_line_as_grammar);
     tcase_add_test(tc, shape_two_selectors);
     tcase_add_test(tc, shape_guard);
     tcase_add_test(tc, shape_pair_and_sink);
