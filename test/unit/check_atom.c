@@ -548,17 +548,4 @@ static const isa_case cases[] = {
       "modifier '.xor' cannot be combined with '.add' in 'atom' (form: atom {<global>} <bitexch> <b32>)" },
 };
 
-START_TEST(atom_case)
-{
-    test_isa_case(&cases[_i]);
-}
-END_TEST
-
-Suite *atom_suite(void)
-{
-    Suite *s = suite_create("atom");
-    TCase *tc = tcase_create("atom");
-    tcase_add_loop_test(tc, atom_case, 0, TEST_ISA_COUNT(cases));
-    suite_add_tcase(s, tc);
-    return s;
-}
+TEST_ISA_PAGE_SUITE(atom, cases)

@@ -131,17 +131,4 @@ static const isa_case cases[] = {
       "modifier '.v2' is not valid in 'call' (closest form: call {.uni} {.uni} {.uni} {.uni})" },
 };
 
-START_TEST(call_case)
-{
-    test_isa_case(&cases[_i]);
-}
-END_TEST
-
-Suite *call_suite(void)
-{
-    Suite *s = suite_create("call");
-    TCase *tc = tcase_create("call");
-    tcase_add_loop_test(tc, call_case, 0, TEST_ISA_COUNT(cases));
-    suite_add_tcase(s, tc);
-    return s;
-}
+TEST_ISA_PAGE_SUITE(call, cases)

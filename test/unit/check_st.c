@@ -523,17 +523,4 @@ static const isa_case cases[] = {
     { "sm_90", "st.global.global.u32 [rd1], r1;", 11, "modifier '.global' appears twice in 'st'" },
 };
 
-START_TEST(st_case)
-{
-    test_isa_case(&cases[_i]);
-}
-END_TEST
-
-Suite *st_suite(void)
-{
-    Suite *s = suite_create("st");
-    TCase *tc = tcase_create("st");
-    tcase_add_loop_test(tc, st_case, 0, TEST_ISA_COUNT(cases));
-    suite_add_tcase(s, tc);
-    return s;
-}
+TEST_ISA_PAGE_SUITE(st, cases)

@@ -57,6 +57,24 @@ void test_isa_module(char *buf, size_t n, const isa_case *c);
  * statement the first diagnostic's exact message and position. */
 void test_isa_case(const isa_case *c);
 
+/* The suite NAME_suite of one page's table of cases: a loop test that
+ * puts each case to test_isa_case. */
+#define TEST_ISA_PAGE_SUITE(name, cases)                                    \
+    START_TEST(name##_case)                                                 \
+    {                                                                       \
+        test_isa_case(&(cases)[_i]);                                        \
+    }                                                                       \
+    END_TEST                                                                \
+                                                                            \
+    Suite *name##_suite(void)                                               \
+    {                                                                       \
+        Suite *s = suite_create(#name);                                     \
+        TCase *tc = tcase_create(#name);                                    \
+        tcase_add_loop_test(tc, name##_case, 0, TEST_ISA_COUNT(cases));     \
+        suite_add_tcase(s, tc);                                             \
+        return s;                                                           \
+    }
+
 /* ---- the suites ------------------------------------------------------- */
 
 Suite *scanner_suite(void);

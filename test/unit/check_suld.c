@@ -292,17 +292,4 @@ static const isa_case cases[] = {
       "'suld' takes one modifier of {.trap, .clamp, .zero}; '.clamp' is one too many" },
 };
 
-START_TEST(suld_case)
-{
-    test_isa_case(&cases[_i]);
-}
-END_TEST
-
-Suite *suld_suite(void)
-{
-    Suite *s = suite_create("suld");
-    TCase *tc = tcase_create("suld");
-    tcase_add_loop_test(tc, suld_case, 0, TEST_ISA_COUNT(cases));
-    suite_add_tcase(s, tc);
-    return s;
-}
+TEST_ISA_PAGE_SUITE(suld, cases)

@@ -226,17 +226,4 @@ static const isa_case cases[] = {
     { "sm_90", "vmax4.s32.u32.s32.add r1, r2, r3, r4;", 0, NULL },
 };
 
-START_TEST(vop4_case)
-{
-    test_isa_case(&cases[_i]);
-}
-END_TEST
-
-Suite *vop4_suite(void)
-{
-    Suite *s = suite_create("vop4");
-    TCase *tc = tcase_create("vop4");
-    tcase_add_loop_test(tc, vop4_case, 0, TEST_ISA_COUNT(cases));
-    suite_add_tcase(s, tc);
-    return s;
-}
+TEST_ISA_PAGE_SUITE(vop4, cases)
