@@ -640,8 +640,7 @@ static void parse_file(const char *file)
             s->category = c;
             s->file = file;
             s->line = line;
-            int cap = 8;
-            s->mods = malloc(sizeof *s->mods * (size_t)cap);
+            int cap = 0;
             for (char *w = strtok(NULL, " "); w; w = strtok(NULL, " ")) {
                 if (!valid_word(w)) {
                     fail(file, line, "'%s' is not a dot-word", w);
@@ -651,10 +650,7 @@ static void parse_file(const char *file)
                 for (int k = 0; k < s->n; k++)
                     if (s->mods[k] == id)
                         fail(file, line, "'%s' appears twice in set '%s'", w, name);
-                if (s->n == cap) {
-                    cap *= 2;
-                    s->mods = realloc(s->mods, sizeof *s->mods * (size_t)cap);
-                }
+                s->mods = grow(s->mods, &cap, s->n, sizeof *s->mods);
                 s->mods[s->n++] = id;
             }
             if (!s->n)
@@ -677,16 +673,13 @@ static void parse_file(const char *file)
             memset(sel, 0, sizeof *sel);
             sel->name = dup(name);
             sel->family = family;
+            int cap = 0;
             for (char *w = strtok(NULL, " "); w; w = strtok(NULL, " ")) {
                 if (!valid_pattern(w)) {
                     fail(file, line, "'%s' is not a selector pattern (.b[0-3] and the like)", w);
                     continue;
                 }
-                sel->patterns = realloc(sel->patterns, sizeof *sel->patterns * (size_t)(sel->n + 1));
-                if (!sel->patterns) {
-                    fprintf(stderr, "isagen: out of memory\n");
-                    exit(2);
-                }
+                sel->patterns = grow(sel->patterns, &cap, sel->n, sizeof *sel->patterns);
                 sel->patterns[sel->n++] = dup(w);
             }
             nselectors++;
