@@ -527,16 +527,13 @@ static const char *skip_blanks(const char *p)
     return p;
 }
 
-/* The plain decimal at *pp, which the scanner has checked (no overflow at
- * its lengths); moves *pp past it. */
-static uint64_t read_decimal(const char **pp)
+/* Blanks and carriage returns, then the newline that ends a line: the
+ * text after it, or NULL when something else comes first */
+static const char *end_of_line(const char *p)
 {
-    const char *p = *pp;
-    uint64_t v = 0;
-    while (*p >= '0' && *p <= '9')
-        v = v * 10 + (uint64_t)(*p++ - '0');
-    *pp = p;
-    return v;
+    while (*p == ' ' || *p == '\t' || *p == '\r')
+        p++;
+    return *p == '\n' ? p + 1 : NULL;
 }
 
 uint64_t ptx_hex_bits(const char *digits, size_t n)
@@ -686,11 +683,11 @@ size_t ptx_simple_length(const char *s)
     return (size_t)(q + 1 - s);
 }
 
-/* A decimal of at most 18 digits (the scanner's pattern): no overflow. */
+/* A decimal of at most 18 digits (ptx_simple_length's): no overflow. */
 static ptx_tok simple_int(const ptx_context *ctx, const char **pp)
 {
     ptx_tok t = { (uint32_t)(*pp - ctx->src), 0, PTX_INT_DEC, { 0 } };
-    t.u = read_decimal(pp);
+    *pp = skip_plain_decimal(*pp, 18, &t.u);
     t.len = (uint32_t)(*pp - ctx->src) - t.off;
     return t;
 }
@@ -756,15 +753,7 @@ static size_t loc_line(const char *s, struct loc_parts *out)
             return 0;
         out->inlined = true;
     }
-    /* the line ends there, and no attribute follows on the next lines */
-    q = p;
-    while (*q == ' ' || *q == '\t' || *q == '\r')
-        q++;
-    if (*q != '\n')
-        return 0;
-    while (*q == ' ' || *q == '\t' || *q == '\r' || *q == '\n')
-        q++;
-    return *q == ',' ? 0 : (size_t)(p - s);
+    return end_of_line(p) ? (size_t)(p - s) : 0;
 }
 
 size_t ptx_loc_length(const char *s)
@@ -800,10 +789,7 @@ size_t ptx_label_length(const char *s)
     const char *p = skip_id(s);
     if (!p || *p != ':')
         return 0;
-    const char *q = p + 1;
-    while (*q == ' ' || *q == '\t' || *q == '\r')
-        q++;
-    return *q == '\n' ? (size_t)(p + 1 - s) : 0;
+    return end_of_line(p + 1) ? (size_t)(p + 1 - s) : 0;
 }
 
 ptx_node *ptx_b_label_line(ptx_context *ctx, const ptx_tok *t)
@@ -1691,14 +1677,13 @@ size_t ptx_data_run_length(const char *s, ptx_tok *shape)
             }
         }
         /* then the end of the line, and the next line's indentation */
-        while (*q == ' ' || *q == '\t' || *q == '\r')
-            q++;
-        if (*q != '\n' || count + c < count || nlines == UINT32_MAX || nsyms + sym > 0xFFFFFF)
+        if (!(q = end_of_line(q)) || count + c < count || nlines == UINT32_MAX ||
+            nsyms + sym > 0xFFFFFF)
             break;
         if (!nlines)
             first = bytes;
         mixed |= bytes != first;
-        p = end = skip_blanks(q + 1);
+        p = end = skip_blanks(q);
         count += c;
         nsyms += sym;
         nlines++;

@@ -93,9 +93,9 @@ size_t ptx_simple_length(const char *s);
 ptx_node *ptx_b_simple(ptx_context *ctx, const ptx_tok *t);
 /* ".loc FILE LINE COLUMN", then optionally ", function_name LABEL" and
  * ", inlined_at FILE LINE COLUMN" in that order, numbers decimals of at
- * most 9 digits, ending its line (no other attribute follows, on it or
- * on the next lines): one LOCLINE token.  Returns its length at s (to its
- * last number or name), or 0. */
+ * most 9 digits, ending its line: one LOCLINE token (the scanner also
+ * checks that no other attribute follows on the next lines).  Returns its
+ * length at s (to its last number or name), or 0. */
 size_t ptx_loc_length(const char *s);
 ptx_node *ptx_b_loc_line(ptx_context *ctx, const ptx_tok *t);
 /* "name:" ending its line: one LABEL token (the scanner also checks that

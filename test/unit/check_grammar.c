@@ -897,6 +897,9 @@ static const struct {
     { "\t.loc\t1 0 30\r\n\n\t.loc 1 3 4\n\tret;", 3, ".loc lines with tabs and CRLF" },
     { "\t.loc 1 2 3\n\t, function_name $L\n\tret;", 9, ".loc with an attribute on the next line: the rules' way" },
     { "\t.loc 1 2 3 // c\n\tret;", 6, ".loc with a comment after it: the rules' way" },
+    { "\t.loc 1 2 3\n// c\n\t, function_name $L\n\tret;", 9,
+      ".loc with an attribute after a comment line: the rules' way" },
+    { "\t.loc 1 2 3\n/* c */\n\tret;", 6, ".loc with a block comment after it: the rules' way" },
     { "\t.loc 1 2 1234567890\n\tret;", 6, ".loc with a number of 10 digits: the rules' way" },
     { "\t.loc 2 1089 9, function_name $L__info_string0, inlined_at 1 34 3\n\tret;", 2,
       ".loc with the attributes nvcc writes, in its order: one token" },
@@ -959,6 +962,11 @@ START_TEST(loc_line_as_grammar)
     ck_assert_uint_eq(b->base.span.len, a->base.span.len);
     ck_assert_ptr_null(a->function_name);
     ck_assert_uint_eq(((const ptx_loc *)stmt_at(m, 2))->col, 123456789);
+    ptx_context_free(ctx);
+    /* regression: an attribute after a comment line is the .loc's */
+    m = test_parse_body(&ctx, "\t.loc 1 2 3\n// c\n\t, function_name $L\n\tret;\n", false);
+    ck_assert_msg(ptx_diag_count(ctx) == 0, "%s", ptx_diag_count(ctx) ? ptx_diag_get(ctx, 0)->message : "");
+    ck_assert_str_eq(((const ptx_loc *)stmt_at(m, 0))->function_name->text, "$L");
     ptx_context_free(ctx);
     m = test_parse_body(&ctx, "\t.loc 2 1089 9, function_name $L__info_string0, inlined_at 1 34 3\n"
                               "/**/ .loc 2 1089 9, function_name $L__info_string0, inlined_at 1 34 3\n", false);
