@@ -234,6 +234,37 @@ START_TEST(intern_prefix_and_empty)
 }
 END_TEST
 
+/* Names of every length up to 12 that differ in one byte, at each
+ * position: each is its own name, and is found again when the bytes
+ * after it differ (the slot keeps the first eight bytes, read in three
+ * ways by length: none past the name may count). */
+START_TEST(intern_one_byte_apart)
+{
+    ptx_context *ctx = ptx_context_new();
+    const ptx_name *seen[13][13];
+    char buf[16];
+    for (int pass = 0; pass < 2; pass++)
+        for (size_t len = 0; len <= 12; len++)
+            for (size_t at = 0; at <= len; at++) {
+                memset(buf, pass ? 'y' : 'z', sizeof buf);
+                memset(buf, 'a', len);
+                if (at < len)
+                    buf[at] = 'b';
+                const ptx_name *n = ptx_intern(ctx, buf, len);
+                ck_assert_uint_eq(n->len, len);
+                ck_assert_int_eq(memcmp(n->text, buf, len), 0);
+                if (pass == 0)
+                    seen[len][at] = n;
+                else
+                    ck_assert_ptr_eq(n, seen[len][at]);
+            }
+    /* all-'a' names (at == len) of each length, plus one name per
+     * length and position of the 'b' */
+    ck_assert_uint_eq(ctx->names.count, 13 + 12 * 13 / 2);
+    ptx_context_free(ctx);
+}
+END_TEST
+
 START_TEST(intern_rehash)
 {
     enum { N = 100000 };
@@ -278,6 +309,7 @@ Suite *arena_suite(void)
     tc = tcase_create("intern");
     tcase_add_test(tc, intern_same_and_different);
     tcase_add_test(tc, intern_prefix_and_empty);
+    tcase_add_test(tc, intern_one_byte_apart);
     tcase_add_test(tc, intern_rehash);
     suite_add_tcase(s, tc);
     return s;
