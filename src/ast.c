@@ -98,12 +98,49 @@ static void *take(ptx_context *ctx, size_t mark, uint32_t *count)
 
 static ptx_expr *expr_new(ptx_context *ctx, ptx_expr_kind kind, ptx_span span)
 {
-    ptx_expr *e = ptx_arena_alloc(&ctx->arena, sizeof *e);
+    ptx_expr *e = ctx->free_exprs;
+    if (e)
+        ctx->free_exprs = e->u.op.a;
+    else
+        e = ptx_arena_alloc(&ctx->arena, sizeof *e);
     memset(e, 0, sizeof *e);
     e->kind = (uint8_t)kind;
     e->depth = 1;
     e->span = span;
     return e;
+}
+
+/* Operands and list items are stored in arrays of nodes.  The builders
+ * make each one on its own, so `n` nodes are moved into an array here and
+ * their cells go back to expr_new: a parse then needs a cell per nesting
+ * level, not per operand. */
+static ptx_expr *move_exprs(ptx_context *ctx, ptx_expr *const *from, uint32_t n)
+{
+    if (!n)
+        return NULL;
+    ptx_expr *to = ptx_arena_alloc(&ctx->arena, n * sizeof *to);
+    for (uint32_t i = 0; i < n; i++) {
+        to[i] = *from[i];
+        from[i]->u.op.a = ctx->free_exprs;
+        ctx->free_exprs = from[i];
+    }
+    return to;
+}
+
+/* The expressions on the scratch above `mark`, moved into an array. */
+static ptx_expr *take_exprs(ptx_context *ctx, size_t mark, uint32_t *count)
+{
+    if (mark == PTX_NO_LIST || ctx->nscratch <= mark) {
+        *count = 0;
+        if (mark != PTX_NO_LIST)
+            ctx->nscratch = mark < ctx->nscratch ? mark : ctx->nscratch;
+        return NULL;
+    }
+    size_t n = ctx->nscratch - mark;
+    ptx_expr *to = move_exprs(ctx, (ptx_expr *const *)(ctx->scratch + mark), (uint32_t)n);
+    ctx->nscratch = mark;
+    *count = (uint32_t)n;
+    return to;
 }
 
 static ptx_span join(ptx_span a, ptx_span b)
@@ -226,13 +263,10 @@ ptx_expr *ptx_b_cond(ptx_context *ctx, ptx_expr *a, ptx_expr *b, ptx_expr *c)
     no_bits_operand(ctx, b);
     no_bits_operand(ctx, c);
     ptx_expr *e = expr_new(ctx, PTX_EXPR_COND, join(a->span, c->span));
-    ptx_expr **items = ptx_arena_alloc(&ctx->arena, 3 * sizeof *items);
-    items[0] = a;
-    items[1] = b;
-    items[2] = c;
-    e->u.list.items = items;
-    e->count = 3;
     set_depth(ctx, e, a, b, c);
+    ptx_expr *const parts[3] = { a, b, c };
+    e->u.list.items = move_exprs(ctx, parts, 3);
+    e->count = 3;
     return e;
 }
 
@@ -272,8 +306,8 @@ static bool is_constant(const ptx_expr *e)
     case PTX_EXPR_BINARY:
         return is_constant(e->u.op.a) && is_constant(e->u.op.b);
     case PTX_EXPR_COND:
-        return is_constant(e->u.list.items[0]) && is_constant(e->u.list.items[1]) &&
-               is_constant(e->u.list.items[2]);
+        return is_constant(&e->u.list.items[0]) && is_constant(&e->u.list.items[1]) &&
+               is_constant(&e->u.list.items[2]);
     default:
         return false;
     }
@@ -285,7 +319,7 @@ static void check_address(ptx_context *ctx, const ptx_expr *addr)
 {
     if (addr->count != 1)
         return;
-    const ptx_expr *a = addr->u.list.items[0];
+    const ptx_expr *a = &addr->u.list.items[0];
     if (a->depth > MAX_EXPR_DEPTH)
         return;
     if (a->kind == PTX_EXPR_SYM || a->kind == PTX_EXPR_INT || a->kind == PTX_EXPR_INDEX)
@@ -312,11 +346,11 @@ static void check_address(ptx_context *ctx, const ptx_expr *addr)
 ptx_expr *ptx_b_list(ptx_context *ctx, ptx_expr_kind kind, size_t mark, ptx_loc_t loc)
 {
     ptx_expr *e = expr_new(ctx, kind, span_of(loc));
-    e->u.list.items = (ptx_expr **)take(ctx, mark, &e->count);
+    e->u.list.items = take_exprs(ctx, mark, &e->count);
     unsigned d = 0;
     for (uint32_t i = 0; i < e->count; i++)
-        if (e->u.list.items[i]->depth > d)
-            d = e->u.list.items[i]->depth;
+        if (e->u.list.items[i].depth > d)
+            d = e->u.list.items[i].depth;
     ptx_expr probe = { .depth = (uint16_t)d };
     set_depth(ctx, e, &probe, NULL, NULL);
     if (kind == PTX_EXPR_ADDR)
@@ -330,7 +364,7 @@ ptx_expr *ptx_b_parens(ptx_context *ctx, size_t mark, ptx_loc_t loc)
     if (list->count != 1)
         return list;
     ptx_expr *e = expr_new(ctx, PTX_EXPR_PAREN, list->span);
-    e->u.op.a = list->u.list.items[0];
+    e->u.op.a = &list->u.list.items[0];
     e->depth = list->depth;
     return e;
 }
@@ -401,7 +435,7 @@ static const ptx_expr *find_field(const ptx_expr *e)
     if ((e->kind == PTX_EXPR_VEC || e->kind == PTX_EXPR_LIST || e->kind == PTX_EXPR_ADDR) &&
         e->depth <= MAX_EXPR_DEPTH) {
         for (uint32_t i = 0; i < e->count; i++) {
-            const ptx_expr *f = find_field(e->u.list.items[i]);
+            const ptx_expr *f = find_field(&e->u.list.items[i]);
             if (f)
                 return f;
         }
@@ -418,9 +452,7 @@ ptx_expr *ptx_b_operand(ptx_context *ctx, ptx_expr *e)
 {
     if (e->kind == PTX_EXPR_PAREN) {
         ptx_expr *list = expr_new(ctx, PTX_EXPR_LIST, e->span);
-        ptx_expr **items = ptx_arena_alloc(&ctx->arena, sizeof *items);
-        items[0] = e->u.op.a;
-        list->u.list.items = items;
+        list->u.list.items = move_exprs(ctx, &e->u.op.a, 1);
         list->count = 1;
         list->depth = e->depth;
         return list;
@@ -451,9 +483,9 @@ ptx_node *ptx_b_instr(ptx_context *ctx, const ptx_tok *guard, bool neg,
         in->guard = tok_name(ctx, guard);
         in->guard_neg = neg;
     }
-    in->ops = (ptx_expr **)take(ctx, ops, &in->nops);
+    in->ops = take_exprs(ctx, ops, &in->nops);
     for (uint32_t i = 0; i < in->nops; i++) {
-        const ptx_expr *f = find_field(in->ops[i]);
+        const ptx_expr *f = find_field(&in->ops[i]);
         if (f)
             error_at(ctx, PTX_DIAG_EXPR, f->span,
                      "'name = value' is only allowed in initialisers of .texref, .samplerref and .surfref variables");

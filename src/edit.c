@@ -80,7 +80,8 @@ ptx_instr *ptx_new_instr(ptx_context *ctx, const char *opcode, ptx_expr *const *
     in->nops = nops;
     if (nops) {
         in->ops = ptx_arena_alloc(&ctx->arena, nops * sizeof *in->ops);
-        memcpy(in->ops, ops, nops * sizeof *in->ops);
+        for (size_t i = 0; i < nops; i++)
+            in->ops[i] = *ops[i];
     }
     UNGUARD(ctx);
     return in;

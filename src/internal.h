@@ -95,6 +95,8 @@ struct ptx_context {
 
     struct ptx_isa_memo *isa_memo;  /* accepted instruction shapes (isa.c) */
     unsigned expr_depth;      /* open parentheses/braces/brackets in an operand */
+    struct ptx_expr *free_exprs;  /* expression cells whose contents were moved
+                                     into an array (ast.c), linked by u.op.a */
     ptx_module *module;
 };
 

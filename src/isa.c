@@ -257,7 +257,7 @@ static bool is_pure_constant(const ptx_expr *e)
         return is_pure_constant(e->u.op.a) && is_pure_constant(e->u.op.b);
     case PTX_EXPR_COND:
         for (unsigned i = 0; i < e->count; i++)
-            if (!is_pure_constant(e->u.list.items[i]))
+            if (!is_pure_constant(&e->u.list.items[i]))
                 return false;
         return true;
     default:
@@ -315,15 +315,15 @@ static bool selector_ok(const ptx_isa_selector *set, const char *sel)
 static struct fault image_fault(const ptx_expr *e, unsigned coords)
 {
     struct fault f = { F_IMAGE, 0 };
-    if (e->kind != PTX_EXPR_ADDR || e->count != 2 || !is_name(e->u.list.items[0]))
+    if (e->kind != PTX_EXPR_ADDR || e->count != 2 || !is_name(&e->u.list.items[0]))
         return f;
-    const ptx_expr *c = e->u.list.items[1];
+    const ptx_expr *c = &e->u.list.items[1];
     if (is_name(c))
         return (struct fault){ F_OK, 0 };
     if (c->kind != PTX_EXPR_VEC || c->count < coords || c->count == 3 || c->count > 4)
         return f;
     for (unsigned k = 0; k < c->count; k++)
-        if (!item_ok(c->u.list.items[k], PTX_ACC_NAME | PTX_ACC_IMM, false))
+        if (!item_ok(&c->u.list.items[k], PTX_ACC_NAME | PTX_ACC_IMM, false))
             return (struct fault){ F_IMAGE, (uint8_t)(k + 1) };
     return (struct fault){ F_OK, 0 };
 }
@@ -335,7 +335,7 @@ static bool bf16_braces(const ptx_expr *e, const ptx_isa_operand *op)
     if (!(op->accept & PTX_ACC_NAME) || (e->count != 1 && e->count != 2 && e->count != 4))
         return false;
     for (unsigned k = 0; k < e->count; k++)
-        if (e->u.list.items[k]->kind != PTX_EXPR_SYM)
+        if (e->u.list.items[k].kind != PTX_EXPR_SYM)
             return false;
     return true;
 }
@@ -376,11 +376,11 @@ static struct fault operand_fault(const ptx_expr *e, const ptx_isa_operand *op, 
     case PTX_EXPR_LIST:
         /* (1) outside call is a constant in parentheses */
         if (!(acc & PTX_ACC_LIST) && e->count == 1)
-            return (acc & PTX_ACC_IMM) && is_constant_expr(e->u.list.items[0]) ? ok : kind;
+            return (acc & PTX_ACC_IMM) && is_constant_expr(&e->u.list.items[0]) ? ok : kind;
         if (!(acc & PTX_ACC_LIST))
             return kind;
         for (unsigned k = 0; k < e->count; k++)
-            if (!item_ok(e->u.list.items[k], op->items, true))
+            if (!item_ok(&e->u.list.items[k], op->items, true))
                 return (struct fault){ F_ITEM, (uint8_t)(k < 255 ? k : 255) };
         return ok;
     case PTX_EXPR_PAIR:
@@ -394,7 +394,7 @@ static struct fault operand_fault(const ptx_expr *e, const ptx_isa_operand *op, 
         if (!size_ok)
             return (struct fault){ F_SIZE, 0 };
         for (unsigned k = 0; k < e->count; k++)
-            if (!item_ok(e->u.list.items[k], op->items, false))
+            if (!item_ok(&e->u.list.items[k], op->items, false))
                 return (struct fault){ F_ITEM, (uint8_t)(k < 255 ? k : 255) };
         return ok;
     }
@@ -538,7 +538,7 @@ static verdict try_form(const ptx_module *m, const ptx_instr *in, const ptx_isa_
                        !(f->ops[i].accept & (PTX_ACC_ADDR | PTX_ACC_IMAGE | PTX_ACC_VEC));
         for (unsigned i = 0; i < in->nops; i++) {
             bool bf16 = computes && is_bf16_type(i == 0 ? first_type : last_type);
-            struct fault fl = operand_fault(in->ops[i], &f->ops[i], vec, bf16);
+            struct fault fl = operand_fault(&in->ops[i], &f->ops[i], vec, bf16);
             if (fl.what == F_OK && rc[i] == RC_OTHER &&
                 (f->ops[i].accept & (PTX_ACC_PRED | PTX_ACC_NAME)) == PTX_ACC_PRED)
                 fl.what = F_NOT_PRED;
@@ -877,7 +877,7 @@ static void report_operand(ptx_context *ctx, const ptx_instr *in, const ptx_isa_
                            verdict v, unsigned vec)
 {
     const char *op = in->opcode->text;
-    const ptx_expr *e = in->ops[v.index];
+    const ptx_expr *e = &in->ops[v.index];
     unsigned n = v.index + 1;
     char words[512];
     switch (v.fault.what) {
@@ -888,7 +888,7 @@ static void report_operand(ptx_context *ctx, const ptx_instr *in, const ptx_isa_
                      words, strcmp(words, "1") ? "s" : "", (unsigned)e->count);
         return;
     case F_ITEM: {
-        const ptx_expr *item = e->u.list.items[v.fault.item];
+        const ptx_expr *item = &e->u.list.items[v.fault.item];
         if (item->kind == PTX_EXPR_SYM && item->u.sym.sel && e->kind == PTX_EXPR_LIST)
             ptx_diag_add(ctx, PTX_SEV_ERROR, PTX_DIAG_INSTRUCTION, item->span,
                          "element %u of operand %u of '%s' cannot have a selector ('%s')",
@@ -938,7 +938,7 @@ static void report_operand(ptx_context *ctx, const ptx_instr *in, const ptx_isa_
     }
     case F_IMAGE:
         if (v.fault.item) {
-            const ptx_expr *c = e->u.list.items[1]->u.list.items[v.fault.item - 1];
+            const ptx_expr *c = &e->u.list.items[1].u.list.items[v.fault.item - 1];
             ptx_diag_add(ctx, PTX_SEV_ERROR, PTX_DIAG_INSTRUCTION, c->span,
                          "coordinate %u of operand %u of '%s' must be a register or a constant",
                          (unsigned)v.fault.item, n, op);
@@ -1134,7 +1134,7 @@ static bool operand_key(memo_key *k, const ptx_expr *e)
             return false;
         unsigned items = 0;
         for (unsigned i = 0; i < e->count; i++)
-            items |= item_bit(e->u.list.items[i]);
+            items |= item_bit(&e->u.list.items[i]);
         return key_add(k, c | items << 5) && key_add(k, e->count);
     }
     case PTX_EXPR_ADDR:
@@ -1173,7 +1173,7 @@ static bool memo_key_make(memo_key *k, const ptx_isa_root *root, const ptx_instr
         key_add(k, ids[i]);
     key_add(k, in->nops);
     for (unsigned i = 0; i < in->nops; i++)
-        if (!operand_key(k, in->ops[i]) || !key_add(k, rc[i]))
+        if (!operand_key(k, &in->ops[i]) || !key_add(k, rc[i]))
             return false;
     uint32_t h = 2166136261u;
     for (unsigned i = 0; i < k->n; i++)
@@ -1259,7 +1259,7 @@ static const ptx_expr *first_name(const ptx_expr *e)
     }
     case PTX_EXPR_COND:
         for (unsigned i = 0; i < 3; i++) {
-            const ptx_expr *a = first_name(e->u.list.items[i]);
+            const ptx_expr *a = first_name(&e->u.list.items[i]);
             if (a)
                 return a;
         }
@@ -1289,13 +1289,13 @@ static bool root_takes_lists(const ptx_isa_root *root)
 static bool check_parenthesised(ptx_context *ctx, const ptx_instr *in, const ptx_isa_root *root)
 {
     for (unsigned i = 0; i < in->nops; i++) {
-        const ptx_expr *e = in->ops[i];
+        const ptx_expr *e = &in->ops[i];
         if (e->kind != PTX_EXPR_LIST)
             continue;
         if (root_takes_lists(root))
             return true;
         for (unsigned k = 0; k < e->count; k++) {
-            const ptx_expr *name = first_name(e->u.list.items[k]);
+            const ptx_expr *name = first_name(&e->u.list.items[k]);
             if (name) {
                 ptx_diag_add(ctx, PTX_SEV_ERROR, PTX_DIAG_INSTRUCTION, name->span,
                              "a name in parentheses: only 'call' takes a list (...) of names; "
@@ -1510,7 +1510,7 @@ static void check_instr(ptx_context *ctx, const ptx_module *m, ptx_instr *in,
     uint8_t rc_small[64];
     uint8_t *rc = in->nops <= 64 ? rc_small : ptx_arena_alloc(&ctx->arena, in->nops);
     for (unsigned i = 0; i < in->nops; i++)
-        rc[i] = regs_class(ctx, regs, in->ops[i]);
+        rc[i] = regs_class(ctx, regs, &in->ops[i]);
     memo_key key;
     bool keyed = memo_key_make(&key, root, in, ids, rc);
     const memo_entry *hit = keyed ? memo_find(ctx, &key) : NULL;

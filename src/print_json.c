@@ -52,7 +52,7 @@ static void items(ptx_out *o, const ptx_expr *e, unsigned depth)
     for (uint32_t i = 0; i < e->count; i++) {
         if (i)
             ptx_out_char(o, ',');
-        expr(o, e->u.list.items[i], depth + 1);
+        expr(o, &e->u.list.items[i], depth + 1);
     }
     ptx_out_char(o, ']');
 }
@@ -123,11 +123,11 @@ static void expr(ptx_out *o, const ptx_expr *e, unsigned depth)
         break;
     case PTX_EXPR_COND:
         ptx_out_str(o, "{\"t\":\"cond\",\"a\":");
-        expr(o, e->u.list.items[0], depth + 1);
+        expr(o, &e->u.list.items[0], depth + 1);
         ptx_out_str(o, ",\"b\":");
-        expr(o, e->u.list.items[1], depth + 1);
+        expr(o, &e->u.list.items[1], depth + 1);
         ptx_out_str(o, ",\"c\":");
-        expr(o, e->u.list.items[2], depth + 1);
+        expr(o, &e->u.list.items[2], depth + 1);
         break;
     case PTX_EXPR_PAREN:
     case PTX_EXPR_GENERIC:
@@ -322,7 +322,7 @@ static void instr(ptx_out *o, const ptx_instr *in)
         for (uint32_t i = 0; i < in->nops; i++) {
             if (i)
                 ptx_out_char(o, ',');
-            expr(o, in->ops[i], 0);
+            expr(o, &in->ops[i], 0);
         }
         ptx_out_char(o, ']');
     }

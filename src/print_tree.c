@@ -136,7 +136,7 @@ static void out_addr_parts(ptx_out *o, const ptx_expr *e)
 {
     if (e->kind != PTX_EXPR_ADDR || e->count != 1)
         return;
-    const ptx_expr *a = e->u.list.items[0];
+    const ptx_expr *a = &e->u.list.items[0];
     if (a->kind == PTX_EXPR_SYM) {
         ptx_out_str(o, "  base ");
         ptx_out_expr(o, a);
@@ -171,7 +171,7 @@ static void out_instr(tree *t, unsigned depth, const ptx_instr *in)
     }
     ptx_out_char(o, '\n');
     for (uint32_t i = 0; i < in->nops; i++) {
-        const ptx_expr *e = in->ops[i];
+        const ptx_expr *e = &in->ops[i];
         line_start(t, depth + 1, e->span, "operand ");
         ptx_out_u64(o, i);
         ptx_out_mem(o, ": ", 2);
@@ -365,7 +365,7 @@ static void out_compact(tree *t, const ptx_instr *in)
         ptx_out_name(o, in->mods[i].name);
     for (uint32_t i = 0; i < in->nops; i++) {
         ptx_out_str(o, i ? ", " : "  ");
-        ptx_out_expr(o, in->ops[i]);
+        ptx_out_expr(o, &in->ops[i]);
     }
     ptx_out_char(o, '\n');
 }

@@ -245,7 +245,7 @@ static void out_items(ptx_out *o, const ptx_expr *e, unsigned depth)
     for (uint32_t i = 0; i < e->count; i++) {
         if (i)
             ptx_out_mem(o, ", ", 2);
-        ptx_out_expr_depth(o, e->u.list.items[i], depth + 1);
+        ptx_out_expr_depth(o, &e->u.list.items[i], depth + 1);
     }
 }
 
@@ -297,11 +297,11 @@ void ptx_out_expr_depth(ptx_out *o, const ptx_expr *e, unsigned depth)
         ptx_out_expr_depth(o, e->u.op.b, depth + 1);
         break;
     case PTX_EXPR_COND:
-        ptx_out_expr_depth(o, e->u.list.items[0], depth + 1);
+        ptx_out_expr_depth(o, &e->u.list.items[0], depth + 1);
         ptx_out_mem(o, " ? ", 3);
-        ptx_out_expr_depth(o, e->u.list.items[1], depth + 1);
+        ptx_out_expr_depth(o, &e->u.list.items[1], depth + 1);
         ptx_out_mem(o, " : ", 3);
-        ptx_out_expr_depth(o, e->u.list.items[2], depth + 1);
+        ptx_out_expr_depth(o, &e->u.list.items[2], depth + 1);
         break;
     case PTX_EXPR_PAREN:
         ptx_out_char(o, '(');

@@ -781,7 +781,7 @@ static void walk_literals(target *t, const ptx_expr *e)
         return;
     case PTX_EXPR_COND: case PTX_EXPR_ADDR: case PTX_EXPR_VEC: case PTX_EXPR_LIST:
         for (uint32_t i = 0; i < e->count; i++)
-            walk_literals(t, e->u.list.items[i]);
+            walk_literals(t, &e->u.list.items[i]);
         return;
     default:
         return;
@@ -831,10 +831,10 @@ static void mutate_operands(target *t, rng *r)
     size_t n = in->nops;
     const char *reg = NULL;     /* a register of this instruction */
     for (size_t i = 0; i < n && !reg; i++)
-        if (in->ops[i]->kind == PTX_EXPR_SYM && in->ops[i]->u.sym.name->text[0] == '%')
-            reg = in->ops[i]->u.sym.name->text;
+        if (in->ops[i].kind == PTX_EXPR_SYM && in->ops[i].u.sym.name->text[0] == '%')
+            reg = in->ops[i].u.sym.name->text;
     for (size_t i = 0; i < n; i++) {
-        const ptx_expr *e = in->ops[i];
+        const ptx_expr *e = &in->ops[i];
         size_t a = e->span.off, b = a + e->span.len;
         char *s = expr_text(t, e);
         /* drop: with the comma before it, or after it for the first */
@@ -842,9 +842,9 @@ static void mutate_operands(target *t, rng *r)
             propose(t, "drop_operand", xstrdup("drop_only"), a, b, "", true);
         else if (i == n - 1)
             propose(t, "drop_operand", fmt("drop_last(%zu->%zu)", n, n - 1),
-                    in->ops[i - 1]->span.off + in->ops[i - 1]->span.len, b, "", true);
+                    in->ops[i - 1].span.off + in->ops[i - 1].span.len, b, "", true);
         else
-            propose(t, "drop_operand", fmt("drop_op%zu/%zu", i, n), a, in->ops[i + 1]->span.off,
+            propose(t, "drop_operand", fmt("drop_op%zu/%zu", i, n), a, in->ops[i + 1].span.off,
                     "", true);
         char *d = fmt("%s, %s", s, s);
         propose(t, "add_operand", fmt("dup_op%zu/%zu", i, n), a, b, d, true);
@@ -868,18 +868,18 @@ static void mutate_operands(target *t, rng *r)
             free(d);
             propose(t, "imm_operand", fmt("imm_op%zu:16", i), a, b, "16", true);
         } else if (e->kind == PTX_EXPR_VEC && e->count) {
-            char *first = expr_text(t, e->u.list.items[0]);
+            char *first = expr_text(t, &e->u.list.items[0]);
             propose(t, "vec_operand", fmt("unvec_op%zu", i), a, b, first, true);
             if (t->ncand && strncmp(t->cand[t->ncand - 1].variant, "unvec", 5) == 0)
                 t->cand[t->ncand - 1].scalar_vec = true;
-            const ptx_expr *last = e->u.list.items[e->count - 1];
+            const ptx_expr *last = &e->u.list.items[e->count - 1];
             size_t le = last->span.off + last->span.len;
             char *lt = expr_text(t, last);
             d = fmt(", %s", lt);
             propose(t, "vec_operand", fmt("vec_grow_op%zu", i), le, le, d, true);
             free(d);
             if (e->count > 1) {
-                const ptx_expr *prev = e->u.list.items[e->count - 2];
+                const ptx_expr *prev = &e->u.list.items[e->count - 2];
                 propose(t, "vec_operand", fmt("vec_shrink_op%zu", i),
                         prev->span.off + prev->span.len, le, "", true);
             }
@@ -939,7 +939,7 @@ static char *instr_key(const ptx_instr *in, char **opcode)
     *opcode = xstrndup(k, (size_t)(p - k));
     *p++ = '|';
     for (unsigned i = 0; i < in->nops; i++)
-        *p++ = shape_char(in->ops[i]);
+        *p++ = shape_char(&in->ops[i]);
     *p = '\0';
     return k;
 }

@@ -132,7 +132,8 @@ struct ptx_expr {
                                                BINARY/INDEX/PAIR/FIELD: a b;
                                                MASK: a is the INT mask, b the operand */
         struct {
-            ptx_expr **items;               /* ADDR, VEC, LIST; COND's three parts */
+            ptx_expr *items;                /* ADDR, VEC, LIST: `count` items;
+                                               COND's three parts */
             const ptx_name *suffix;         /* ADDR: ".unified" or NULL */
         } list;
     } u;
@@ -356,7 +357,7 @@ typedef struct ptx_instr {
     uint16_t nmods;
     uint32_t nops;
     ptx_mod *mods;              /* dot-words after the opcode, in source order */
-    ptx_expr **ops;             /* operands in source order */
+    ptx_expr *ops;              /* operands in source order */
 } ptx_instr;
 
 typedef struct ptx_loc {

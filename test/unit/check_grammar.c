@@ -361,13 +361,13 @@ START_TEST(vector_operand_128)
     ptx_context *ctx;
     const ptx_instr *in = one_instr(&ctx, body);
     ck_assert_uint_eq(in->nops, 8);
-    const ptx_expr *v = in->ops[0];
+    const ptx_expr *v = &in->ops[0];
     ck_assert_int_eq(v->kind, PTX_EXPR_VEC);
     ck_assert_uint_eq(v->count, 128);
     for (unsigned i = 0; i < 128; i++) {
         char name[16];
         snprintf(name, sizeof name, "%%f%u", i);
-        assert_sym(v->u.list.items[i], name, NULL);
+        assert_sym(&v->u.list.items[i], name, NULL);
     }
     ptx_context_free(ctx);
 }
@@ -650,7 +650,7 @@ START_TEST(expression_depth_limit)
         const ptx_module *m = parse(&ctx, body);
         if (depth == LIMIT) {
             ck_assert_msg(ptx_diag_count(ctx) == 0, "%s", first_message(ctx));
-            ck_assert_uint_eq(instr_at(m, 0)->ops[1]->depth, LIMIT);
+            ck_assert_uint_eq(instr_at(m, 0)->ops[1].depth, LIMIT);
             /* and it can be printed */
             char *t = tree_text(m);
             free(t);
@@ -722,8 +722,8 @@ START_TEST(shape_names)
     ck_assert_uint_eq(in->nmods, 1);
     ck_assert_str_eq(in->mods[0].name->text, ".u32");
     ck_assert_uint_eq(in->nops, 2);
-    assert_sym(in->ops[0], "%r1", NULL);
-    assert_sym(in->ops[1], "%tid", ".x");
+    assert_sym(&in->ops[0], "%r1", NULL);
+    assert_sym(&in->ops[1], "%tid", ".x");
     ptx_context_free(ctx);
 }
 END_TEST
@@ -733,11 +733,11 @@ START_TEST(shape_video_selectors)
     ptx_context *ctx;
     const ptx_instr *in = one_instr(&ctx, "vadd.s32.u32.s32 r1, r1.b0, r2.h1;");
     ck_assert_uint_eq(in->nops, 3);
-    assert_sym(in->ops[0], "r1", NULL);
-    assert_sym(in->ops[1], "r1", ".b0");
-    assert_sym(in->ops[2], "r2", ".h1");
+    assert_sym(&in->ops[0], "r1", NULL);
+    assert_sym(&in->ops[1], "r1", ".b0");
+    assert_sym(&in->ops[2], "r2", ".h1");
     /* interned: r1 of operand 0 and of operand 1 is one name */
-    ck_assert_ptr_eq(in->ops[0]->u.sym.name, in->ops[1]->u.sym.name);
+    ck_assert_ptr_eq(in->ops[0].u.sym.name, in->ops[1].u.sym.name);
     ptx_context_free(ctx);
 }
 END_TEST
@@ -790,7 +790,7 @@ static void assert_same_expr(const ptx_expr *a, const ptx_expr *b, uint32_t shif
     case PTX_EXPR_ADDR:
         ck_assert_ptr_eq(a->u.list.suffix, b->u.list.suffix);
         for (uint32_t i = 0; i < a->count; i++)
-            assert_same_expr(a->u.list.items[i], b->u.list.items[i], shift);
+            assert_same_expr(&a->u.list.items[i], &b->u.list.items[i], shift);
         break;
     default:
         ck_abort_msg("unexpected operand kind %d", a->kind);
@@ -848,7 +848,7 @@ START_TEST(one_token_instruction_as_grammar)
     }
     ck_assert_uint_eq(a->nops, b->nops);
     for (unsigned i = 0; i < a->nops; i++)
-        assert_same_expr(a->ops[i], b->ops[i], shift);
+        assert_same_expr(&a->ops[i], &b->ops[i], shift);
     ptx_context_free(ctx);
 }
 END_TEST
@@ -862,7 +862,7 @@ START_TEST(one_token_instruction_only_at_statement_start)
     ck_assert_msg(ptx_diag_count(ctx) == 0, "%s", first_message(ctx));
     const ptx_instr *mov = instr_at(m, 0);
     ck_assert_uint_eq(mov->nops, 2);
-    assert_sym(mov->ops[1], "%tid", ".x");
+    assert_sym(&mov->ops[1], "%tid", ".x");
     ck_assert_int_eq(stmt_at(m, 1)->kind, PTX_NODE_LABEL);
     ck_assert_uint_eq(instr_at(m, 2)->nops, 3);
     ptx_context_free(ctx);
@@ -1030,10 +1030,10 @@ START_TEST(shape_guard)
     ck_assert_uint_eq(b->guard_neg, 1);
     ck_assert_ptr_eq(a->guard, b->guard);
     ck_assert_ptr_eq(a->opcode, b->opcode);
-    assert_sym(a->ops[0], "L", NULL);
+    assert_sym(&a->ops[0], "L", NULL);
     const ptx_node *l = stmt_at(m, 2);
     ck_assert_int_eq(l->kind, PTX_NODE_LABEL);
-    ck_assert_ptr_eq(((const ptx_label *)l)->name, a->ops[0]->u.sym.name);
+    ck_assert_ptr_eq(((const ptx_label *)l)->name, a->ops[0].u.sym.name);
     ptx_context_free(ctx);
 }
 END_TEST
@@ -1043,11 +1043,11 @@ START_TEST(shape_pair_and_sink)
     ptx_context *ctx;
     const ptx_instr *in = one_instr(&ctx, "setp.lt.and.s32 p|_, 1, 2, !q;");
     ck_assert_uint_eq(in->nops, 4);
-    const ptx_expr *pair = in->ops[0];
+    const ptx_expr *pair = &in->ops[0];
     ck_assert_int_eq(pair->kind, PTX_EXPR_PAIR);
     assert_sym(pair->u.op.a, "p", NULL);
     ck_assert_int_eq(pair->u.op.b->kind, PTX_EXPR_SINK);
-    const ptx_expr *neg = in->ops[3];
+    const ptx_expr *neg = &in->ops[3];
     ck_assert_int_eq(neg->kind, PTX_EXPR_UNARY);
     ck_assert_int_eq(neg->op, PTX_OP_LNOT);
     assert_sym(neg->u.op.a, "q", NULL);
@@ -1060,8 +1060,8 @@ START_TEST(shape_bor_is_not_a_pair)
     /* a | b with a non-name operand stays a binary expression */
     ptx_context *ctx;
     const ptx_instr *in = one_instr(&ctx, "mov.b32 %r1, 1|2;");
-    ck_assert_int_eq(in->ops[1]->kind, PTX_EXPR_BINARY);
-    ck_assert_int_eq(in->ops[1]->op, PTX_OP_BOR);
+    ck_assert_int_eq(in->ops[1].kind, PTX_EXPR_BINARY);
+    ck_assert_int_eq(in->ops[1].op, PTX_OP_BOR);
     ptx_context_free(ctx);
 }
 END_TEST
@@ -1070,16 +1070,16 @@ START_TEST(shape_literals)
 {
     ptx_context *ctx;
     const ptx_instr *in = one_instr(&ctx, "st.global.v4.b32 [a], {1, 1.5, 0f3F800000, 0d3FF0000000000000};");
-    const ptx_expr *v = in->ops[1];
+    const ptx_expr *v = &in->ops[1];
     ck_assert_int_eq(v->kind, PTX_EXPR_VEC);
     ck_assert_uint_eq(v->count, 4);
-    assert_int(v->u.list.items[0], 1);
-    ck_assert_int_eq(v->u.list.items[1]->kind, PTX_EXPR_FLOAT);
-    ck_assert(v->u.list.items[1]->u.f == 1.5);
-    ck_assert_int_eq(v->u.list.items[2]->kind, PTX_EXPR_F32);
-    ck_assert_uint_eq(v->u.list.items[2]->u.bits, 0x3F800000);
-    ck_assert_int_eq(v->u.list.items[3]->kind, PTX_EXPR_F64);
-    ck_assert_uint_eq(v->u.list.items[3]->u.bits, 0x3FF0000000000000ULL);
+    assert_int(&v->u.list.items[0], 1);
+    ck_assert_int_eq(v->u.list.items[1].kind, PTX_EXPR_FLOAT);
+    ck_assert(v->u.list.items[1].u.f == 1.5);
+    ck_assert_int_eq(v->u.list.items[2].kind, PTX_EXPR_F32);
+    ck_assert_uint_eq(v->u.list.items[2].u.bits, 0x3F800000);
+    ck_assert_int_eq(v->u.list.items[3].kind, PTX_EXPR_F64);
+    ck_assert_uint_eq(v->u.list.items[3].u.bits, 0x3FF0000000000000ULL);
     ptx_context_free(ctx);
 }
 END_TEST
@@ -1089,10 +1089,10 @@ START_TEST(shape_precedence)
     ptx_context *ctx;
     /* 1 + 2 * 3 << 1 == 14 ? -4 : ~0  parses as ((1 + (2*3)) << 1) == 14 ? (-4) : (~0) */
     const ptx_instr *in = one_instr(&ctx, "mov.b32 %r1, 1 + 2 * 3 << 1 == 14 ? -4 : ~0;");
-    const ptx_expr *e = in->ops[1];
+    const ptx_expr *e = &in->ops[1];
     ck_assert_int_eq(e->kind, PTX_EXPR_COND);
     ck_assert_uint_eq(e->count, 3);
-    const ptx_expr *eq = e->u.list.items[0];
+    const ptx_expr *eq = &e->u.list.items[0];
     ck_assert_int_eq(eq->kind, PTX_EXPR_BINARY);
     ck_assert_int_eq(eq->op, PTX_OP_EQ);
     const ptx_expr *shl = eq->u.op.a;
@@ -1102,10 +1102,10 @@ START_TEST(shape_precedence)
     assert_int(add->u.op.a, 1);
     ck_assert_int_eq(add->u.op.b->op, PTX_OP_MUL);
     assert_int(eq->u.op.b, 14);
-    ck_assert_int_eq(e->u.list.items[1]->kind, PTX_EXPR_UNARY);
-    ck_assert_int_eq(e->u.list.items[1]->op, PTX_OP_NEG);
-    ck_assert_int_eq(e->u.list.items[2]->kind, PTX_EXPR_UNARY);
-    ck_assert_int_eq(e->u.list.items[2]->op, PTX_OP_BNOT);
+    ck_assert_int_eq(e->u.list.items[1].kind, PTX_EXPR_UNARY);
+    ck_assert_int_eq(e->u.list.items[1].op, PTX_OP_NEG);
+    ck_assert_int_eq(e->u.list.items[2].kind, PTX_EXPR_UNARY);
+    ck_assert_int_eq(e->u.list.items[2].op, PTX_OP_BNOT);
     /* the expression spans the operand's whole text */
     ck_assert_uint_eq(e->span.len, strlen("1 + 2 * 3 << 1 == 14 ? -4 : ~0"));
     ptx_context_free(ctx);
@@ -1116,7 +1116,7 @@ START_TEST(shape_paren_and_cast)
 {
     ptx_context *ctx;
     const ptx_instr *in = one_instr(&ctx, "mov.b64 %rd1, (1 + 2) * (.s64)3;");
-    const ptx_expr *e = in->ops[1];
+    const ptx_expr *e = &in->ops[1];
     ck_assert_int_eq(e->kind, PTX_EXPR_BINARY);
     ck_assert_int_eq(e->op, PTX_OP_MUL);
     ck_assert_int_eq(e->u.op.a->kind, PTX_EXPR_PAREN);
@@ -1137,46 +1137,46 @@ START_TEST(shape_addresses)
     ck_assert_msg(ptx_diag_count(ctx) == 0, "%s", first_message(ctx));
     const ptx_expr *e;
 
-    e = instr_at(m, 0)->ops[1];
+    e = &instr_at(m, 0)->ops[1];
     ck_assert_int_eq(e->kind, PTX_EXPR_ADDR);
     ck_assert_uint_eq(e->count, 1);
     ck_assert_ptr_null(e->u.list.suffix);
-    assert_sym(e->u.list.items[0], "r", NULL);
+    assert_sym(&e->u.list.items[0], "r", NULL);
     /* r of the destination and r in the address: one interned name */
-    ck_assert_ptr_eq(e->u.list.items[0]->u.sym.name, instr_at(m, 0)->ops[0]->u.sym.name);
+    ck_assert_ptr_eq(e->u.list.items[0].u.sym.name, instr_at(m, 0)->ops[0].u.sym.name);
 
-    e = instr_at(m, 1)->ops[1]->u.list.items[0];
+    e = &instr_at(m, 1)->ops[1].u.list.items[0];
     ck_assert_int_eq(e->kind, PTX_EXPR_BINARY);
     ck_assert_int_eq(e->op, PTX_OP_ADD);
     assert_sym(e->u.op.a, "r", NULL);
     assert_int(e->u.op.b, 8);
 
-    e = instr_at(m, 2)->ops[1]->u.list.items[0];
+    e = &instr_at(m, 2)->ops[1].u.list.items[0];
     ck_assert_int_eq(e->op, PTX_OP_ADD);
     ck_assert_int_eq(e->u.op.b->kind, PTX_EXPR_UNARY);
     ck_assert_int_eq(e->u.op.b->op, PTX_OP_NEG);
     assert_int(e->u.op.b->u.op.a, 8);
 
-    e = instr_at(m, 3)->ops[1]->u.list.items[0];
+    e = &instr_at(m, 3)->ops[1].u.list.items[0];
     assert_sym(e->u.op.a, "var", NULL);
     assert_int(e->u.op.b, 4);
 
-    e = instr_at(m, 4)->ops[1];
+    e = &instr_at(m, 4)->ops[1];
     ck_assert_uint_eq(e->count, 1);
-    assert_int(e->u.list.items[0], 8);
+    assert_int(&e->u.list.items[0], 8);
 
-    e = instr_at(m, 5)->ops[1];
+    e = &instr_at(m, 5)->ops[1];
     ck_assert_int_eq(e->kind, PTX_EXPR_ADDR);
     ck_assert_uint_eq(e->count, 2);
-    assert_sym(e->u.list.items[0], "tex", NULL);
-    ck_assert_int_eq(e->u.list.items[1]->kind, PTX_EXPR_VEC);
-    ck_assert_uint_eq(e->u.list.items[1]->count, 2);
+    assert_sym(&e->u.list.items[0], "tex", NULL);
+    ck_assert_int_eq(e->u.list.items[1].kind, PTX_EXPR_VEC);
+    ck_assert_uint_eq(e->u.list.items[1].count, 2);
     /* a and b in the coordinates are the names of the destination vector */
-    const ptx_expr *dst = instr_at(m, 5)->ops[0];
-    ck_assert_ptr_eq(e->u.list.items[1]->u.list.items[0]->u.sym.name, dst->u.list.items[0]->u.sym.name);
-    ck_assert_ptr_eq(e->u.list.items[1]->u.list.items[1]->u.sym.name, dst->u.list.items[1]->u.sym.name);
+    const ptx_expr *dst = &instr_at(m, 5)->ops[0];
+    ck_assert_ptr_eq(e->u.list.items[1].u.list.items[0].u.sym.name, dst->u.list.items[0].u.sym.name);
+    ck_assert_ptr_eq(e->u.list.items[1].u.list.items[1].u.sym.name, dst->u.list.items[1].u.sym.name);
 
-    e = instr_at(m, 6)->ops[1];
+    e = &instr_at(m, 6)->ops[1];
     ck_assert_ptr_nonnull(e->u.list.suffix);
     ck_assert_str_eq(e->u.list.suffix->text, ".unified");
     ptx_context_free(ctx);
@@ -1187,7 +1187,7 @@ START_TEST(shape_element)
 {
     ptx_context *ctx;
     const ptx_instr *in = one_instr(&ctx, "mov.u64 %rd1, arr[%r1+1];");
-    const ptx_expr *e = in->ops[1];
+    const ptx_expr *e = &in->ops[1];
     ck_assert_int_eq(e->kind, PTX_EXPR_INDEX);
     assert_sym(e->u.op.a, "arr", NULL);
     ck_assert_int_eq(e->u.op.b->kind, PTX_EXPR_BINARY);
@@ -1200,13 +1200,13 @@ START_TEST(shape_vector_with_sink)
 {
     ptx_context *ctx;
     const ptx_instr *in = one_instr(&ctx, "ld.global.v4.f32 {%f1, _, %f3, _}, [p];");
-    const ptx_expr *v = in->ops[0];
+    const ptx_expr *v = &in->ops[0];
     ck_assert_int_eq(v->kind, PTX_EXPR_VEC);
     ck_assert_uint_eq(v->count, 4);
-    assert_sym(v->u.list.items[0], "%f1", NULL);
-    ck_assert_int_eq(v->u.list.items[1]->kind, PTX_EXPR_SINK);
-    assert_sym(v->u.list.items[2], "%f3", NULL);
-    ck_assert_int_eq(v->u.list.items[3]->kind, PTX_EXPR_SINK);
+    assert_sym(&v->u.list.items[0], "%f1", NULL);
+    ck_assert_int_eq(v->u.list.items[1].kind, PTX_EXPR_SINK);
+    assert_sym(&v->u.list.items[2], "%f3", NULL);
+    ck_assert_int_eq(v->u.list.items[3].kind, PTX_EXPR_SINK);
     ptx_context_free(ctx);
 }
 END_TEST
@@ -1221,24 +1221,24 @@ START_TEST(shape_call)
     ck_assert_uint_eq(c->nmods, 1);
     ck_assert_str_eq(c->mods[0].name->text, ".uni");
     ck_assert_uint_eq(c->nops, 3);
-    ck_assert_int_eq(c->ops[0]->kind, PTX_EXPR_LIST);
-    ck_assert_uint_eq(c->ops[0]->count, 1);
-    assert_sym(c->ops[0]->u.list.items[0], "r", NULL);
-    assert_sym(c->ops[1], "f", NULL);
-    ck_assert_int_eq(c->ops[2]->kind, PTX_EXPR_LIST);
-    ck_assert_uint_eq(c->ops[2]->count, 2);
-    assert_sym(c->ops[2]->u.list.items[0], "a", NULL);
-    assert_sym(c->ops[2]->u.list.items[1], "b", NULL);
+    ck_assert_int_eq(c->ops[0].kind, PTX_EXPR_LIST);
+    ck_assert_uint_eq(c->ops[0].count, 1);
+    assert_sym(&c->ops[0].u.list.items[0], "r", NULL);
+    assert_sym(&c->ops[1], "f", NULL);
+    ck_assert_int_eq(c->ops[2].kind, PTX_EXPR_LIST);
+    ck_assert_uint_eq(c->ops[2].count, 2);
+    assert_sym(&c->ops[2].u.list.items[0], "a", NULL);
+    assert_sym(&c->ops[2].u.list.items[1], "b", NULL);
 
     const ptx_instr *c2 = instr_at(m, 1);
     ck_assert_uint_eq(c2->nops, 1);
-    ck_assert_ptr_eq(c2->ops[0]->u.sym.name, c->ops[1]->u.sym.name);
+    ck_assert_ptr_eq(c2->ops[0].u.sym.name, c->ops[1].u.sym.name);
     ck_assert_ptr_eq(c2->opcode, c->opcode);
 
     const ptx_instr *c3 = instr_at(m, 2);
     ck_assert_uint_eq(c3->nops, 4);
-    assert_sym(c3->ops[1], "%rp", NULL);
-    assert_sym(c3->ops[3], "proto", NULL);
+    assert_sym(&c3->ops[1], "%rp", NULL);
+    assert_sym(&c3->ops[3], "proto", NULL);
     ptx_context_free(ctx);
 }
 END_TEST
@@ -1287,14 +1287,14 @@ START_TEST(shape_initialisers)
     const ptx_expr *init = v->init;
     ck_assert_int_eq(init->kind, PTX_EXPR_VEC);
     ck_assert_uint_eq(init->count, 3);
-    const ptx_expr *g = init->u.list.items[0];
+    const ptx_expr *g = &init->u.list.items[0];
     ck_assert_int_eq(g->kind, PTX_EXPR_GENERIC);
     ck_assert_ptr_eq(g->u.op.a->u.sym.name, x->vars[0].name);
-    const ptx_expr *mask = init->u.list.items[1];
+    const ptx_expr *mask = &init->u.list.items[1];
     ck_assert_int_eq(mask->kind, PTX_EXPR_MASK);
     assert_int(mask->u.op.a, 0xFF00);
     ck_assert_int_eq(mask->u.op.b->kind, PTX_EXPR_BINARY);
-    ck_assert_ptr_eq(init->u.list.items[2]->u.sym.name, x->vars[0].name);
+    ck_assert_ptr_eq(init->u.list.items[2].u.sym.name, x->vars[0].name);
     ptx_context_free(ctx);
 }
 END_TEST
@@ -1382,13 +1382,13 @@ START_TEST(interning_across_places)
     const ptx_instr *add = instr_at(m, 3);
     const ptx_instr *mov2 = instr_at(m, 4);
     const ptx_instr *bra = instr_at(m, 5);
-    ck_assert_ptr_eq(mov1->ops[0]->u.sym.name, rname);
-    ck_assert_ptr_eq(mov1->ops[1]->u.sym.name, gname);
-    ck_assert_ptr_eq(add->ops[0]->u.sym.name, rname);
-    ck_assert_ptr_eq(add->ops[1]->u.sym.name, rname);
-    ck_assert_ptr_eq(mov2->ops[0]->u.sym.name, gname);
-    ck_assert_ptr_eq(mov2->ops[1]->u.sym.name, rname);
-    ck_assert_ptr_eq(bra->ops[0]->u.sym.name, l->name);
+    ck_assert_ptr_eq(mov1->ops[0].u.sym.name, rname);
+    ck_assert_ptr_eq(mov1->ops[1].u.sym.name, gname);
+    ck_assert_ptr_eq(add->ops[0].u.sym.name, rname);
+    ck_assert_ptr_eq(add->ops[1].u.sym.name, rname);
+    ck_assert_ptr_eq(mov2->ops[0].u.sym.name, gname);
+    ck_assert_ptr_eq(mov2->ops[1].u.sym.name, rname);
+    ck_assert_ptr_eq(bra->ops[0].u.sym.name, l->name);
     ck_assert_ptr_eq(mov1->opcode, mov2->opcode);
     ck_assert_ptr_eq(mov1->mods[0].name, mov2->mods[0].name);
     ck_assert_ptr_ne(mov1->opcode, add->opcode);
@@ -1411,7 +1411,7 @@ START_TEST(spans_of_statements)
     ck_assert_uint_eq(p.line, 6);
     ck_assert_uint_eq(p.col, 3);
     ck_assert_uint_eq(mov->base.span.len, strlen("mov.b32 %r1, 1"));
-    p = ptx_context_position(ctx, mov->ops[1]->span.off);
+    p = ptx_context_position(ctx, mov->ops[1].span.off);
     ck_assert_uint_eq(p.line, 6);
     ck_assert_uint_eq(p.col, 16);
     p = ptx_context_position(ctx, mov->mods[0].off);
@@ -1667,7 +1667,7 @@ START_TEST(error_recovery)
         const ptx_instr *in = instr_at(m, i);
         ck_assert_str_eq(in->opcode->text, "mov");
         ck_assert_uint_eq(in->nops, 2);
-        assert_int(in->ops[1], i + 1);
+        assert_int(&in->ops[1], i + 1);
         ck_assert_uint_eq(ptx_context_position(ctx, in->base.span.off).line, 6 + 2 * i);
     }
     ck_assert_ptr_null(instr_at(m, 3)->base.next);

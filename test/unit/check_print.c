@@ -470,8 +470,8 @@ static const char *lines_kept(const char *src, char *why, size_t size, unsigned 
         if (na->kind == PTX_NODE_INSTR) {
             const ptx_instr *ia = (const ptx_instr *)na, *ib = (const ptx_instr *)nb;
             for (uint32_t i = 0; i < ia->nops && i < ib->nops && !why[0]; i++) {
-                la = ptx_context_position(ctx, ia->ops[i]->span.off).line;
-                lb = ptx_context_position(ctx2, ib->ops[i]->span.off).line;
+                la = ptx_context_position(ctx, ia->ops[i].span.off).line;
+                lb = ptx_context_position(ctx2, ib->ops[i].span.off).line;
                 if (la != lb)
                     snprintf(why, size, "operand %u of line %u is printed on line %u", i, la, lb);
             }
@@ -797,8 +797,8 @@ static void check_literal(const char *lit, const char *out)
     ck_assert_msg(strstr(text, want) != NULL, "'%s' printed as:\n%s", lit, text);
     ptx_context *ctx2;
     const ptx_module *m2 = parse_clean(&ctx2, text);
-    const ptx_expr *a = ((const ptx_instr *)((const ptx_func *)m->first)->body->first)->ops[1];
-    const ptx_expr *b = ((const ptx_instr *)((const ptx_func *)m2->first)->body->first)->ops[1];
+    const ptx_expr *a = &((const ptx_instr *)((const ptx_func *)m->first)->body->first)->ops[1];
+    const ptx_expr *b = &((const ptx_instr *)((const ptx_func *)m2->first)->body->first)->ops[1];
     ck_assert_int_eq(a->kind, b->kind);
     ck_assert_uint_eq(a->flags, b->flags);
     switch ((ptx_expr_kind)a->kind) {

@@ -57,7 +57,7 @@ static const ptx_expr *literal(ptx_context **ctx, const char *lit)
                   ptx_diag_count(*ctx) ? ptx_diag_get(*ctx, 0)->message : "");
     const ptx_instr *in = instr_at(m, 0);
     ck_assert_uint_eq(in->nops, 2);
-    return in->ops[1];
+    return &in->ops[1];
 }
 
 static void check_int(const char *lit, uint64_t value, unsigned flags)
@@ -244,8 +244,8 @@ START_TEST(sink)
     ck_assert_uint_eq(ptx_diag_count(ctx), 0);
     const ptx_instr *in = instr_at(m, 0);
     ck_assert_uint_eq(in->nops, 2);
-    ck_assert_int_eq(in->ops[0]->kind, PTX_EXPR_SINK);
-    ck_assert_uint_eq(in->ops[0]->span.len, 1);
+    ck_assert_int_eq(in->ops[0].kind, PTX_EXPR_SINK);
+    ck_assert_uint_eq(in->ops[0].span.len, 1);
     ptx_context_free(ctx);
 }
 END_TEST
@@ -354,8 +354,8 @@ START_TEST(comments_anywhere)
     ck_assert_uint_eq(in->nmods, 1);
     ck_assert_str_eq(in->mods[0].name->text, ".b32");
     ck_assert_uint_eq(in->nops, 2);
-    ck_assert_str_eq(in->ops[0]->u.sym.name->text, "%r1");
-    ck_assert_uint_eq(in->ops[1]->u.i, 1);
+    ck_assert_str_eq(in->ops[0].u.sym.name->text, "%r1");
+    ck_assert_uint_eq(in->ops[1].u.i, 1);
     ck_assert_ptr_null(in->base.next);
     ptx_context_free(ctx);
 }
@@ -557,7 +557,7 @@ static void check_wrapped(const char *lit, uint64_t value)
     ptx_position p = ptx_context_position(ctx, d->span.off);
     ck_assert_uint_eq(p.line, 6);
     ck_assert_uint_eq(p.col, 15);
-    const ptx_expr *e = instr_at(m, 0)->ops[1];
+    const ptx_expr *e = &instr_at(m, 0)->ops[1];
     ck_assert_int_eq(e->kind, PTX_EXPR_INT);
     ck_assert_msg(e->u.i == value, "'%s': %llx", lit, (unsigned long long)e->u.i);
     ptx_context_free(ctx);
