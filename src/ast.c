@@ -483,7 +483,14 @@ ptx_node *ptx_b_instr(ptx_context *ctx, const ptx_tok *guard, bool neg,
         in->guard = tok_name(ctx, guard);
         in->guard_neg = neg;
     }
-    in->ops = take_exprs(ctx, ops, &in->nops);
+    uint32_t nops;
+    in->ops = take_exprs(ctx, ops, &nops);
+    if (nops > UINT16_MAX) {
+        error_at(ctx, PTX_DIAG_LIMIT, span_of(loc),
+                 "too many operands (the limit is %u)", (unsigned)UINT16_MAX);
+        nops = UINT16_MAX;
+    }
+    in->nops = (uint16_t)nops;
     for (uint32_t i = 0; i < in->nops; i++) {
         const ptx_expr *f = find_field(&in->ops[i]);
         if (f)

@@ -52,21 +52,31 @@ ptx_expr *ptx_new_int(ptx_context *ctx, int64_t value)
     return e;
 }
 
+static size_t count_dots(const char *s)
+{
+    size_t n = 0;
+    for (; *s; s++)
+        n += *s == '.';
+    return n;
+}
+
 ptx_instr *ptx_new_instr(ptx_context *ctx, const char *opcode, ptx_expr *const *ops,
                          unsigned nops)
 {
-    if (!ctx || !opcode || (nops && !ops))
+    if (!ctx || !opcode || (nops && !ops) || nops > UINT16_MAX)
         return NULL;
     GUARD(ctx, NULL);
+    /* modifiers: each '.' starts one, except the ':'-joined parts */
+    size_t root = strcspn(opcode, ".");
+    size_t n = count_dots(opcode + root);
+    if (n > UINT16_MAX) {
+        UNGUARD(ctx);
+        return NULL;
+    }
     ptx_instr *in = ptx_arena_zalloc(&ctx->arena, sizeof *in);
     in->base.kind = PTX_NODE_INSTR;
     in->base.span.off = PTX_NO_OFFSET;
-    size_t root = strcspn(opcode, ".");
     in->opcode = ptx_intern(ctx, opcode, root);
-    /* modifiers: each '.' starts one, except the ':'-joined parts */
-    unsigned n = 0;
-    for (const char *p = opcode + root; *p; p++)
-        n += *p == '.';
     in->mods = n ? ptx_arena_zalloc(&ctx->arena, n * sizeof *in->mods) : NULL;
     const char *p = opcode + root;
     while (*p == '.') {
@@ -77,7 +87,7 @@ ptx_instr *ptx_new_instr(ptx_context *ctx, const char *opcode, ptx_expr *const *
         in->mods[in->nmods++].off = PTX_NO_OFFSET;
         p = q;
     }
-    in->nops = nops;
+    in->nops = (uint16_t)nops;
     if (nops) {
         in->ops = ptx_arena_alloc(&ctx->arena, nops * sizeof *in->ops);
         for (size_t i = 0; i < nops; i++)

@@ -1226,11 +1226,13 @@ static void memo_add(ptx_context *ctx, const memo_key *k, uint16_t form, const u
     mt->count++;
 }
 
+_Static_assert(PTX_FAMILY_COUNT <= 256, "a family fits ptx_instr's byte");
+
 /* Records the form that fits and what each modifier says. */
 static void apply_form(ptx_instr *in, uint16_t index, const uint16_t *ids, const uint8_t *assign)
 {
     const ptx_isa_form *form = &ptx_isa_forms[index];
-    in->family = form->family;
+    in->family = (uint8_t)form->family;
     in->form = index;
     for (unsigned i = 0; i < in->nmods; i++) {
         in->mods[i].id = ids[i];

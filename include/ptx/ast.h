@@ -350,12 +350,11 @@ typedef struct ptx_instr {
     ptx_node base;
     const ptx_name *opcode;     /* "ld", "mbarrier"...: the first word */
     const ptx_name *guard;      /* @p / @!p predicate, or NULL */
-    uint16_t family;            /* ptx_family (ptx/isa.h); NONE if unknown */
-    uint16_t form;              /* internal: the table form that matched */
+    uint8_t family;             /* ptx_family (ptx/isa.h); NONE if unknown */
     uint8_t guard_neg;
-    uint8_t pad;
-    uint16_t nmods;
-    uint32_t nops;
+    uint16_t form;              /* internal: the table form that matched */
+    uint16_t nmods;             /* at most 65535, as nops: more is an error */
+    uint16_t nops;
     ptx_mod *mods;              /* dot-words after the opcode, in source order */
     ptx_expr *ops;              /* operands in source order */
 } ptx_instr;

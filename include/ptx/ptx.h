@@ -254,7 +254,7 @@ ptx_expr *ptx_new_int(ptx_context *ctx, int64_t value);
 
 /* An instruction from its opcode and modifiers written together
  * ("membar.cta", "ld.global.f32") and its operands (the nodes are copied
- * into the instruction's array). */
+ * into the instruction's array); NULL for more than 65535 of either. */
 ptx_instr *ptx_new_instr(ptx_context *ctx, const char *opcode, ptx_expr *const *ops,
                          unsigned nops);
 

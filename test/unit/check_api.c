@@ -87,6 +87,29 @@ START_TEST(insert_instruction_before_ret)
     ck_assert_uint_eq(fence->nmods, 5);
     ck_assert_str_eq(fence->mods[1].name->text, ".async::generic");
     ck_assert_str_eq(fence->mods[3].name->text, ".sync_restrict::shared::cluster");
+    /* more than 65535 operands or modifiers: no instruction */
+    ptx_expr **many = malloc(65536 * sizeof *many);
+    ck_assert_ptr_nonnull(many);
+    for (size_t i = 0; i < 65536; i++)
+        many[i] = ops[0];
+    ck_assert_ptr_null(ptx_new_instr(ctx, "add.s32", many, 65536));
+    ptx_instr *wide = ptx_new_instr(ctx, "add.s32", many, 65535);
+    ck_assert_ptr_nonnull(wide);
+    ck_assert_uint_eq(wide->nops, 65535);
+    ck_assert_ptr_eq(wide->ops[65534].u.sym.name, ops[0]->u.sym.name);
+    free(many);
+    char *dots = malloc(3 + 2 * 65536 + 1);
+    ck_assert_ptr_nonnull(dots);
+    memcpy(dots, "bar", 3);
+    for (size_t i = 0; i < 65536; i++)
+        memcpy(dots + 3 + 2 * i, ".a", 2);
+    dots[3 + 2 * 65536] = '\0';
+    ck_assert_ptr_null(ptx_new_instr(ctx, dots, NULL, 0));
+    dots[3 + 2 * 65535] = '\0';
+    ptx_instr *dotty = ptx_new_instr(ctx, dots, NULL, 0);
+    ck_assert_ptr_nonnull(dotty);
+    ck_assert_uint_eq(dotty->nmods, 65535);
+    free(dots);
     /* a statement that is not in the block */
     ck_assert_int_eq(ptx_insert_before(f->body, &fence->base, &fence->base), PTX_ERR_USAGE);
     test_buf out = { 0 };

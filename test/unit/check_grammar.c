@@ -710,6 +710,32 @@ START_TEST(modifier_limit)
 }
 END_TEST
 
+START_TEST(operand_limit)
+{
+    /* 65535 operands are kept, one more is an error */
+    size_t nops = 65536;
+    char *body = malloc(4 + 3 * nops + 2);
+    ck_assert_ptr_nonnull(body);
+    memcpy(body, "bar", 3);
+    size_t n = 3;
+    for (size_t i = 0; i < nops; i++) {
+        memcpy(body + n, i ? ",r" : " r", 2);
+        n += 2;
+    }
+    body[n++] = ';';
+    body[n] = '\0';
+    ptx_context *ctx;
+    const ptx_module *m = parse(&ctx, body);
+    free(body);
+    ck_assert_uint_eq(ptx_error_count(ctx), 1);
+    ck_assert_int_eq(ptx_diag_get(ctx, 0)->code, PTX_DIAG_LIMIT);
+    ck_assert_str_eq(ptx_diag_get(ctx, 0)->message, "too many operands (the limit is 65535)");
+    ck_assert_uint_eq(instr_at(m, 0)->nops, 65535);
+    ck_assert_str_eq(instr_at(m, 0)->ops[65534].u.sym.name->text, "r");
+    ptx_context_free(ctx);
+}
+END_TEST
+
 /* ======================================================================== */
 /* The shape of each operand kind */
 
@@ -1707,6 +1733,7 @@ Suite *grammar_suite(void)
     tcase_add_test(tc, expression_depth_limit);
     tcase_add_test(tc, two_return_parameters_warn);
     tcase_add_test(tc, modifier_limit);
+    tcase_add_test(tc, operand_limit);
     suite_add_tcase(s, tc);
 
     tc = tcase_create("shape");
