@@ -1679,27 +1679,86 @@ static bool run_label(unsigned bytes, const char *q)
     return bytes >= 4 && !is_ch(*q, CH_DIGIT);
 }
 
-size_t ptx_data_run_length(const char *s, ptx_tok *shape)
+static void pack(unsigned char *packed, unsigned width, uint32_t i, uint64_t v)
 {
-    const char *end = s;
+    switch (width) {
+    case 1: packed[i] = (unsigned char)v; break;
+    case 2: { uint16_t h = (uint16_t)v; memcpy(packed + 2 * (size_t)i, &h, 2); break; }
+    case 4: { uint32_t w = (uint32_t)v; memcpy(packed + 4 * (size_t)i, &w, 4); break; }
+    default: memcpy(packed + 8 * (size_t)i, &v, 8); break;
+    }
+}
+
+static unsigned width_of(uint64_t v)
+{
+    return v >> 32 ? 8 : v >> 16 ? 4 : v >> 8 ? 2 : 1;
+}
+
+/* A buffer of a ptx_run_buf with room for `need` items of `size` bytes. */
+static void *run_room(ptx_context *ctx, void *buf, size_t *cap, size_t need, size_t size)
+{
+    if (need <= *cap)
+        return buf;
+    size_t n = *cap ? *cap : 4096;
+    while (n < need)
+        n *= 2;
+    void *p = realloc(buf, n * size);
+    if (!p)
+        longjmp(ctx->oom, 1);
+    *cap = n;
+    return p;
+}
+
+/* The first `count` values of run r, packed again `width` bytes each:
+ * wider from the last down, narrower from the first up, in place. */
+static void run_repack(ptx_context *ctx, ptx_run_buf *r, uint32_t count, unsigned width)
+{
+    r->vals = run_room(ctx, r->vals, &r->vals_cap, ((size_t)count + 1) * width, 1);
+    ptx_data old = { .ints = r->vals, .width = (uint8_t)r->width };
+    if (width > r->width)
+        for (uint32_t i = count; i-- > 0;)
+            pack(r->vals, width, i, ptx_data_int(&old, i));
+    else
+        for (uint32_t i = 0; i < count; i++)
+            pack(r->vals, width, i, ptx_data_int(&old, i));
+    r->width = width;
+}
+
+size_t ptx_data_run_length(ptx_context *ctx, const char *s, ptx_tok *shape)
+{
+    /* the other buffer than the last run's, which may not be built yet */
+    ptx_run_buf *r = &ctx->run[ctx->run_last ^ 1];
+    const char *end = s, *last = s;
     uint32_t count = 0, nlines = 0, nsyms = 0;
     uint64_t max = 0;
     unsigned first = 0;
     bool mixed = false;
+    size_t wlen;
+    if (!run_word(s, &wlen))
+        return 0;
+    r->filled = false;
+    r->has_ends = r->has_bytes = false;
+    r->width = 1;
     for (const char *p = s;;) {
-        size_t wlen;
         unsigned bytes = run_word(p, &wlen);
         if (!bytes)
             break;
-        /* the line's values, separated by commas, or one label */
-        const char *q = skip_blanks(p + wlen);
+        /* the line's values, separated by commas, or one label; they go
+         * after the run's, and count once the line is whole */
+        const char *q = skip_blanks(p + wlen), *vend;
         uint32_t c = 0, sym = 0;
         uint64_t m = 0;
         if (run_label(bytes, q)) {
             /* not first: ".param .b32 name" ends a parameter list */
-            q = nlines ? skip_id(q) : NULL;
-            if (!q)
+            const char *e = nlines ? skip_id(q) : NULL;
+            if (!e)
                 break;
+            r->syms = run_room(ctx, r->syms, &r->syms_cap, (size_t)nsyms + 1, sizeof *r->syms);
+            ptx_tok name = { (uint32_t)(q - ctx->src), (uint32_t)(e - q), 0, { 0 } };
+            r->syms[nsyms] = (ptx_data_sym){ count, tok_name(ctx, &name) };
+            r->vals = run_room(ctx, r->vals, &r->vals_cap, ((size_t)count + 1) * r->width, 1);
+            pack(r->vals, r->width, count, 0);
+            q = vend = e;
             c = sym = 1;
         } else {
             for (;;) {
@@ -1707,8 +1766,14 @@ size_t ptx_data_run_length(const char *s, ptx_tok *shape)
                 q = skip_run_value(q, &v);
                 if (!q)
                     goto done;
+                if (r->width < 8 && v >> (8 * r->width))
+                    run_repack(ctx, r, count + c, width_of(v));
+                r->vals = run_room(ctx, r->vals, &r->vals_cap,
+                                   ((size_t)count + c + 1) * r->width, 1);
+                pack(r->vals, r->width, count + c, v);
                 m |= v;
                 c++;
+                vend = q;
                 q = skip_blanks(q);
                 if (*q != ',')
                     break;
@@ -1721,7 +1786,30 @@ size_t ptx_data_run_length(const char *s, ptx_tok *shape)
             break;
         if (!nlines)
             first = bytes;
+        if (c != 1 && !r->has_ends) {
+            /* the lines so far held one value each */
+            r->line_ends = run_room(ctx, r->line_ends, &r->ends_cap, (size_t)nlines + 1,
+                                    sizeof *r->line_ends);
+            for (uint32_t k = 0; k < nlines; k++)
+                r->line_ends[k] = k + 1;
+            r->has_ends = true;
+        }
+        if (r->has_ends) {
+            r->line_ends = run_room(ctx, r->line_ends, &r->ends_cap, (size_t)nlines + 1,
+                                    sizeof *r->line_ends);
+            r->line_ends[nlines] = count + c;
+        }
+        if (bytes != first && !r->has_bytes) {
+            r->line_bytes = run_room(ctx, r->line_bytes, &r->bytes_cap, (size_t)nlines + 1, 1);
+            memset(r->line_bytes, (int)first, nlines);
+            r->has_bytes = true;
+        }
+        if (r->has_bytes) {
+            r->line_bytes = run_room(ctx, r->line_bytes, &r->bytes_cap, (size_t)nlines + 1, 1);
+            r->line_bytes[nlines] = (uint8_t)bytes;
+        }
         mixed |= bytes != first;
+        last = vend;
         p = end = skip_blanks(q);
         count += c;
         nsyms += sym;
@@ -1731,87 +1819,61 @@ size_t ptx_data_run_length(const char *s, ptx_tok *shape)
 done:
     if (!nlines)
         return 0;
-    unsigned width = max >> 32 ? 8 : max >> 16 ? 4 : max >> 8 ? 2 : 1;
+    unsigned width = width_of(max);
+    if (width != r->width)   /* a line that was not taken held a wider value */
+        run_repack(ctx, r, count, width);
+    r->filled = true;
+    ctx->run_last ^= 1;
+    r->off = (uint32_t)(s - ctx->src);
+    r->end = (uint32_t)(last - ctx->src);
     shape->k = width | (uint32_t)mixed << 4 | nsyms << 8;
     shape->u = (uint64_t)nlines << 32 | count;
     return (size_t)(end - s);
 }
 
-static void pack(unsigned char *packed, unsigned width, uint32_t i, uint64_t v)
+/* The arena's copy of `n` bytes at p, or NULL when n is 0. */
+static void *run_copy(ptx_context *ctx, const void *p, size_t n)
 {
-    switch (width) {
-    case 1: packed[i] = (unsigned char)v; break;
-    case 2: { uint16_t h = (uint16_t)v; memcpy(packed + 2 * (size_t)i, &h, 2); break; }
-    case 4: { uint32_t w = (uint32_t)v; memcpy(packed + 4 * (size_t)i, &w, 4); break; }
-    default: memcpy(packed + 8 * (size_t)i, &v, 8); break;
-    }
+    if (!n)
+        return NULL;
+    void *q = ptx_arena_alloc(&ctx->arena, n);
+    memcpy(q, p, n);
+    return q;
 }
 
-/* ".b8 1\n\t.b8 0,7\n.b64 $L__tmp3\n..." as one token, measured by
- * ptx_data_run_length: the values packed at the width that holds them
- * all; where each line's values end, when a line has more than one; each
- * line's word, when they differ; the labels. */
+/* ".b8 1\n\t.b8 0,7\n.b64 $L__tmp3\n..." as one token, as
+ * ptx_data_run_length took it apart: the values packed at the width that
+ * holds them all; where each line's values end, when a line has more than
+ * one; each line's word, when they differ; the labels.  A run that is
+ * neither of the last two measured is measured again. */
 ptx_node *ptx_b_data_run(ptx_context *ctx, const ptx_tok *t)
 {
-    const char *p = ctx->src + t->off;
-    unsigned width = t->k & 15;
-    bool mixed = (t->k >> 4) & 1;
-    uint32_t nsyms = t->k >> 8;
-    uint32_t count = (uint32_t)t->u, nlines = (uint32_t)(t->u >> 32);
-    unsigned char *packed = ptx_arena_alloc(&ctx->arena, (size_t)count * width);
-    uint32_t *line_ends = count == nlines ? NULL
-                          : ptx_arena_alloc(&ctx->arena, (size_t)nlines * sizeof *line_ends);
-    uint8_t *line_bytes = mixed ? ptx_arena_alloc(&ctx->arena, nlines) : NULL;
-    ptx_data_sym *syms = nsyms ? ptx_arena_alloc(&ctx->arena, (size_t)nsyms * sizeof *syms) : NULL;
-    const char *q = p, *last_end = p;
-    uint32_t i = 0, s = 0;
-    size_t wlen0 = 0;
-    run_word(p, &wlen0);
-    for (uint32_t line = 0; line < nlines; line++) {
-        size_t wlen = 0;
-        unsigned bytes = run_word(q, &wlen);
-        if (line_bytes)
-            line_bytes[line] = (uint8_t)bytes;
-        q = skip_blanks(q + wlen);
-        if (run_label(bytes, q)) {
-            const char *e = skip_id(q);
-            ptx_tok name = { (uint32_t)(q - ctx->src), (uint32_t)(e - q), 0, { 0 } };
-            syms[s].index = i;
-            syms[s++].name = tok_name(ctx, &name);
-            pack(packed, width, i++, 0);
-            q = last_end = e;
-        } else {
-            for (;;) {
-                uint64_t v = 0;
-                q = skip_run_value(q, &v);
-                pack(packed, width, i++, v);
-                last_end = q;
-                q = skip_blanks(q);
-                if (*q != ',')
-                    break;
-                q = skip_blanks(q + 1);
-            }
-        }
-        if (line_ends)
-            line_ends[line] = i;
-        if (line + 1 < nlines) {
-            while (*q != '\n')
-                q++;
-            q = skip_blanks(q + 1);
+    const ptx_run_buf *r = &ctx->run[ctx->run_last];
+    if (!r->filled || r->off != t->off) {
+        r = &ctx->run[ctx->run_last ^ 1];
+        if (!r->filled || r->off != t->off) {
+            ptx_tok shape;
+            ptx_data_run_length(ctx, ctx->src + t->off, &shape);
+            r = &ctx->run[ctx->run_last];
         }
     }
-    ptx_loc_t loc = { t->off, (uint32_t)(last_end - ctx->src) };
+    uint32_t nsyms = t->k >> 8;
+    uint32_t count = (uint32_t)t->u, nlines = (uint32_t)(t->u >> 32);
+    ptx_loc_t loc = { t->off, r->end };
     ptx_data *d = node_new(ctx, PTX_NODE_DATA, sizeof *d, loc);
-    ptx_tok w = { t->off, (uint32_t)wlen0, 0, { 0 } };
+    size_t wlen = 0;
+    run_word(ctx->src + t->off, &wlen);
+    ptx_tok w = { t->off, (uint32_t)wlen, 0, { 0 } };
     d->word = tok_name(ctx, &w);
     d->count = count;
-    d->width = (uint8_t)width;
-    d->ints = packed;
+    d->width = (uint8_t)r->width;
+    d->ints = run_copy(ctx, r->vals, (size_t)count * r->width);
     d->nlines = nlines;
-    d->line_ends = line_ends;
-    d->line_bytes = line_bytes;
+    d->line_ends = r->has_ends ? run_copy(ctx, r->line_ends, (size_t)nlines * sizeof *d->line_ends)
+                               : NULL;
+    d->line_bytes = r->has_bytes ? run_copy(ctx, r->line_bytes, nlines) : NULL;
     d->nsyms = nsyms;
-    d->syms = syms;
+    d->syms = run_copy(ctx, r->syms, (size_t)nsyms * sizeof *d->syms);
     return &d->base;
 }
 

@@ -33,6 +33,12 @@ void ptx_context_free(ptx_context *ctx)
     ptx_interner_release(&ctx->names);
     free(ctx->diags);
     free(ctx->scratch);
+    for (int i = 0; i < 2; i++) {
+        free(ctx->run[i].vals);
+        free(ctx->run[i].line_ends);
+        free(ctx->run[i].line_bytes);
+        free(ctx->run[i].syms);
+    }
     free(ctx->src);
     free(ctx->lines);
     free(ctx);

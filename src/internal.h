@@ -71,6 +71,23 @@ const ptx_split *ptx_intern_split(ptx_context *ctx, const char *s, size_t len);
 
 /* ---- the context (context.c) ----------------------------------------- */
 
+/* A data run that ptx_data_run_length measured (ast.c), taken apart on
+ * the way, so that ptx_b_data_run copies it instead of reading the text
+ * again.  The buffers are reused from run to run. */
+typedef struct ptx_run_buf {
+    bool filled;
+    bool has_ends;            /* a line holds more than one value */
+    bool has_bytes;           /* a line's word differs from the first's */
+    uint32_t off;             /* the run's offset in the source */
+    uint32_t end;             /* where its last value ends */
+    unsigned width;           /* bytes per value in `vals` */
+    unsigned char *vals;      /* the values, packed */
+    uint32_t *line_ends;      /* with has_ends: where each line's values end */
+    uint8_t *line_bytes;      /* with has_bytes: each line's word, in bytes */
+    ptx_data_sym *syms;       /* the labels */
+    size_t vals_cap, ends_cap, bytes_cap, syms_cap;
+} ptx_run_buf;
+
 struct ptx_context {
     ptx_arena arena;
     ptx_interner names;
@@ -94,6 +111,12 @@ struct ptx_context {
     size_t nscratch, scratchcap;
 
     struct ptx_isa_memo *isa_memo;  /* accepted instruction shapes (isa.c) */
+    ptx_run_buf run[2];       /* the last data run measured (ast.c), and the
+                                 one before: the scanner reads a token ahead
+                                 of the parser, and a line such as
+                                 ".b32 .debug_loc+39" after a run is measured
+                                 before the run is built */
+    unsigned run_last;        /* which of run[] holds the last run */
     unsigned expr_depth;      /* open parentheses/braces/brackets in an operand */
     struct ptx_expr *free_exprs;  /* expression cells whose contents were moved
                                      into an array (ast.c), linked by u.op.a */

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ast_build.h"
 #include "check_suites.h"
 #include "internal.h"
 #include "ptx/ptx.h"
@@ -895,6 +896,47 @@ START_TEST(one_token_instruction_only_at_statement_start)
 }
 END_TEST
 
+/* The builder of a data run finds it among the last two runs measured
+ * (the scanner measures the token after a run before the parser builds
+ * the run); an older run is measured again, with the same result. */
+START_TEST(data_run_measured_again)
+{
+    static const char text[] = ".b8 1\n.b8 2\n;\n.b16 300\n;\n.b32 7, 8\n;\n";
+    ptx_context *ctx = ptx_context_new();
+    ctx->src = malloc(sizeof text + 1);
+    ck_assert_ptr_nonnull(ctx->src);
+    memcpy(ctx->src, text, sizeof text);
+    ctx->src[sizeof text] = '\0';
+    ctx->srclen = sizeof text - 1;
+    ck_assert_int_eq(setjmp(ctx->oom), 0);
+    const char *at[3] = { ctx->src, strstr(ctx->src, ".b16"), strstr(ctx->src, ".b32") };
+    ptx_tok t[3];
+    for (int i = 0; i < 3; i++) {
+        size_t n = ptx_data_run_length(ctx, at[i], &t[i]);
+        ck_assert_uint_gt(n, 0);
+        t[i].off = (uint32_t)(at[i] - ctx->src);
+        t[i].len = (uint32_t)n;
+    }
+    /* run 0 is neither of the last two: measured again; then run 2 is
+     * one of the last two, and run 1 is measured again */
+    static const int order[3] = { 0, 2, 1 };
+    static const uint64_t values[3][2] = { { 1, 2 }, { 300, 0 }, { 7, 8 } };
+    static const unsigned counts[3] = { 2, 1, 2 }, widths[3] = { 1, 2, 1 };
+    static const char *const words[3] = { ".b8", ".b16", ".b32" };
+    for (int k = 0; k < 3; k++) {
+        int i = order[k];
+        const ptx_data *d = (const ptx_data *)ptx_b_data_run(ctx, &t[i]);
+        ck_assert_uint_eq(d->count, counts[i]);
+        ck_assert_uint_eq(d->width, widths[i]);
+        ck_assert_str_eq(ptx_data_line_word(d, 0), words[i]);
+        for (unsigned v = 0; v < counts[i]; v++)
+            ck_assert_uint_eq(ptx_data_int(d, v), values[i][v]);
+        ck_assert_uint_eq(d->base.span.off, t[i].off);
+    }
+    ptx_context_free(ctx);
+}
+END_TEST
+
 /* Tokens the scanner gives for the module around `body`. */
 static size_t body_tokens(const char *body)
 {
@@ -1741,6 +1783,7 @@ Suite *grammar_suite(void)
     tcase_add_test(tc, shape_video_selectors);
     tcase_add_test(tc, shape_dotted_opcode);
     tcase_add_loop_test(tc, one_token_instruction_as_grammar, 0, 18);
+    tcase_add_test(tc, data_run_measured_again);
     tcase_add_test(tc, one_token_instruction_only_at_statement_start);
     tcase_add_test(tc, one_token_instruction_after_error);
     tcase_add_loop_test(tc, one_token_shapes, 0, sizeof token_cases / sizeof token_cases[0]);
