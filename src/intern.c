@@ -144,16 +144,20 @@ static void regrow_splits(ptx_context *ctx)
     in->split_mask = cap - 1;
 }
 
+/* A dotted name is looked up in the table of splits by its bytes: a
+ * module's few thousand opcodes stay in cache there, and the table of
+ * all names (large, and missed) is searched only for a new one. */
 const ptx_split *ptx_intern_split(ptx_context *ctx, const char *s, size_t len)
 {
     ptx_interner *in = &ctx->names;
-    const ptx_name *whole = ptx_intern(ctx, s, len);
     if (!in->splits || (in->nsplits + 1) * 2 > in->split_mask + 1)
         regrow_splits(ctx);
-    size_t i = whole->hash & in->split_mask;
+    uint32_t h = hash_bytes(s, len);
+    size_t i = h & in->split_mask;
     for (ptx_split *sp; (sp = in->splits[i]) != NULL; i = (i + 1) & in->split_mask)
-        if (sp->whole == whole)
+        if (sp->whole->hash == h && sp->whole->len == len && same_bytes(sp->whole->text, s, len))
             return sp;
+    const ptx_name *whole = ptx_intern(ctx, s, len);
     uint32_t nwords = 1;
     for (size_t k = 1; k < len; k++)
         nwords += s[k] == '.';
