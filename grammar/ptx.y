@@ -283,20 +283,23 @@ block
     : '{' stmts '}'                     { $$ = ptx_b_block(CTX, $2, @$); }
     ;
 
+/* the one-token statements, most of a body, are appended without a
+ * reduction to stmt of their own */
 stmts
     : %empty                            { $$.first = $$.last = NULL; }
     | stmts stmt                        { $$ = ptx_b_append($1, $2); }
+    | stmts SIMPLE                      { $$ = ptx_b_append($1, ptx_b_simple(CTX, &$2)); }
+    | stmts LABEL                       { $$ = ptx_b_append($1, ptx_b_label_line(CTX, &$2)); }
+    | stmts LOCLINE                     { $$ = ptx_b_append($1, ptx_b_loc_line(CTX, &$2)); }
     ;
 
 stmt
     : IDENT ':'                         { $$ = ptx_b_label(CTX, &$1, @$); }
-    | LABEL                             { $$ = ptx_b_label_line(CTX, &$1); }
     | IDENT ':' CALLPROTOTYPE ret_opt SINK params_opt fdirs ';'
                                         { $$ = ptx_b_callproto(CTX, &$1, $4, $6, $7, @$); }
     | IDENT ':' CALLTARGETS names ';'   { $$ = ptx_b_targets(CTX, &$1, false, $4, @$); }
     | IDENT ':' BRANCHTARGETS names ';' { $$ = ptx_b_targets(CTX, &$1, true, $4, @$); }
     | instr ';'                         { $$ = $1; }
-    | SIMPLE                            { $$ = ptx_b_simple(CTX, &$1); }
     | decl ';'                          { $$ = ptx_b_decl_at(CTX, $1, PTX_SITE_BODY); }
     | block                             { $$ = $1; }
     | PRAGMA strings ';'                { $$ = ptx_b_pragma(CTX, $2, @$); }
@@ -317,7 +320,6 @@ name_item
 
 loc_stmt
     : LOC INT INT INT loc_attrs         { ptx_tok n[3] = { $2, $3, $4 }; $$ = ptx_b_loc(CTX, n, $5, @$); }
-    | LOCLINE                           { $$ = ptx_b_loc_line(CTX, &$1); }
     ;
 
 loc_attrs
