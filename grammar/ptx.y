@@ -67,7 +67,7 @@ static void ptx_yyerror(PTX_YYLTYPE *loc, ptx_parser_state *pp, const char *msg)
 %token <tok> IDENT "identifier" DOTWORD "dot-word" INT "integer" FLOAT "floating-point number"
 %token <tok> F32BITS "0f constant" F64BITS "0d constant" STRING "string" DWARF "@@DWARF line"
 %token <tok> SINK "'_'" DOTTED "dotted name" DATARUN "section data" SIMPLE "instruction"
-%token <tok> LOCLINE "'.loc' line" LABEL "label"
+%token <tok> LOCLINE "'.loc' line" LABEL "label" STMTS "statements"
 %token <tok> TYPE "type" SPACE "state space" LINK "linkage directive" VEC "vector size"
 %token <tok> FDIR "function directive"
 %token <tok> VERSION "'.version'" TARGET "'.target'" ADDRESS_SIZE "'.address_size'"
@@ -143,6 +143,7 @@ item
     | DWARF                             { $$ = ptx_b_dwarf(CTX, &$1, @$); }
     | error ';'                         { $$ = NULL; if (ptx_b_recover(CTX)) YYABORT; }
     | error SIMPLE                      { if (ptx_b_recover(CTX)) YYABORT; $$ = ptx_b_simple(CTX, &$2); }
+    | error STMTS                       { if (ptx_b_recover(CTX)) YYABORT; $$ = ptx_b_stmts(CTX, ptx_b_none(), &$2).first; }
     | error '}'                         { $$ = NULL; if (ptx_b_recover(CTX)) YYABORT; }
     ;
 
@@ -284,11 +285,12 @@ block
     ;
 
 /* the one-token statements, most of a body, are appended without a
- * reduction to stmt of their own */
+ * reduction to stmt of their own; a STMTS token is a run of them */
 stmts
     : %empty                            { $$.first = $$.last = NULL; }
     | stmts stmt                        { $$ = ptx_b_append($1, $2); }
     | stmts SIMPLE                      { $$ = ptx_b_append($1, ptx_b_simple(CTX, &$2)); }
+    | stmts STMTS                       { $$ = ptx_b_stmts(CTX, $1, &$2); }
     | stmts LABEL                       { $$ = ptx_b_append($1, ptx_b_label_line(CTX, &$2)); }
     | stmts LOCLINE                     { $$ = ptx_b_append($1, ptx_b_loc_line(CTX, &$2)); }
     ;
@@ -306,6 +308,7 @@ stmt
     | loc_stmt                          { $$ = $1; }
     | error ';'                         { $$ = NULL; if (ptx_b_recover(CTX)) YYABORT; }
     | error SIMPLE                      { if (ptx_b_recover(CTX)) YYABORT; $$ = ptx_b_simple(CTX, &$2); }
+    | error STMTS                       { if (ptx_b_recover(CTX)) YYABORT; $$ = ptx_b_stmts(CTX, ptx_b_none(), &$2).first; }
     ;
 
 names
@@ -515,6 +518,15 @@ static int report_syntax_error(const yypcontext_t *yyctx, ptx_parser_state *pp)
     }
     yysymbol_kind_t found = yypcontext_token(yyctx);
     const PTX_YYLTYPE *loc = yypcontext_location(yyctx);
+    PTX_YYLTYPE first;
+    if (found == YYSYMBOL_STMTS) {
+        /* a run of statements is named by its first one */
+        const ptx_stmt_run *r = ptx_stmt_run_at(CTX, loc->off, loc->end - loc->off);
+        first.off = r->pieces[0].off;
+        first.end = r->pieces[0].off + r->pieces[0].len;
+        found = CTX->src[first.off] == '.' ? YYSYMBOL_LOCLINE : YYSYMBOL_SIMPLE;
+        loc = &first;
+    }
     ptx_span span = { loc->off, loc->end - loc->off };
 
     char msg[512];

@@ -72,6 +72,8 @@ bool ptx_b_recover(ptx_context *ctx)
     return ctx->stopped;
 }
 
+/* `n` may lead a chain of nodes (a STMTS token after an error): the list
+ * then ends where the chain does. */
 ptx_nlist ptx_b_append(ptx_nlist list, ptx_node *n)
 {
     if (!n)
@@ -81,7 +83,15 @@ ptx_nlist ptx_b_append(ptx_nlist list, ptx_node *n)
     else
         list.first = n;
     list.last = n;
+    while (list.last->next)
+        list.last = list.last->next;
     return list;
+}
+
+ptx_nlist ptx_b_none(void)
+{
+    ptx_nlist none = { NULL, NULL };
+    return none;
 }
 
 /* Nodes of a list in one arena array. */
@@ -910,6 +920,20 @@ ptx_node *ptx_b_simple(ptx_context *ctx, const ptx_tok *t)
     }
     ptx_loc_t loc = { t->off, end };
     return ptx_b_instr(ctx, g, neg, &opcode, mark, mark, loc);
+}
+
+/* A run of instructions and .loc lines, built one by one as if each had
+ * been a token of its own (a .loc line starts with '.', an instruction
+ * never does). */
+ptx_nlist ptx_b_stmts(ptx_context *ctx, ptx_nlist list, const ptx_tok *t)
+{
+    const ptx_stmt_run *r = ptx_stmt_run_at(ctx, t->off, t->len);
+    for (uint32_t i = 0; i < r->n; i++) {
+        ptx_tok piece = { r->pieces[i].off, r->pieces[i].len, 0, { 0 } };
+        list = ptx_b_append(list, ctx->src[piece.off] == '.' ? ptx_b_loc_line(ctx, &piece)
+                                                             : ptx_b_simple(ctx, &piece));
+    }
+    return list;
 }
 
 ptx_node *ptx_b_label(ptx_context *ctx, const ptx_tok *name, ptx_loc_t loc)

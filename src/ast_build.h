@@ -139,6 +139,9 @@ ptx_node *ptx_b_callproto(ptx_context *ctx, const ptx_tok *label, size_t ret,
 ptx_node *ptx_b_targets(ptx_context *ctx, const ptx_tok *label, bool branch,
                         size_t names, ptx_loc_t loc);
 ptx_nlist ptx_b_append(ptx_nlist list, ptx_node *n);
+ptx_nlist ptx_b_none(void);
+/* The statements of a STMTS token, appended to `list` in order. */
+ptx_nlist ptx_b_stmts(ptx_context *ctx, ptx_nlist list, const ptx_tok *t);
 
 /* declarations */
 void ptx_b_spec(ptx_context *ctx, ptx_spec_kind kind, const ptx_tok *t, ptx_loc_t loc);

@@ -71,6 +71,16 @@ const ptx_split *ptx_intern_split(ptx_context *ctx, const char *s, size_t len);
 
 /* ---- the context (context.c) ----------------------------------------- */
 
+/* A run of one-token statements (instructions of the common shape and
+ * .loc lines, each starting its line) that the scanner took as one STMTS
+ * token (grammar/ptx.l): where each one is, for ptx_b_stmts (ast.c). */
+enum { PTX_RUN_PIECES = 4096 };
+typedef struct ptx_stmt_run {
+    uint32_t off;             /* the token's offset: which run this is */
+    uint32_t n;               /* statements; 0: none measured */
+    ptx_span pieces[PTX_RUN_PIECES];
+} ptx_stmt_run;
+
 /* A data run that ptx_data_run_length measured (ast.c), taken apart on
  * the way, so that ptx_b_data_run copies it instead of reading the text
  * again.  The buffers are reused from run to run. */
@@ -117,6 +127,9 @@ struct ptx_context {
                                  ".b32 .debug_loc+39" after a run is measured
                                  before the run is built */
     unsigned run_last;        /* which of run[] holds the last run */
+    ptx_stmt_run stmt_runs[2];  /* the last STMTS token and the one before
+                                   (the scanner reads a token ahead) */
+    unsigned stmt_run_last;
     unsigned expr_depth;      /* open parentheses/braces/brackets in an operand */
     struct ptx_expr *free_exprs;  /* expression cells whose contents were moved
                                      into an array (ast.c), linked by u.op.a */
@@ -144,6 +157,10 @@ unsigned ptx_type_bits(unsigned t);
 
 /* Parses ctx->src; returns non-zero when the parser gave up. */
 int ptx_run_parser(ptx_context *ctx);
+
+/* The statements of the STMTS token at [off, off + len): as the scanner
+ * measured them, or measured again (grammar/ptx.l). */
+const ptx_stmt_run *ptx_stmt_run_at(ptx_context *ctx, uint32_t off, uint32_t len);
 
 /* Runs the scanner alone over ctx->src; returns the number of tokens
  * (for the benchmark's phase timings). */

@@ -948,31 +948,35 @@ static size_t body_tokens(const char *body)
 }
 
 /* What the scanner takes as one token: the tokens a body adds to the
- * empty kernel's. */
+ * empty kernel's.  Instructions and .loc lines that it takes whole and
+ * that follow one another are one STMTS token. */
 static const struct {
     const char *body;
     size_t tokens;
     const char *why;
 } token_cases[] = {
-    { "\tadd.s32 r1, r2, r3;\n\tret;", 2, "two instructions, one token each" },
-    { "\t// note\n\n\t  \n\tadd.s32 r1, r2, r3; // more\n\tret;", 2,
-      "blank lines and '//' comments do not keep an instruction from being one token" },
+    { "\tadd.s32 r1, r2, r3;\n\tret;", 1, "two instructions, one token for both" },
+    { "\tadd.s32 r1, r2, r3;\n\tst.global.v2.u32 [r1], {r2, r3};\n\tret;", 1 + 11 + 1,
+      "an instruction of another shape ends a run and takes the rules' way" },
+    { "\t// note\n\n\t  \n\tadd.s32 r1, r2, r3; // more\n\tret;", 1,
+      "blank lines and '//' comments do not keep instructions from being one token" },
     { "\t// caf\xc3\xa9\n\tret;", 2,
       "a comment with a byte to report goes the rules' way, and the instruction after it" },
     { "\t/* c */\n\tret;", 2, "so does a block comment" },
     { "\tret; ret;", 3, "an instruction not at its line's start takes the rules' way" },
-    { "\t.loc 1 2 3\n\tadd.s32 r1, r2, r3;", 2, "a .loc line is one token, and a statement starts after it" },
-    { "\t.loc\t1 0 30\r\n\n\t.loc 1 3 4\n\tret;", 3, ".loc lines with tabs and CRLF" },
+    { "\t.loc 1 2 3\n\tadd.s32 r1, r2, r3;", 1,
+      "a .loc line is taken whole, and a statement starts after it: one token for both" },
+    { "\t.loc\t1 0 30\r\n\n\t.loc 1 3 4\n\tret;", 1, ".loc lines with tabs and CRLF" },
     { "\t.loc 1 2 3\n\t, function_name $L\n\tret;", 9, ".loc with an attribute on the next line: the rules' way" },
     { "\t.loc 1 2 3 // c\n\tret;", 6, ".loc with a comment after it: the rules' way" },
     { "\t.loc 1 2 3\n// c\n\t, function_name $L\n\tret;", 9,
       ".loc with an attribute after a comment line: the rules' way" },
     { "\t.loc 1 2 3\n/* c */\n\tret;", 6, ".loc with a block comment after it: the rules' way" },
     { "\t.loc 1 2 1234567890\n\tret;", 6, ".loc with a number of 10 digits: the rules' way" },
-    { "\t.loc 2 1089 9, function_name $L__info_string0, inlined_at 1 34 3\n\tret;", 2,
-      ".loc with the attributes nvcc writes, in its order: one token" },
-    { "\t.loc 2 1 9 , function_name f\n\tret;", 2, ".loc with function_name alone" },
-    { "\t.loc 2 1 9,inlined_at 1 2 3\n\tret;", 2, ".loc with inlined_at alone" },
+    { "\t.loc 2 1089 9, function_name $L__info_string0, inlined_at 1 34 3\n\tret;", 1,
+      ".loc with the attributes nvcc writes, in its order: taken whole" },
+    { "\t.loc 2 1 9 , function_name f\n\tret;", 1, ".loc with function_name alone" },
+    { "\t.loc 2 1 9,inlined_at 1 2 3\n\tret;", 1, ".loc with inlined_at alone" },
     { "\t.loc 2 1 9, inlined_at 1 2 3, function_name f\n\tret;", 4 + 5 + 3 + 2,
       ".loc attributes in another order: the rules' way" },
     { "\t.loc 2 1 9, function_name f+4\n\tret;", 4 + 5 + 2,
@@ -986,6 +990,70 @@ static const struct {
     { "t:\n.branchtargets A, B;\nA:\nB:\nret;", 10, "a label naming a .branchtargets" },
     { "t:\n.calltargets f;\nret;", 6, "a label naming a .calltargets" },
 };
+
+/* A STMTS token holds at most PTX_RUN_PIECES statements; the next ones
+ * make another, and every statement is built, in order. */
+START_TEST(statement_runs_are_capped)
+{
+    size_t n = PTX_RUN_PIECES + 5;
+    char *body = malloc(n * 20 + 1);
+    ck_assert_ptr_nonnull(body);
+    size_t len = 0;
+    for (size_t i = 0; i < n; i++)
+        len += (size_t)sprintf(body + len, i % 2 ? "\tadd.s32 r, r, %zu;\n" : "\t.loc 1 %zu 1\n", i);
+    size_t base = body_tokens("");
+    ck_assert_uint_eq(body_tokens(body), base + 2);
+    ptx_context *ctx;
+    const ptx_module *m = parse(&ctx, body);
+    free(body);
+    ck_assert_msg(ptx_diag_count(ctx) == 0, "%s", first_message(ctx));
+    size_t k = 0;
+    for (const ptx_node *s = ((const ptx_func *)m->first)->body->first; s; s = s->next, k++) {
+        if (k % 2) {
+            ck_assert_int_eq(s->kind, PTX_NODE_INSTR);
+            ck_assert_uint_eq(((const ptx_instr *)s)->ops[2].u.i, k);
+        } else {
+            ck_assert_int_eq(s->kind, PTX_NODE_LOC);
+            ck_assert_uint_eq(((const ptx_loc *)s)->line, k);
+        }
+    }
+    ck_assert_uint_eq(k, n);
+    ptx_context_free(ctx);
+}
+END_TEST
+
+/* The parser builds a STMTS token after the scanner has measured the
+ * next one: the last two runs are kept, an older one is measured again,
+ * alike. */
+START_TEST(statement_run_measured_again)
+{
+    static const char body[] =
+        "\tadd.s32 r, r, 1;\n\t.loc 1 2 3\n\tret;\n\tst.global.v2.u32 [r], {r, r};\n"
+        "\tmov.u32 r, 2;\n\tret;\n\tst.global.v2.u32 [r], {r, r};\n"
+        "\t.loc 1 4 5\n\tret;\n";
+    ptx_context *ctx;
+    test_parse_body(&ctx, body, false);
+    ck_assert_msg(ptx_diag_count(ctx) == 0, "%s", first_message(ctx));
+    const char *start[3] = { strstr(ctx->src, "add.s32"), strstr(ctx->src, "mov.u32"),
+                             strstr(ctx->src, ".loc 1 4 5") };
+    static const uint32_t pieces[3] = { 3, 2, 2 };
+    /* the scanner kept the last two (mov's and .loc 1 4 5's); add's is
+     * measured again, then mov's */
+    for (int k = 0; k < 4; k++) {
+        int i = k == 3 ? 1 : (k + 2) % 3;
+        const char *end = strstr(start[i], "ret;") + 4;
+        uint32_t off = (uint32_t)(start[i] - ctx->src);
+        const ptx_stmt_run *r = ptx_stmt_run_at(ctx, off, (uint32_t)(end - start[i]));
+        ck_assert_uint_eq(r->n, pieces[i]);
+        ck_assert_uint_eq(r->pieces[0].off, off);
+        ck_assert_uint_eq(r->pieces[r->n - 1].off + r->pieces[r->n - 1].len,
+                          (uint32_t)(end - ctx->src));
+        if (i == 0)
+            ck_assert_int_eq(memcmp(ctx->src + r->pieces[1].off, ".loc 1 2 3", r->pieces[1].len), 0);
+    }
+    ptx_context_free(ctx);
+}
+END_TEST
 
 START_TEST(one_token_shapes)
 {
@@ -1784,6 +1852,8 @@ Suite *grammar_suite(void)
     tcase_add_test(tc, shape_dotted_opcode);
     tcase_add_loop_test(tc, one_token_instruction_as_grammar, 0, 18);
     tcase_add_test(tc, data_run_measured_again);
+    tcase_add_test(tc, statement_runs_are_capped);
+    tcase_add_test(tc, statement_run_measured_again);
     tcase_add_test(tc, one_token_instruction_only_at_statement_start);
     tcase_add_test(tc, one_token_instruction_after_error);
     tcase_add_loop_test(tc, one_token_shapes, 0, sizeof token_cases / sizeof token_cases[0]);
