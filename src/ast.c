@@ -922,16 +922,19 @@ ptx_node *ptx_b_simple(ptx_context *ctx, const ptx_tok *t)
     return ptx_b_instr(ctx, g, neg, &opcode, mark, mark, loc);
 }
 
-/* A run of instructions and .loc lines, built one by one as if each had
- * been a token of its own (a .loc line starts with '.', an instruction
- * never does). */
+/* A run of instructions, .loc lines and labels, built one by one as if
+ * each had been a token of its own (a .loc line starts with '.', which
+ * an instruction never does; a label ends with ':', an instruction with
+ * ';'). */
 ptx_nlist ptx_b_stmts(ptx_context *ctx, ptx_nlist list, const ptx_tok *t)
 {
     const ptx_stmt_run *r = ptx_stmt_run_at(ctx, t->off, t->len);
     for (uint32_t i = 0; i < r->n; i++) {
         ptx_tok piece = { r->pieces[i].off, r->pieces[i].len, 0, { 0 } };
-        list = ptx_b_append(list, ctx->src[piece.off] == '.' ? ptx_b_loc_line(ctx, &piece)
-                                                             : ptx_b_simple(ctx, &piece));
+        ptx_node *n = ctx->src[piece.off] == '.' ? ptx_b_loc_line(ctx, &piece)
+                      : ctx->src[piece.off + piece.len - 1] == ':' ? ptx_b_label_line(ctx, &piece)
+                      : ptx_b_simple(ctx, &piece);
+        list = ptx_b_append(list, n);
     }
     return list;
 }

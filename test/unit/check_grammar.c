@@ -984,6 +984,10 @@ static const struct {
     { "$L__BB0_1:\n\tret;", 2, "a label ending its line is one token, and a statement starts after it" },
     { "$L__BB0_1: \r\n\n// c\n$L__BB0_2:\n\tret;", 3, "labels with blanks, CRLF and comments after them" },
     { "$L: ret;", 4, "a label with a statement on its line: the rules' way" },
+    { "\tret;\n$L__BB0_1:\n\t.loc 1 2 3\n$L__tmp1:\n\tret;", 1,
+      "labels after an instruction or a .loc line go on with its run" },
+    { "\tret;\np:\n\t.callprototype _ ();", 1 + 7,
+      "a label naming a .callprototype ends a run and takes the rules' way" },
     { "p:\n\t.callprototype _ ();", 7, "a label naming a .callprototype on the next line: the rules' way" },
     { "p: // c\n\t.callprototype _ ();", 7, "the same after a comment" },
     { "p:\n/* c */ .callprototype _ ();", 7, "the same after a block comment" },
@@ -1018,6 +1022,26 @@ START_TEST(statement_runs_are_capped)
         }
     }
     ck_assert_uint_eq(k, n);
+    ptx_context_free(ctx);
+}
+END_TEST
+
+/* A run's labels are the nodes their own tokens make. */
+START_TEST(statement_run_with_labels)
+{
+    ptx_context *ctx;
+    const ptx_module *m = parse(&ctx, "\tret;\n$L__BB0_1:\n\t.loc 1 2 3\n$L__tmp1:\n\tret;\n");
+    ck_assert_msg(ptx_diag_count(ctx) == 0, "%s", first_message(ctx));
+    static const int kinds[] = { PTX_NODE_INSTR, PTX_NODE_LABEL, PTX_NODE_LOC, PTX_NODE_LABEL,
+                                 PTX_NODE_INSTR };
+    for (int i = 0; i < 5; i++)
+        ck_assert_int_eq(stmt_at(m, i)->kind, kinds[i]);
+    const ptx_label *a = (const ptx_label *)stmt_at(m, 1), *b = (const ptx_label *)stmt_at(m, 3);
+    ck_assert_str_eq(a->name->text, "$L__BB0_1");
+    ck_assert_str_eq(b->name->text, "$L__tmp1");
+    ck_assert_uint_eq(a->base.span.len, 10);
+    ck_assert_int_eq(memcmp(ctx->src + b->base.span.off, "$L__tmp1:", 9), 0);
+    ck_assert_ptr_null(stmt_at(m, 4)->next);
     ptx_context_free(ctx);
 }
 END_TEST
@@ -1853,6 +1877,7 @@ Suite *grammar_suite(void)
     tcase_add_loop_test(tc, one_token_instruction_as_grammar, 0, 18);
     tcase_add_test(tc, data_run_measured_again);
     tcase_add_test(tc, statement_runs_are_capped);
+    tcase_add_test(tc, statement_run_with_labels);
     tcase_add_test(tc, statement_run_measured_again);
     tcase_add_test(tc, one_token_instruction_only_at_statement_start);
     tcase_add_test(tc, one_token_instruction_after_error);
