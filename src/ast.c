@@ -1781,8 +1781,11 @@ size_t ptx_data_run_length(ptx_context *ctx, const char *s, ptx_tok *shape)
             if (!e)
                 break;
             r->syms = run_room(ctx, r->syms, &r->syms_cap, (size_t)nsyms + 1, sizeof *r->syms);
-            ptx_tok name = { (uint32_t)(q - ctx->src), (uint32_t)(e - q), 0, { 0 } };
-            r->syms[nsyms] = (ptx_data_sym){ count, tok_name(ctx, &name) };
+            r->sym_spans = run_room(ctx, r->sym_spans, &r->spans_cap, (size_t)nsyms + 1,
+                                    sizeof *r->sym_spans);
+            r->syms[nsyms] = (ptx_data_sym){ count, NULL };
+            r->sym_spans[nsyms] = (ptx_span){ (uint32_t)(q - ctx->src), (uint32_t)(e - q) };
+            ptx_intern_prefetch(ctx, q, (size_t)(e - q));
             r->vals = run_room(ctx, r->vals, &r->vals_cap, ((size_t)count + 1) * r->width, 1);
             pack(r->vals, r->width, count, 0);
             q = vend = e;
@@ -1849,6 +1852,8 @@ done:
     unsigned width = width_of(max);
     if (width != r->width)   /* a line that was not taken held a wider value */
         run_repack(ctx, r, count, width);
+    for (uint32_t i = 0; i < nsyms; i++)
+        r->syms[i].name = ptx_intern(ctx, ctx->src + r->sym_spans[i].off, r->sym_spans[i].len);
     r->filled = true;
     ctx->run_last ^= 1;
     r->off = (uint32_t)(s - ctx->src);

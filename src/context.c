@@ -38,6 +38,7 @@ void ptx_context_free(ptx_context *ctx)
         free(ctx->run[i].line_ends);
         free(ctx->run[i].line_bytes);
         free(ctx->run[i].syms);
+        free(ctx->run[i].sym_spans);
     }
     free(ctx->src);
     free(ctx->lines);

@@ -1,7 +1,11 @@
 /* Interning: each distinct name is stored once in the arena, so names
- * compare by pointer.  Open addressing with linear probing; the table
- * doubles at 3/4 full.  A slot holds the hash, the length and the first
- * eight bytes, compared before the name itself is touched. */
+ * compare by pointer.  Two tables, by the name's first byte: registers
+ * ('%'), looked up most, and the rest (labels: hundreds of thousands in a
+ * debug build), whose lookups mostly miss the cache and are asked for
+ * ahead where the scanner can (ptx_intern_prefetch).  Open addressing
+ * with linear probing; a table doubles at 3/4 full.  A slot holds the
+ * hash, the length and the first eight bytes, compared before the name
+ * itself is touched. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -76,39 +80,40 @@ static bool same_bytes(const char *a, const char *b, size_t len)
     return true;
 }
 
-static void rehash(ptx_context *ctx)
+static void rehash(ptx_context *ctx, ptx_intern_table *t)
 {
-    ptx_interner *in = &ctx->names;
-    size_t cap = in->slots ? (in->mask + 1) * 2 : 1024;
+    size_t cap = t->slots ? (t->mask + 1) * 2 : 1024;
     ptx_intern_slot *slots = calloc(cap, sizeof *slots);
     if (!slots)
         longjmp(ctx->oom, 1);
-    if (!in->slots) {
-        ptx_arena_init(&in->text);
-        in->text.oom = &ctx->oom;
-    }
-    for (size_t i = 0; in->slots && i <= in->mask; i++) {
-        if (!in->slots[i].hash)
+    for (size_t i = 0; t->slots && i <= t->mask; i++) {
+        if (!t->slots[i].hash)
             continue;
-        size_t j = in->slots[i].hash & (cap - 1);
+        size_t j = t->slots[i].hash & (cap - 1);
         while (slots[j].hash)
             j = (j + 1) & (cap - 1);
-        slots[j] = in->slots[i];
+        slots[j] = t->slots[i];
     }
-    free(in->slots);
-    in->slots = slots;
-    in->mask = cap - 1;
+    free(t->slots);
+    t->slots = slots;
+    t->mask = cap - 1;
 }
 
 const ptx_name *ptx_intern(ptx_context *ctx, const char *s, size_t len)
 {
     ptx_interner *in = &ctx->names;
-    if (!in->slots || (in->count + 1) * 4 > (in->mask + 1) * 3)
-        rehash(ctx);
+    ptx_intern_table *t = len && s[0] == '%' ? &in->regs : &in->others;
+    if (!t->slots || (t->count + 1) * 4 > (t->mask + 1) * 3) {
+        if (!in->regs.slots && !in->others.slots) {
+            ptx_arena_init(&in->text);
+            in->text.oom = &ctx->oom;
+        }
+        rehash(ctx, t);
+    }
     uint32_t h = hash_bytes(s, len);
     uint64_t head = head_of(s, len);
-    size_t i = h & in->mask;
-    for (const ptx_intern_slot *e; (e = &in->slots[i])->hash != 0; i = (i + 1) & in->mask)
+    size_t i = h & t->mask;
+    for (const ptx_intern_slot *e; (e = &t->slots[i])->hash != 0; i = (i + 1) & t->mask)
         if (e->hash == h && e->len == len && e->head == head &&
             (len <= 8 || same_bytes(e->name->text + 8, s + 8, len - 8)))
             return e->name;
@@ -118,9 +123,22 @@ const ptx_name *ptx_intern(ptx_context *ctx, const char *s, size_t len)
     n->isa_id = PTX_ISA_ID_UNKNOWN;
     memcpy(n->text, s, len);
     n->text[len] = '\0';
-    in->slots[i] = (ptx_intern_slot){ h, (uint32_t)len, head, n };
+    t->slots[i] = (ptx_intern_slot){ h, (uint32_t)len, head, n };
+    t->count++;
     in->count++;
     return n;
+}
+
+void ptx_intern_prefetch(const ptx_context *ctx, const char *s, size_t len)
+{
+#if defined(__GNUC__)
+    const ptx_interner *in = &ctx->names;
+    const ptx_intern_table *t = len && s[0] == '%' ? &in->regs : &in->others;
+    if (t->slots)
+        __builtin_prefetch(&t->slots[hash_bytes(s, len) & t->mask]);
+#else
+    (void)ctx, (void)s, (void)len;
+#endif
 }
 
 static void regrow_splits(ptx_context *ctx)
@@ -182,10 +200,10 @@ void ptx_interner_release(ptx_interner *in)
     free(in->splits);
     in->splits = NULL;
     in->split_mask = in->nsplits = 0;
-    if (in->slots)
+    if (in->regs.slots || in->others.slots)
         ptx_arena_release(&in->text);
-    free(in->slots);
-    in->slots = NULL;
-    in->mask = 0;
+    free(in->regs.slots);
+    free(in->others.slots);
+    in->regs = in->others = (ptx_intern_table){ NULL, 0, 0 };
     in->count = 0;
 }

@@ -43,9 +43,18 @@ typedef struct ptx_intern_slot {
     const ptx_name *name;
 } ptx_intern_slot;
 
-typedef struct ptx_interner {
+/* Open addressing with linear probing; doubles at 3/4 full. */
+typedef struct ptx_intern_table {
     ptx_intern_slot *slots;
     size_t mask;              /* slots - 1 */
+    size_t count;
+} ptx_intern_table;
+
+typedef struct ptx_interner {
+    /* register names (those that start with '%': the most looked up,
+     * a few thousand in a module) apart from the others (labels, mostly,
+     * up to hundreds of thousands), so that their table stays in cache */
+    ptx_intern_table regs, others;
     size_t count;
     ptx_arena text;           /* the names, together and apart from the tree */
     ptx_split **splits;       /* dotted names already cut into words */
@@ -61,6 +70,10 @@ struct ptx_split {
 };
 
 void ptx_interner_release(ptx_interner *in);
+/* Asks for the table slot where name s[0..len) is or would go, ahead of
+ * ptx_intern: the scanner calls it for the labels of a run of
+ * statements, which the parser builds a token later. */
+void ptx_intern_prefetch(const ptx_context *ctx, const char *s, size_t len);
 const ptx_name *ptx_intern(ptx_context *ctx, const char *s, size_t len);
 /* The words of the dotted name s[0..len): cut and interned once per
  * distinct name, then found by one lookup. */
@@ -95,7 +108,9 @@ typedef struct ptx_run_buf {
     uint32_t *line_ends;      /* with has_ends: where each line's values end */
     uint8_t *line_bytes;      /* with has_bytes: each line's word, in bytes */
     ptx_data_sym *syms;       /* the labels */
-    size_t vals_cap, ends_cap, bytes_cap, syms_cap;
+    ptx_span *sym_spans;      /* where they are: interned once the run is
+                                 measured, their slots fetched meanwhile */
+    size_t vals_cap, ends_cap, bytes_cap, syms_cap, spans_cap;
 } ptx_run_buf;
 
 struct ptx_context {

@@ -265,28 +265,41 @@ START_TEST(intern_one_byte_apart)
 }
 END_TEST
 
+/* Register names ('%' first) and the others have tables of their own;
+ * each grows and keeps below 3/4 full, and every name is found again. */
 START_TEST(intern_rehash)
 {
     enum { N = 100000 };
     ptx_context *ctx = ptx_context_new();
-    const ptx_name **names = malloc(N * sizeof *names);
+    const ptx_name **names = malloc(2 * N * sizeof *names);
     ck_assert_ptr_nonnull(names);
     char buf[32];
-    for (int i = 0; i < N; i++) {
-        int len = snprintf(buf, sizeof buf, "%%name%d", i);
-        names[i] = ptx_intern(ctx, buf, (size_t)len);
-        ck_assert_uint_eq(names[i]->len, (uint32_t)len);
+    for (int pass = 0; pass < 2; pass++)
+        for (int i = 0; i < 2 * N; i++) {
+            /* %name0, name0, %name1, name1... */
+            int len = snprintf(buf, sizeof buf, "%s%d", i % 2 ? "name" : "%name", i / 2);
+            const ptx_name *n = ptx_intern(ctx, buf, (size_t)len);
+            ck_assert_uint_eq(n->len, (uint32_t)len);
+            ck_assert_str_eq(n->text, buf);
+            if (pass == 0)
+                names[i] = n;
+            else
+                ck_assert_ptr_eq(n, names[i]);
+        }
+    ck_assert_uint_eq(ctx->names.count, 2 * N);
+    const ptx_intern_table *t[2] = { &ctx->names.regs, &ctx->names.others };
+    for (int k = 0; k < 2; k++) {
+        ck_assert_uint_eq(t[k]->count, N);
+        ck_assert_uint_ge((t[k]->mask + 1) * 3, (size_t)N * 4);
+        ck_assert_uint_eq((t[k]->mask + 1) & t[k]->mask, 0);
+        size_t used = 0;
+        for (size_t i = 0; i <= t[k]->mask; i++)
+            if (t[k]->slots[i].hash) {
+                used++;
+                ck_assert_int_eq(t[k]->slots[i].name->text[0] == '%', k == 0);
+            }
+        ck_assert_uint_eq(used, N);
     }
-    ck_assert_uint_eq(ctx->names.count, N);
-    /* the table grew and kept below 3/4 full */
-    ck_assert_uint_ge((ctx->names.mask + 1) * 3, (size_t)N * 4);
-    ck_assert_uint_eq((ctx->names.mask + 1) & ctx->names.mask, 0);
-    for (int i = 0; i < N; i++) {
-        int len = snprintf(buf, sizeof buf, "%%name%d", i);
-        ck_assert_str_eq(names[i]->text, buf);
-        ck_assert_ptr_eq(ptx_intern(ctx, buf, (size_t)len), names[i]);
-    }
-    ck_assert_uint_eq(ctx->names.count, N);
     free(names);
     ptx_context_free(ctx);
 }
