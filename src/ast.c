@@ -657,23 +657,53 @@ static const char *skip_plain_decimal(const char *p, unsigned max, uint64_t *v)
     return p;
 }
 
-/* 0 or [1-9][0-9]{0,17}, as the one-token instruction takes them */
+/* 0 or [1-9][0-9]{0,18}, as the one-token instruction takes them: up to
+ * 19 digits, which cannot overflow */
+enum { SIMPLE_DIGITS = 19 };
+
 static const char *skip_decimal(const char *p)
 {
-    return skip_plain_decimal(p, 18, NULL);
+    return skip_plain_decimal(p, SIMPLE_DIGITS, NULL);
 }
 
+static bool is_hex(char c)
+{
+    return is_ch(c, CH_DIGIT) || ((c | 0x20) >= 'a' && (c | 0x20) <= 'f');
+}
+
+/* n hexadecimal digits */
 static const char *skip_hex(const char *p, unsigned n)
 {
     for (unsigned i = 0; i < n; i++, p++)
-        if (!is_ch(*p, CH_DIGIT) && ((*p | 0x20) < 'a' || (*p | 0x20) > 'f'))
+        if (!is_hex(*p))
             return NULL;
     return p;
 }
 
-/* name, name.sel, [-]decimal, 0f/0d constant, [name], [name+decimal] */
+/* 1 to 16 hexadecimal digits: no overflow (more digits are not taken) */
+static const char *skip_hex_int(const char *p)
+{
+    const char *q = p;
+    while (q < p + 16 && is_hex(*q))
+        q++;
+    return q > p ? q : NULL;
+}
+
+/* name, name.sel, name|name, [-]decimal, 0x hexadecimal, 0f/0d constant,
+ * [name], [name+decimal], {name, ...} */
 static const char *skip_operand(const char *p)
 {
+    if (*p == '{') {
+        for (p = skip_blanks(p + 1);; p = skip_blanks(p + 1)) {
+            if (!(p = skip_id(p)))
+                return NULL;
+            p = skip_blanks(p);
+            if (*p == '}')
+                return p + 1;
+            if (*p != ',')
+                return NULL;
+        }
+    }
     if (*p == '[') {
         p = skip_id(skip_blanks(p + 1));
         if (!p)
@@ -691,11 +721,16 @@ static const char *skip_operand(const char *p)
         return skip_decimal(p + 1);
     if (*p == '0' && ((p[1] | 0x20) == 'f' || (p[1] | 0x20) == 'd'))
         return skip_hex(p + 2, (p[1] | 0x20) == 'd' ? 16 : 8);
+    if (*p == '0' && (p[1] | 0x20) == 'x')
+        return skip_hex_int(p + 2);
     if (is_ch(*p, CH_DIGIT))
         return skip_decimal(p);
     p = skip_id(p);
     if (p && *p == '.')
-        p = skip_dotword(p);
+        return skip_dotword(p);
+    const char *q = p ? skip_blanks(p) : NULL;
+    if (q && *q == '|')
+        return skip_id(skip_blanks(q + 1));
     return p;
 }
 
@@ -732,11 +767,12 @@ size_t ptx_simple_length(const char *s)
     return (size_t)(q + 1 - s);
 }
 
-/* A decimal of at most 18 digits (ptx_simple_length's): no overflow. */
+/* A decimal of at most SIMPLE_DIGITS digits (ptx_simple_length's): no
+ * overflow. */
 static ptx_tok simple_int(const ptx_context *ctx, const char **pp)
 {
     ptx_tok t = { (uint32_t)(*pp - ctx->src), 0, PTX_INT_DEC, { 0 } };
-    *pp = skip_plain_decimal(*pp, 18, &t.u);
+    *pp = skip_plain_decimal(*pp, SIMPLE_DIGITS, &t.u);
     t.len = (uint32_t)(*pp - ctx->src) - t.off;
     return t;
 }
@@ -895,6 +931,26 @@ ptx_node *ptx_b_simple(ptx_context *ctx, const ptx_tok *t)
             k.u = ptx_hex_bits(p + 2, k.len - 2);
             p += k.len;
             e = ptx_b_bits(ctx, &k, f64);
+        } else if (*p == '0' && (p[1] | 0x20) == 'x') {
+            const char *q = skip_hex_int(p + 2);
+            ptx_tok k = { (uint32_t)(p - ctx->src), (uint32_t)(q - p), PTX_INT_HEX, { 0 } };
+            k.u = ptx_hex_bits(p + 2, (size_t)(q - p) - 2);
+            p = q;
+            e = ptx_b_int(ctx, &k);
+        } else if (*p == '{') {
+            /* a vector of names */
+            uint32_t open = (uint32_t)(p - ctx->src);
+            size_t inner = ptx_mark(ctx);
+            for (p = skip_blanks(p + 1);; p = skip_blanks(p + 1)) {
+                ptx_tok name = simple_word(ctx, &p, false);
+                ptx_b_push(ctx, ptx_b_sym(ctx, &name, NULL));
+                p = skip_blanks(p);
+                if (*p == '}')
+                    break;
+            }
+            p++;
+            ptx_loc_t loc = { open, (uint32_t)(p - ctx->src) };
+            e = ptx_b_list(ctx, PTX_EXPR_VEC, inner, loc);
         } else if (*p == '-') {
             uint32_t minus = (uint32_t)(p - ctx->src);
             p++;
@@ -913,6 +969,14 @@ ptx_node *ptx_b_simple(ptx_context *ctx, const ptx_tok *t)
                 e = ptx_b_dotted_sym(ctx, &name);
             } else {
                 e = ptx_b_sym(ctx, &name, NULL);
+                const char *q = skip_blanks(p);
+                if (*q == '|') {
+                    /* a pair of destinations: ptx_b_operand makes it one */
+                    q = skip_blanks(q + 1);
+                    ptx_tok second = simple_word(ctx, &q, false);
+                    e = ptx_b_binary(ctx, PTX_OP_BOR, e, ptx_b_sym(ctx, &second, NULL));
+                    p = q;
+                }
             }
         }
         end = (uint32_t)(p - ctx->src);

@@ -86,8 +86,10 @@ size_t ptx_data_run_length(ptx_context *ctx, const char *s, ptx_tok *shape);
 ptx_node *ptx_b_data_run(ptx_context *ctx, const ptx_tok *t);
 /* An instruction of the common shape, on one line: opcode and its
  * dot-words (after an optional guard), then operands that are names with
- * at most one selector, decimals with or without '-', 0f/0d constants,
- * [name] and [name+decimal], then ';'.  The scanner takes it as one
+ * at most one selector, pairs of names (a|b), decimals of up to 19
+ * digits with or without '-', 0x constants of up to 16 digits, 0f/0d
+ * constants, [name], [name+decimal] and vectors of names ({a, b}), then
+ * ';'.  The scanner takes it as one
  * SIMPLE token; returns its length at s (s at the guard or opcode), or 0
  * when the text has another shape. */
 size_t ptx_simple_length(const char *s);

@@ -810,11 +810,11 @@ static void assert_same_expr(const ptx_expr *a, const ptx_expr *b, uint32_t shif
     case PTX_EXPR_UNARY:
         assert_same_expr(a->u.op.a, b->u.op.a, shift);
         break;
-    case PTX_EXPR_BINARY:
+    case PTX_EXPR_BINARY: case PTX_EXPR_PAIR:
         assert_same_expr(a->u.op.a, b->u.op.a, shift);
         assert_same_expr(a->u.op.b, b->u.op.b, shift);
         break;
-    case PTX_EXPR_ADDR:
+    case PTX_EXPR_ADDR: case PTX_EXPR_VEC:
         ck_assert_ptr_eq(a->u.list.suffix, b->u.list.suffix);
         for (uint32_t i = 0; i < a->count; i++)
             assert_same_expr(&a->u.list.items[i], &b->u.list.items[i], shift);
@@ -849,6 +849,14 @@ START_TEST(one_token_instruction_as_grammar)
         "selp.f32 %f1, 0f3F800000, 0F00000000, %p1;",
         "mov.f64 %fd1, 0dBFF0000000000000;",
         "add.s32 r1, r2, -2147483648;",
+        "selp.b64 %rd1, -9223372036854775808, 9999999999999999999, %p1;",
+        "vote.ballot.sync.b32 %r1, p, 0xffffffff;",
+        "and.b64 %rd1, %rd2, 0X0123456789abcDEF;",
+        "shfl.sync.idx.b32 %r1|%p1, %r2, %r3, %r4, %r5;",
+        "shfl.sync.idx.b32 %r1 | %p1, %r2, %r3, %r4, %r5;",
+        "mov.b64 %rd1, {%r1, %r2};",
+        "ld.shared.v4.u32 {%r1,%r2 , %r3,%r4}, [%r5+16];",
+        "st.global.v2.u32 [%rd1], { a, b };",
     };
     const char *s = stmts[_i];
     char body[600];
@@ -956,7 +964,7 @@ static const struct {
     const char *why;
 } token_cases[] = {
     { "\tadd.s32 r1, r2, r3;\n\tret;", 1, "two instructions, one token for both" },
-    { "\tadd.s32 r1, r2, r3;\n\tst.global.v2.u32 [r1], {r2, r3};\n\tret;", 1 + 11 + 1,
+    { "\tadd.s32 r1, r2, r3;\n\tst.global.v2.u32 [r1], {r2, 3};\n\tret;", 1 + 11 + 1,
       "an instruction of another shape ends a run and takes the rules' way" },
     { "\t// note\n\n\t  \n\tadd.s32 r1, r2, r3; // more\n\tret;", 1,
       "blank lines and '//' comments do not keep instructions from being one token" },
@@ -984,6 +992,14 @@ static const struct {
     { "$L__BB0_1:\n\tret;", 2, "a label ending its line is one token, and a statement starts after it" },
     { "$L__BB0_1: \r\n\n// c\n$L__BB0_2:\n\tret;", 3, "labels with blanks, CRLF and comments after them" },
     { "$L: ret;", 4, "a label with a statement on its line: the rules' way" },
+    { "\tmov.b64 %rd1, {%r1, %r2};\n\tvote.ballot.sync.b32 %r1, p, 0xffffffff;\n"
+      "\tshfl.sync.idx.b32 %r1|%p1, %r2, %r3, %r4, %r5;\n\tsetp.eq.s64 %p1, %rd1, -9223372036854775808;", 1,
+      "vectors of names, 0x constants, pairs and 19-digit decimals are taken whole" },
+    { "\tmov.b64 %rd1, 0x1FFFFFFFFFFFFFFFF;", 5,
+      "a 0x constant of 17 digits takes the rules' way" },
+    { "\tmov.b32 %r1, 0x1U;", 5, "so does one with U" },
+    { "\tmov.b64 %rd1, 12345678901234567890;", 5, "and a decimal of 20 digits" },
+    { "\tmov.b64 %rd1, {%r1, 0};", 9, "and a vector with a number in it" },
     { "\tret;\n$L__BB0_1:\n\t.loc 1 2 3\n$L__tmp1:\n\tret;", 1,
       "labels after an instruction or a .loc line go on with its run" },
     { "\tret;\np:\n\t.callprototype _ ();", 1 + 7,
@@ -1052,8 +1068,8 @@ END_TEST
 START_TEST(statement_run_measured_again)
 {
     static const char body[] =
-        "\tadd.s32 r, r, 1;\n\t.loc 1 2 3\n\tret;\n\tst.global.v2.u32 [r], {r, r};\n"
-        "\tmov.u32 r, 2;\n\tret;\n\tst.global.v2.u32 [r], {r, r};\n"
+        "\tadd.s32 r, r, 1;\n\t.loc 1 2 3\n\tret;\n\tst.global.v2.u32 [r], {r, 1};\n"
+        "\tmov.u32 r, 2;\n\tret;\n\tst.global.v2.u32 [r], {r, 1};\n"
         "\t.loc 1 4 5\n\tret;\n";
     ptx_context *ctx;
     test_parse_body(&ctx, body, false);
