@@ -686,42 +686,26 @@ START_TEST(two_return_parameters_warn)
 }
 END_TEST
 
-START_TEST(modifier_limit)
-{
-    /* 65535 modifiers are kept, one more is an error */
-    size_t nmods = 65536;
-    char *body = malloc(4 + 3 * nmods + 2);
-    ck_assert_ptr_nonnull(body);
-    memcpy(body, "bar", 3);
-    size_t n = 3;
-    for (size_t i = 0; i < nmods; i++) {
-        memcpy(body + n, ".ab", 3);
-        n += 3;
-    }
-    body[n++] = ';';
-    body[n] = '\0';
-    ptx_context *ctx;
-    const ptx_module *m = parse(&ctx, body);
-    free(body);
-    ck_assert_uint_eq(ptx_error_count(ctx), 1);
-    ck_assert_int_eq(ptx_diag_get(ctx, 0)->code, PTX_DIAG_LIMIT);
-    ck_assert_str_eq(ptx_diag_get(ctx, 0)->message, "too many modifiers (the limit is 65535)");
-    ck_assert_uint_eq(instr_at(m, 0)->nmods, 65535);
-    ptx_context_free(ctx);
-}
-END_TEST
+/* 65535 modifiers or operands are kept, one more is an error: "bar"
+ * followed by 65536 copies of `piece` (the first operand after a blank) */
+static const struct {
+    const char *piece, *first, *message;
+    bool operands;
+} limit_cases[] = {
+    { ".ab", ".ab", "too many modifiers (the limit is 65535)", false },
+    { ",r", " r", "too many operands (the limit is 65535)", true },
+};
 
-START_TEST(operand_limit)
+START_TEST(item_limits)
 {
-    /* 65535 operands are kept, one more is an error */
-    size_t nops = 65536;
-    char *body = malloc(4 + 3 * nops + 2);
+    size_t items = 65536, len = strlen(limit_cases[_i].piece);
+    char *body = malloc(3 + len * items + 2);
     ck_assert_ptr_nonnull(body);
     memcpy(body, "bar", 3);
     size_t n = 3;
-    for (size_t i = 0; i < nops; i++) {
-        memcpy(body + n, i ? ",r" : " r", 2);
-        n += 2;
+    for (size_t i = 0; i < items; i++) {
+        memcpy(body + n, i ? limit_cases[_i].piece : limit_cases[_i].first, len);
+        n += len;
     }
     body[n++] = ';';
     body[n] = '\0';
@@ -730,9 +714,15 @@ START_TEST(operand_limit)
     free(body);
     ck_assert_uint_eq(ptx_error_count(ctx), 1);
     ck_assert_int_eq(ptx_diag_get(ctx, 0)->code, PTX_DIAG_LIMIT);
-    ck_assert_str_eq(ptx_diag_get(ctx, 0)->message, "too many operands (the limit is 65535)");
-    ck_assert_uint_eq(instr_at(m, 0)->nops, 65535);
-    ck_assert_str_eq(instr_at(m, 0)->ops[65534].u.sym.name->text, "r");
+    ck_assert_str_eq(ptx_diag_get(ctx, 0)->message, limit_cases[_i].message);
+    const ptx_instr *in = instr_at(m, 0);
+    if (limit_cases[_i].operands) {
+        ck_assert_uint_eq(in->nops, 65535);
+        ck_assert_str_eq(in->ops[65534].u.sym.name->text, "r");
+    } else {
+        ck_assert_uint_eq(in->nmods, 65535);
+        ck_assert_str_eq(in->mods[65534].name->text, ".ab");
+    }
     ptx_context_free(ctx);
 }
 END_TEST
@@ -1882,8 +1872,7 @@ Suite *grammar_suite(void)
     tcase_add_test(tc, subqualified_space_one_error);
     tcase_add_test(tc, expression_depth_limit);
     tcase_add_test(tc, two_return_parameters_warn);
-    tcase_add_test(tc, modifier_limit);
-    tcase_add_test(tc, operand_limit);
+    tcase_add_loop_test(tc, item_limits, 0, sizeof limit_cases / sizeof *limit_cases);
     suite_add_tcase(s, tc);
 
     tc = tcase_create("shape");
