@@ -638,20 +638,26 @@ static const char *skip_dotword(const char *p)
     }
 }
 
-/* 0 or [1-9] and at most max - 1 more digits (at most 19 digits, which
- * cannot overflow); its value in *v when v is not NULL */
+/* 0, or [1-9] and the digits after it, at most max in all (max at most
+ * 19: no overflow): its end, and its value in *v when v is not NULL;
+ * NULL for anything else (more digits included) */
 static const char *skip_plain_decimal(const char *p, unsigned max, uint64_t *v)
 {
-    uint64_t x = 0;
-    if (*p == '0') {
-        p++;
-    } else if (*p >= '1' && *p <= '9') {
-        const char *end = p + max;
-        for (; p < end && is_ch(*p, CH_DIGIT); p++)
-            x = x * 10 + (uint64_t)(*p - '0');
-    } else {
+    unsigned d = (unsigned char)*p - '0';
+    if (d > 9)
         return NULL;
+    const char *start = p++;
+    uint64_t x = d;
+    if (d != 0) {
+        /* to the first byte that is not a digit (the buffer ends with a
+         * NUL); more than max digits are refused after */
+        while ((d = (unsigned char)*p - '0') <= 9) {
+            x = x * 10 + d;
+            p++;
+        }
     }
+    if ((size_t)(p - start) > max)
+        return NULL;
     if (v)
         *v = x;
     return p;
