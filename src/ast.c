@@ -1834,8 +1834,14 @@ size_t ptx_data_run_length(ptx_context *ctx, const char *s, ptx_tok *shape)
     if (!run_word(s, &wlen))
         return 0;
     r->filled = false;
-    r->has_ends = r->has_bytes = false;
-    r->width = 1;
+    /* the buffers' state is kept in locals while the lines are read: a
+     * store through a byte pointer may alias anything, so fields of *r
+     * would be loaded again after each one */
+    unsigned width = 1;
+    unsigned char *vals = r->vals;
+    uint32_t *line_ends = r->line_ends;
+    uint8_t *line_bytes = r->line_bytes;
+    bool has_ends = false, has_bytes = false;
     for (const char *p = s;;) {
         unsigned bytes = run_word(p, &wlen);
         if (!bytes)
@@ -1856,8 +1862,8 @@ size_t ptx_data_run_length(ptx_context *ctx, const char *s, ptx_tok *shape)
             r->syms[nsyms] = (ptx_data_sym){ count, NULL };
             r->sym_spans[nsyms] = (ptx_span){ (uint32_t)(q - ctx->src), (uint32_t)(e - q) };
             ptx_intern_prefetch(ctx, q, (size_t)(e - q));
-            r->vals = run_room(ctx, r->vals, &r->vals_cap, ((size_t)count + 1) * r->width, 1);
-            pack(r->vals, r->width, count, 0);
+            vals = r->vals = run_room(ctx, vals, &r->vals_cap, ((size_t)count + 1) * width, 1);
+            pack(vals, width, count, 0);
             q = vend = e;
             c = sym = 1;
         } else {
@@ -1866,11 +1872,17 @@ size_t ptx_data_run_length(ptx_context *ctx, const char *s, ptx_tok *shape)
                 q = skip_run_value(q, &v);
                 if (!q)
                     goto done;
-                if (r->width < 8 && v >> (8 * r->width))
+                if (width < 8 && v >> (8 * width)) {
+                    r->vals = vals;
+                    r->width = width;
                     run_repack(ctx, r, count + c, width_of(v));
-                r->vals = run_room(ctx, r->vals, &r->vals_cap,
-                                   ((size_t)count + c + 1) * r->width, 1);
-                pack(r->vals, r->width, count + c, v);
+                    vals = r->vals;
+                    width = r->width;
+                }
+                if (((size_t)count + c + 1) * width > r->vals_cap)
+                    vals = r->vals = run_room(ctx, vals, &r->vals_cap,
+                                              ((size_t)count + c + 1) * width, 1);
+                pack(vals, width, count + c, v);
                 m |= v;
                 c++;
                 vend = q;
@@ -1886,27 +1898,22 @@ size_t ptx_data_run_length(ptx_context *ctx, const char *s, ptx_tok *shape)
             break;
         if (!nlines)
             first = bytes;
-        if (c != 1 && !r->has_ends) {
-            /* the lines so far held one value each */
-            r->line_ends = run_room(ctx, r->line_ends, &r->ends_cap, (size_t)nlines + 1,
-                                    sizeof *r->line_ends);
-            for (uint32_t k = 0; k < nlines; k++)
-                r->line_ends[k] = k + 1;
-            r->has_ends = true;
+        if (c != 1 || has_ends) {
+            line_ends = r->line_ends = run_room(ctx, line_ends, &r->ends_cap, (size_t)nlines + 1,
+                                                sizeof *line_ends);
+            if (!has_ends)   /* the lines so far held one value each */
+                for (uint32_t k = 0; k < nlines; k++)
+                    line_ends[k] = k + 1;
+            has_ends = true;
+            line_ends[nlines] = count + c;
         }
-        if (r->has_ends) {
-            r->line_ends = run_room(ctx, r->line_ends, &r->ends_cap, (size_t)nlines + 1,
-                                    sizeof *r->line_ends);
-            r->line_ends[nlines] = count + c;
-        }
-        if (bytes != first && !r->has_bytes) {
-            r->line_bytes = run_room(ctx, r->line_bytes, &r->bytes_cap, (size_t)nlines + 1, 1);
-            memset(r->line_bytes, (int)first, nlines);
-            r->has_bytes = true;
-        }
-        if (r->has_bytes) {
-            r->line_bytes = run_room(ctx, r->line_bytes, &r->bytes_cap, (size_t)nlines + 1, 1);
-            r->line_bytes[nlines] = (uint8_t)bytes;
+        if (bytes != first || has_bytes) {
+            line_bytes = r->line_bytes = run_room(ctx, line_bytes, &r->bytes_cap,
+                                                  (size_t)nlines + 1, 1);
+            if (!has_bytes)   /* the lines so far had the first's word */
+                memset(line_bytes, (int)first, nlines);
+            has_bytes = true;
+            line_bytes[nlines] = (uint8_t)bytes;
         }
         mixed |= bytes != first;
         last = vend;
@@ -1919,7 +1926,11 @@ size_t ptx_data_run_length(ptx_context *ctx, const char *s, ptx_tok *shape)
 done:
     if (!nlines)
         return 0;
-    unsigned width = width_of(max);
+    r->vals = vals;
+    r->width = width;
+    r->has_ends = has_ends;
+    r->has_bytes = has_bytes;
+    width = width_of(max);
     if (width != r->width)   /* a line that was not taken held a wider value */
         run_repack(ctx, r, count, width);
     for (uint32_t i = 0; i < nsyms; i++)
