@@ -211,7 +211,15 @@ static bool build_lines(ptx_context *ctx)
     return true;
 }
 
-ptx_position ptx_context_position(const ptx_context *cctx, uint32_t off)
+ptx_position ptx_context_position(const ptx_context *ctx, uint32_t off)
+{
+    size_t hint = 0;
+    return ptx_position_near(ctx, off, &hint);
+}
+
+/* Printers ask for positions in source order: the line of the last answer
+ * (*hint) or the next one is found without a search. */
+ptx_position ptx_position_near(const ptx_context *cctx, uint32_t off, size_t *hint)
 {
     ptx_position pos = { 0, 0 };
     ptx_context *ctx = (ptx_context *)cctx;   /* the line table is a cache */
@@ -221,14 +229,21 @@ ptx_position ptx_context_position(const ptx_context *cctx, uint32_t off)
         return pos;
     if (off > ctx->srclen)
         off = (uint32_t)ctx->srclen;
-    size_t lo = 0, hi = ctx->nlines;
-    while (hi - lo > 1) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (ctx->lines[mid] <= off)
-            lo = mid;
-        else
-            hi = mid;
+    size_t lo = *hint < ctx->nlines ? *hint : 0;
+    if (ctx->lines[lo] <= off && lo + 1 < ctx->nlines && ctx->lines[lo + 1] <= off)
+        lo++;
+    if (ctx->lines[lo] > off || (lo + 1 < ctx->nlines && ctx->lines[lo + 1] <= off)) {
+        size_t hi = ctx->nlines;
+        lo = 0;
+        while (hi - lo > 1) {
+            size_t mid = lo + (hi - lo) / 2;
+            if (ctx->lines[mid] <= off)
+                lo = mid;
+            else
+                hi = mid;
+        }
     }
+    *hint = lo;
     pos.line = (uint32_t)lo + 1;
     pos.col = off - ctx->lines[lo] + 1;
     return pos;

@@ -151,6 +151,10 @@ struct ptx_context {
     ptx_module *module;
 };
 
+/* ptx_context_position starting from the line *hint (the line of the last
+ * answer, which it updates): quick for offsets in source order. */
+ptx_position ptx_position_near(const ptx_context *ctx, uint32_t off, size_t *hint);
+
 /* Adds a diagnostic; returns false when the error limit is reached. */
 bool ptx_diag_add(ptx_context *ctx, ptx_severity sev, ptx_diag_code code,
                   ptx_span span, const char *fmt, ...)

@@ -9,6 +9,7 @@ typedef struct tree {
     ptx_out *o;
     const ptx_context *ctx;
     bool locations;
+    size_t line;                /* the line of the last position printed */
 } tree;
 
 static void line_start(tree *t, unsigned depth, ptx_span span, const char *what)
@@ -17,7 +18,7 @@ static void line_start(tree *t, unsigned depth, ptx_span span, const char *what)
     for (unsigned i = 0; i < depth && i < 64; i++)
         ptx_out_mem(o, "  ", 2);
     if (t->locations && span.off != PTX_NO_OFFSET) {
-        ptx_position p = ptx_context_position(t->ctx, span.off);
+        ptx_position p = ptx_position_near(t->ctx, span.off, &t->line);
         ptx_out_u64(o, p.line);
         ptx_out_char(o, ':');
         ptx_out_u64(o, p.col);
@@ -352,7 +353,7 @@ static void out_compact(tree *t, const ptx_instr *in)
         ptx_out_str(o, ptx_context_filename(t->ctx));
         ptx_out_char(o, ':');
         if (in->base.span.off != PTX_NO_OFFSET)
-            ptx_out_u64(o, ptx_context_position(t->ctx, in->base.span.off).line);
+            ptx_out_u64(o, ptx_position_near(t->ctx, in->base.span.off, &t->line).line);
         ptx_out_str(o, "  ");
     }
     if (in->guard) {
@@ -379,7 +380,7 @@ ptx_status ptx_print_tree_items(const ptx_context *ctx, const ptx_module *m, uns
     ptx_status st = ptx_printer_open(m, write, user, &o, &it);
     if (st != PTX_OK)
         return st;
-    tree t = { o, ctx, ctx && !(flags & PTX_PRINT_NO_LOCATIONS) };
+    tree t = { o, ctx, ctx && !(flags & PTX_PRINT_NO_LOCATIONS), 0 };
     bool compact = flags & PTX_PRINT_COMPACT;
     if (!compact) {
         ptx_out_fmt(o, "module .version %u.%u .target", m->version_major, m->version_minor);

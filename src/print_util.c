@@ -33,6 +33,26 @@ void ptx_out_flush(ptx_out *o)
 
 void ptx_out_mem(ptx_out *o, const char *s, size_t n)
 {
+    if (n < 16 && n <= sizeof o->buf - o->len) {
+        /* most pieces are a few bytes: fixed-size copies, not a call */
+        char *d = o->buf + o->len;
+        o->len += n;
+        if (n & 8) {
+            memcpy(d, s, 8);
+            d += 8, s += 8;
+        }
+        if (n & 4) {
+            memcpy(d, s, 4);
+            d += 4, s += 4;
+        }
+        if (n & 2) {
+            memcpy(d, s, 2);
+            d += 2, s += 2;
+        }
+        if (n & 1)
+            *d = *s;
+        return;
+    }
     if (n > sizeof o->buf - o->len) {
         ptx_out_flush(o);
         if (n > sizeof o->buf) {

@@ -1791,6 +1791,35 @@ END_TEST
 /* When the error limit stops the parse, the scanner's in-place NUL after
  * the last token must not stay in the context's copy of the source (it
  * would show as '?' in the rendered line of the last diagnostic). */
+/* Positions found from the last one's line (the printers' way) are the
+ * positions a search finds, whatever order they are asked in. */
+START_TEST(positions_near_a_hint)
+{
+    ptx_context *ctx;
+    test_parse_body(&ctx, "\tret;\n\n\n\tret;\n\tret;\n", false);
+    size_t len;
+    ptx_context_source(ctx, &len);
+    static const uint32_t order[] = { 0, 1, 2, 40, 41, 3, 200, 90, 91, 92, 5000, 7, 0 };
+    size_t hint = 0;
+    for (size_t i = 0; i < sizeof order / sizeof *order; i++) {
+        uint32_t off = order[i] < len ? order[i] : (uint32_t)len;
+        ptx_position want = ptx_context_position(ctx, off);
+        ptx_position got = ptx_position_near(ctx, off, &hint);
+        ck_assert_uint_eq(got.line, want.line);
+        ck_assert_uint_eq(got.col, want.col);
+    }
+    /* every offset in order */
+    hint = 0;
+    for (uint32_t off = 0; off <= len; off++) {
+        ptx_position want = ptx_context_position(ctx, off);
+        ptx_position got = ptx_position_near(ctx, off, &hint);
+        ck_assert_uint_eq(got.line, want.line);
+        ck_assert_uint_eq(got.col, want.col);
+    }
+    ptx_context_free(ctx);
+}
+END_TEST
+
 START_TEST(error_limit_keeps_source)
 {
     static const char bad[] = "mov.b32 %r1, 08;\n";
@@ -1916,6 +1945,7 @@ Suite *grammar_suite(void)
     tcase_add_test(tc, error_limit_default);
     tcase_add_test(tc, error_limit_off);
     tcase_add_test(tc, error_limit_custom);
+    tcase_add_test(tc, positions_near_a_hint);
     tcase_add_test(tc, error_limit_keeps_source);
     tcase_add_test(tc, error_recovery);
     tcase_add_test(tc, error_recovery_module_scope);
