@@ -99,10 +99,16 @@ static void rehash(ptx_context *ctx, ptx_intern_table *t)
     t->mask = cap - 1;
 }
 
+/* Which table name s[0..len) belongs in: registers, or the others. */
+static bool in_regs(const char *s, size_t len)
+{
+    return len && s[0] == '%';
+}
+
 const ptx_name *ptx_intern(ptx_context *ctx, const char *s, size_t len)
 {
     ptx_interner *in = &ctx->names;
-    ptx_intern_table *t = len && s[0] == '%' ? &in->regs : &in->others;
+    ptx_intern_table *t = in_regs(s, len) ? &in->regs : &in->others;
     if (!t->slots || (t->count + 1) * 4 > (t->mask + 1) * 3) {
         if (!in->regs.slots && !in->others.slots) {
             ptx_arena_init(&in->text);
@@ -133,7 +139,7 @@ void ptx_intern_prefetch(const ptx_context *ctx, const char *s, size_t len)
 {
 #if defined(__GNUC__)
     const ptx_interner *in = &ctx->names;
-    const ptx_intern_table *t = len && s[0] == '%' ? &in->regs : &in->others;
+    const ptx_intern_table *t = in_regs(s, len) ? &in->regs : &in->others;
     if (t->slots)
         __builtin_prefetch(&t->slots[hash_bytes(s, len) & t->mask]);
 #else
