@@ -1821,7 +1821,7 @@ static void run_repack(ptx_context *ctx, ptx_run_buf *r, uint32_t count, unsigne
     r->width = width;
 }
 
-size_t ptx_data_run_length(ptx_context *ctx, const char *s, ptx_tok *shape)
+size_t ptx_data_run_length(ptx_context *ctx, const char *s)
 {
     /* the other buffer than the last run's, which may not be built yet */
     ptx_run_buf *r = &ctx->run[ctx->run_last ^ 1];
@@ -1829,7 +1829,6 @@ size_t ptx_data_run_length(ptx_context *ctx, const char *s, ptx_tok *shape)
     uint32_t count = 0, nlines = 0, nsyms = 0;
     uint64_t max = 0;
     unsigned first = 0;
-    bool mixed = false;
     size_t wlen;
     if (!run_word(s, &wlen))
         return 0;
@@ -1892,7 +1891,9 @@ size_t ptx_data_run_length(ptx_context *ctx, const char *s, ptx_tok *shape)
                 q = skip_blanks(q + 1);
             }
         }
-        /* then the end of the line, and the next line's indentation */
+        /* then the end of the line, and the next line's indentation; a
+         * run holds at most 2^24 - 1 labels (a longer one goes on in
+         * another run) */
         if (!(q = end_of_line(q)) || count + c < count || nlines == UINT32_MAX ||
             nsyms + sym > 0xFFFFFF)
             break;
@@ -1915,7 +1916,6 @@ size_t ptx_data_run_length(ptx_context *ctx, const char *s, ptx_tok *shape)
             has_bytes = true;
             line_bytes[nlines] = (uint8_t)bytes;
         }
-        mixed |= bytes != first;
         last = vend;
         p = end = skip_blanks(q);
         count += c;
@@ -1939,8 +1939,9 @@ done:
     ctx->run_last ^= 1;
     r->off = (uint32_t)(s - ctx->src);
     r->end = (uint32_t)(last - ctx->src);
-    shape->k = width | (uint32_t)mixed << 4 | nsyms << 8;
-    shape->u = (uint64_t)nlines << 32 | count;
+    r->count = count;
+    r->nlines = nlines;
+    r->nsyms = nsyms;
     return (size_t)(end - s);
 }
 
@@ -1965,13 +1966,11 @@ ptx_node *ptx_b_data_run(ptx_context *ctx, const ptx_tok *t)
     if (!r->filled || r->off != t->off) {
         r = &ctx->run[ctx->run_last ^ 1];
         if (!r->filled || r->off != t->off) {
-            ptx_tok shape;
-            ptx_data_run_length(ctx, ctx->src + t->off, &shape);
+            ptx_data_run_length(ctx, ctx->src + t->off);
             r = &ctx->run[ctx->run_last];
         }
     }
-    uint32_t nsyms = t->k >> 8;
-    uint32_t count = (uint32_t)t->u, nlines = (uint32_t)(t->u >> 32);
+    uint32_t count = r->count, nlines = r->nlines, nsyms = r->nsyms;
     ptx_loc_t loc = { t->off, r->end };
     ptx_data *d = node_new(ctx, PTX_NODE_DATA, sizeof *d, loc);
     size_t wlen = 0;

@@ -78,11 +78,9 @@ ptx_expr *ptx_b_dotted_sym(ptx_context *ctx, const ptx_tok *t);
  * .b64 one label (not on the first line, which a parameter list's last
  * ".param .b32 name" would be), each ended by a newline, one after
  * another.  Returns the run's length at s (the next line's indentation
- * included), or 0; sets shape->k and shape->u (packing width, whether the
- * words differ, the labels; lines and values), which ptx_b_data_run
- * reads; the values, line ends, words and labels go to ctx->run on the
- * way, where ptx_b_data_run finds them. */
-size_t ptx_data_run_length(ptx_context *ctx, const char *s, ptx_tok *shape);
+ * included), or 0; the run, taken apart on the way, goes to ctx->run,
+ * where ptx_b_data_run finds it. */
+size_t ptx_data_run_length(ptx_context *ctx, const char *s);
 ptx_node *ptx_b_data_run(ptx_context *ctx, const ptx_tok *t);
 /* An instruction of the common shape, on one line: opcode and its
  * dot-words (after an optional guard), then operands that are names with

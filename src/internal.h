@@ -84,9 +84,10 @@ const ptx_split *ptx_intern_split(ptx_context *ctx, const char *s, size_t len);
 
 /* ---- the context (context.c) ----------------------------------------- */
 
-/* A run of one-token statements (instructions of the common shape and
- * .loc lines, each starting its line) that the scanner took as one STMTS
- * token (grammar/ptx.l): where each one is, for ptx_b_stmts (ast.c). */
+/* A run of one-token statements (instructions of the common shape, .loc
+ * lines and labels, each starting its line) that the scanner took as one
+ * STMTS token (grammar/ptx.l): where each one is, for ptx_b_stmts
+ * (ast.c). */
 enum { PTX_RUN_PIECES = 4096 };
 typedef struct ptx_stmt_run {
     uint32_t off;             /* the token's offset: which run this is */
@@ -103,6 +104,7 @@ typedef struct ptx_run_buf {
     bool has_bytes;           /* a line's word differs from the first's */
     uint32_t off;             /* the run's offset in the source */
     uint32_t end;             /* where its last value ends */
+    uint32_t count, nlines, nsyms;  /* values, lines, labels */
     unsigned width;           /* bytes per value in `vals` */
     unsigned char *vals;      /* the values, packed */
     uint32_t *line_ends;      /* with has_ends: where each line's values end */

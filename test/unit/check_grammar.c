@@ -910,10 +910,9 @@ START_TEST(data_run_measured_again)
     const char *at[3] = { ctx->src, strstr(ctx->src, ".b16"), strstr(ctx->src, ".b32") };
     ptx_tok t[3];
     for (int i = 0; i < 3; i++) {
-        size_t n = ptx_data_run_length(ctx, at[i], &t[i]);
+        size_t n = ptx_data_run_length(ctx, at[i]);
         ck_assert_uint_gt(n, 0);
-        t[i].off = (uint32_t)(at[i] - ctx->src);
-        t[i].len = (uint32_t)n;
+        t[i] = (ptx_tok){ (uint32_t)(at[i] - ctx->src), (uint32_t)n, 0, { 0 } };
     }
     /* run 0 is neither of the last two: measured again; then run 2 is
      * one of the last two, and run 1 is measured again */
