@@ -106,24 +106,97 @@ static void *take(ptx_context *ctx, size_t mark, uint32_t *count)
 
 /* ---- expressions ------------------------------------------------------ */
 
-static ptx_expr *expr_new(ptx_context *ctx, ptx_expr_kind kind, ptx_span span)
+_Static_assert(sizeof(ptx_expr) == 16, "an expression node is 16 bytes (include/ptx/ast.h)");
+_Static_assert(sizeof(ptx_leaf_value) == 8 && sizeof(((ptx_expr *)0)->u) == 8 &&
+               sizeof(((ptx_expr_box *)0)->v) == 8, "a leaf's value is copied as 8 bytes");
+
+/* A cell for a node being built.  The builders make each node on its own;
+ * a node with parts then moves them into its `more` block, and their
+ * cells come back here: a parse needs a cell per nesting level, not per
+ * node.  A free cell links to the next by u.i. */
+static ptx_expr *cell_new(ptx_context *ctx)
 {
     ptx_expr *e = ctx->free_exprs;
     if (e)
-        ctx->free_exprs = e->u.op.a;
+        ctx->free_exprs = (ptx_expr *)(uintptr_t)e->u.i;
     else
         e = ptx_arena_alloc(&ctx->arena, sizeof *e);
-    memset(e, 0, sizeof *e);
-    e->kind = (uint8_t)kind;
-    e->depth = 1;
-    e->span = span;
     return e;
 }
 
-/* Operands and list items are stored in arrays of nodes.  The builders
- * make each one on its own, so `n` nodes are moved into an array here and
- * their cells go back to expr_new: a parse then needs a cell per nesting
- * level, not per operand. */
+static void cell_free(ptx_context *ctx, ptx_expr *e)
+{
+    e->u.i = (uint64_t)(uintptr_t)ctx->free_exprs;
+    ctx->free_exprs = e;
+}
+
+void ptx_expr_set_leaf(ptx_context *ctx, ptx_expr *e, ptx_expr_kind kind, uint8_t flags,
+                       ptx_span span, ptx_leaf_value v, const ptx_name *sel)
+{
+    e->kind = (uint8_t)kind;
+    e->flags = flags;
+    e->off = span.off;
+    if (span.len < UINT16_MAX && !sel) {
+        e->x = (uint16_t)span.len;
+        memcpy(&e->u, &v, sizeof v);    /* the member of `v` that kind uses */
+        return;
+    }
+    ptx_expr_box *b = ptx_arena_alloc(&ctx->arena, sizeof *b);
+    b->len = span.len;
+    memcpy(&b->v, &v, sizeof v);
+    b->sel = sel;
+    e->x = 0;
+    e->flags |= PTX_EXPR_BOXED;
+    e->u.box = b;
+}
+
+static ptx_expr *leaf_new(ptx_context *ctx, ptx_expr_kind kind, uint8_t flags, ptx_span span,
+                          ptx_leaf_value v, const ptx_name *sel)
+{
+    ptx_expr *e = cell_new(ctx);
+    ptx_expr_set_leaf(ctx, e, kind, flags, span, v, sel);
+    return e;
+}
+
+void ptx_expr_set_parts(ptx_context *ctx, ptx_expr *e, ptx_expr_kind kind, uint8_t op,
+                        ptx_span span, ptx_expr *const *parts, uint32_t n, uint32_t count)
+{
+    ptx_expr_more *m = ptx_arena_alloc(&ctx->arena, sizeof *m + (size_t)n * sizeof(ptx_expr));
+    m->len = span.len;
+    m->count = count;
+    m->name = NULL;
+    unsigned d = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        m->items[i] = *parts[i];
+        unsigned pd = ptx_expr_depth(parts[i]);
+        if (pd > d)
+            d = pd;
+    }
+    d++;
+    /* the depth bounds the recursion of everything that walks expressions */
+    if (d == MAX_EXPR_DEPTH + 1)
+        error_at(ctx, PTX_DIAG_LIMIT, span,
+                 "expression nested too deeply (the limit is %d levels)", MAX_EXPR_DEPTH);
+    e->kind = (uint8_t)kind;
+    e->op = op;
+    e->x = (uint16_t)(d > MAX_EXPR_DEPTH + 1 ? MAX_EXPR_DEPTH + 1 : d);
+    e->off = span.off;
+    e->u.more = m;
+}
+
+/* A node of `kind` with `n` parts, whose cells go back to cell_new. */
+static ptx_expr *parts_new(ptx_context *ctx, ptx_expr_kind kind, uint8_t op, ptx_span span,
+                           ptx_expr *const *parts, uint32_t n, uint32_t count)
+{
+    ptx_expr *e = cell_new(ctx);
+    ptx_expr_set_parts(ctx, e, kind, op, span, parts, n, count);
+    for (uint32_t i = 0; i < n; i++)
+        cell_free(ctx, parts[i]);
+    return e;
+}
+
+/* Operands are stored in an array of nodes: the `n` nodes are moved into
+ * one, and their cells go back to cell_new. */
 static ptx_expr *move_exprs(ptx_context *ctx, ptx_expr *const *from, uint32_t n)
 {
     if (!n)
@@ -131,8 +204,7 @@ static ptx_expr *move_exprs(ptx_context *ctx, ptx_expr *const *from, uint32_t n)
     ptx_expr *to = ptx_arena_alloc(&ctx->arena, n * sizeof *to);
     for (uint32_t i = 0; i < n; i++) {
         to[i] = *from[i];
-        from[i]->u.op.a = ctx->free_exprs;
-        ctx->free_exprs = from[i];
+        cell_free(ctx, from[i]);
     }
     return to;
 }
@@ -153,58 +225,37 @@ static ptx_expr *take_exprs(ptx_context *ctx, size_t mark, uint32_t *count)
     return to;
 }
 
-static ptx_span join(ptx_span a, ptx_span b)
+static ptx_span join(const ptx_expr *a, const ptx_expr *b)
 {
-    ptx_span s = { a.off, b.off + b.len - a.off };
+    ptx_span sb = ptx_expr_span(b);
+    ptx_span s = { a->off, sb.off + sb.len - a->off };
     return s;
-}
-
-/* The depth bounds the recursion of everything that walks expressions. */
-static void set_depth(ptx_context *ctx, ptx_expr *e, const ptx_expr *a,
-                      const ptx_expr *b, const ptx_expr *c)
-{
-    unsigned d = 0;
-    if (a && a->depth > d)
-        d = a->depth;
-    if (b && b->depth > d)
-        d = b->depth;
-    if (c && c->depth > d)
-        d = c->depth;
-    d++;
-    if (d == MAX_EXPR_DEPTH + 1)
-        error_at(ctx, PTX_DIAG_LIMIT, e->span,
-                 "expression nested too deeply (the limit is %d levels)", MAX_EXPR_DEPTH);
-    e->depth = (uint16_t)(d > MAX_EXPR_DEPTH + 1 ? MAX_EXPR_DEPTH + 1 : d);
 }
 
 static void no_bits_operand(ptx_context *ctx, const ptx_expr *a)
 {
     if (a && (a->kind == PTX_EXPR_F32 || a->kind == PTX_EXPR_F64))
-        error_at(ctx, PTX_DIAG_EXPR, a->span,
+        error_at(ctx, PTX_DIAG_EXPR, ptx_expr_span(a),
                  "a %s constant cannot be part of an expression; write the whole value as one constant",
                  a->kind == PTX_EXPR_F32 ? "0f" : "0d");
 }
 
 ptx_expr *ptx_b_int(ptx_context *ctx, const ptx_tok *t)
 {
-    ptx_expr *e = expr_new(ctx, PTX_EXPR_INT, tok_span(t));
-    e->flags = (uint8_t)t->k;
-    e->u.i = t->u;
-    return e;
+    ptx_leaf_value v = { .i = t->u };
+    return leaf_new(ctx, PTX_EXPR_INT, (uint8_t)t->k, tok_span(t), v, NULL);
 }
 
 ptx_expr *ptx_b_float(ptx_context *ctx, const ptx_tok *t)
 {
-    ptx_expr *e = expr_new(ctx, PTX_EXPR_FLOAT, tok_span(t));
-    e->u.f = t->d;
-    return e;
+    ptx_leaf_value v = { .f = t->d };
+    return leaf_new(ctx, PTX_EXPR_FLOAT, 0, tok_span(t), v, NULL);
 }
 
 ptx_expr *ptx_b_bits(ptx_context *ctx, const ptx_tok *t, bool f64)
 {
-    ptx_expr *e = expr_new(ctx, f64 ? PTX_EXPR_F64 : PTX_EXPR_F32, tok_span(t));
-    e->u.bits = t->u;
-    return e;
+    ptx_leaf_value v = { .i = t->u };
+    return leaf_new(ctx, f64 ? PTX_EXPR_F64 : PTX_EXPR_F32, 0, tok_span(t), v, NULL);
 }
 
 ptx_expr *ptx_b_sym(ptx_context *ctx, const ptx_tok *name, const ptx_tok *sel)
@@ -212,10 +263,8 @@ ptx_expr *ptx_b_sym(ptx_context *ctx, const ptx_tok *name, const ptx_tok *sel)
     ptx_span s = tok_span(name);
     if (sel)
         s.len = sel->off + sel->len - name->off;
-    ptx_expr *e = expr_new(ctx, PTX_EXPR_SYM, s);
-    e->u.sym.name = tok_name(ctx, name);
-    e->u.sym.sel = sel ? tok_name(ctx, sel) : NULL;
-    return e;
+    ptx_leaf_value v = { .name = tok_name(ctx, name) };
+    return leaf_new(ctx, PTX_EXPR_SYM, 0, s, v, sel ? tok_name(ctx, sel) : NULL);
 }
 
 /* "%tid.x" scanned as one token: the name and its selector. */
@@ -240,7 +289,8 @@ ptx_expr *ptx_b_dotted_sym(ptx_context *ctx, const ptx_tok *t)
 
 ptx_expr *ptx_b_sink(ptx_context *ctx, const ptx_tok *t)
 {
-    return expr_new(ctx, PTX_EXPR_SINK, tok_span(t));
+    ptx_leaf_value v = { .i = 0 };
+    return leaf_new(ctx, PTX_EXPR_SINK, 0, tok_span(t), v, NULL);
 }
 
 ptx_expr *ptx_b_unary(ptx_context *ctx, ptx_op op, ptx_expr *a, ptx_loc_t loc)
@@ -248,23 +298,15 @@ ptx_expr *ptx_b_unary(ptx_context *ctx, ptx_op op, ptx_expr *a, ptx_loc_t loc)
     /* ptxas takes -0d..., not -0f... */
     if (!(op == PTX_OP_NEG && a->kind == PTX_EXPR_F64))
         no_bits_operand(ctx, a);
-    ptx_expr *e = expr_new(ctx, PTX_EXPR_UNARY, span_of(loc));
-    e->op = (uint8_t)op;
-    e->u.op.a = a;
-    set_depth(ctx, e, a, NULL, NULL);
-    return e;
+    return parts_new(ctx, PTX_EXPR_UNARY, (uint8_t)op, span_of(loc), &a, 1, 1);
 }
 
 ptx_expr *ptx_b_binary(ptx_context *ctx, ptx_op op, ptx_expr *a, ptx_expr *b)
 {
     no_bits_operand(ctx, a);
     no_bits_operand(ctx, b);
-    ptx_expr *e = expr_new(ctx, PTX_EXPR_BINARY, join(a->span, b->span));
-    e->op = (uint8_t)op;
-    e->u.op.a = a;
-    e->u.op.b = b;
-    set_depth(ctx, e, a, b, NULL);
-    return e;
+    ptx_expr *const parts[2] = { a, b };
+    return parts_new(ctx, PTX_EXPR_BINARY, (uint8_t)op, join(a, b), parts, 2, 2);
 }
 
 ptx_expr *ptx_b_cond(ptx_context *ctx, ptx_expr *a, ptx_expr *b, ptx_expr *c)
@@ -272,12 +314,8 @@ ptx_expr *ptx_b_cond(ptx_context *ctx, ptx_expr *a, ptx_expr *b, ptx_expr *c)
     no_bits_operand(ctx, a);
     no_bits_operand(ctx, b);
     no_bits_operand(ctx, c);
-    ptx_expr *e = expr_new(ctx, PTX_EXPR_COND, join(a->span, c->span));
-    set_depth(ctx, e, a, b, c);
     ptx_expr *const parts[3] = { a, b, c };
-    e->u.list.items = move_exprs(ctx, parts, 3);
-    e->count = 3;
-    return e;
+    return parts_new(ctx, PTX_EXPR_COND, 0, join(a, c), parts, 3, 3);
 }
 
 ptx_expr *ptx_b_cast(ptx_context *ctx, const ptx_tok *type, ptx_expr *a, ptx_loc_t loc)
@@ -286,20 +324,13 @@ ptx_expr *ptx_b_cast(ptx_context *ctx, const ptx_tok *type, ptx_expr *a, ptx_loc
     if (type->k != PTX_TYPE_S64 && type->k != PTX_TYPE_U64)
         error_at(ctx, PTX_DIAG_EXPR, tok_span(type),
                  "only (.s64) and (.u64) casts are allowed in constant expressions");
-    ptx_expr *e = expr_new(ctx, PTX_EXPR_CAST, span_of(loc));
-    e->op = (uint8_t)type->k;
-    e->u.op.a = a;
-    set_depth(ctx, e, a, NULL, NULL);
-    return e;
+    return parts_new(ctx, PTX_EXPR_CAST, (uint8_t)type->k, span_of(loc), &a, 1, 1);
 }
 
 ptx_expr *ptx_b_index(ptx_context *ctx, ptx_expr *a, ptx_expr *b, ptx_loc_t loc)
 {
-    ptx_expr *e = expr_new(ctx, PTX_EXPR_INDEX, span_of(loc));
-    e->u.op.a = a;
-    e->u.op.b = b;
-    set_depth(ctx, e, a, b, NULL);
-    return e;
+    ptx_expr *const parts[2] = { a, b };
+    return parts_new(ctx, PTX_EXPR_INDEX, 0, span_of(loc), parts, 2, 2);
 }
 
 /* An integer constant: integer literals and WARP_SZ combined by
@@ -310,14 +341,14 @@ static bool is_constant(const ptx_expr *e)
     case PTX_EXPR_INT:
         return true;
     case PTX_EXPR_SYM:
-        return !e->u.sym.sel && ptx_name_is(e->u.sym.name, "WARP_SZ");
+        return !ptx_expr_sel(e) && ptx_name_is(ptx_expr_name(e), "WARP_SZ");
     case PTX_EXPR_UNARY: case PTX_EXPR_PAREN: case PTX_EXPR_CAST:
-        return is_constant(e->u.op.a);
+        return is_constant(ptx_expr_a(e));
     case PTX_EXPR_BINARY:
-        return is_constant(e->u.op.a) && is_constant(e->u.op.b);
+        return is_constant(ptx_expr_a(e)) && is_constant(ptx_expr_b(e));
     case PTX_EXPR_COND:
-        return is_constant(&e->u.list.items[0]) && is_constant(&e->u.list.items[1]) &&
-               is_constant(&e->u.list.items[2]);
+        return is_constant(ptx_expr_item(e, 0)) && is_constant(ptx_expr_item(e, 1)) &&
+               is_constant(ptx_expr_item(e, 2));
     default:
         return false;
     }
@@ -327,62 +358,62 @@ static bool is_constant(const ptx_expr *e)
  * [array[index]]; the sign of an offset goes into the constant. */
 static void check_address(ptx_context *ctx, const ptx_expr *addr)
 {
-    if (addr->count != 1)
+    if (ptx_expr_count(addr) != 1)
         return;
-    const ptx_expr *a = &addr->u.list.items[0];
-    if (a->depth > MAX_EXPR_DEPTH)
+    const ptx_expr *a = ptx_expr_item(addr, 0);
+    if (ptx_expr_depth(a) > MAX_EXPR_DEPTH)
         return;
     if (a->kind == PTX_EXPR_SYM || a->kind == PTX_EXPR_INT || a->kind == PTX_EXPR_INDEX)
         return;
-    if (a->kind == PTX_EXPR_BINARY && (a->u.op.a->kind == PTX_EXPR_SYM ||
-                                       a->u.op.a->kind == PTX_EXPR_INDEX)) {
+    if (a->kind == PTX_EXPR_BINARY && (ptx_expr_a(a)->kind == PTX_EXPR_SYM ||
+                                       ptx_expr_a(a)->kind == PTX_EXPR_INDEX)) {
         if (a->op == PTX_OP_SUB) {
-            error_at(ctx, PTX_DIAG_EXPR, a->span,
+            error_at(ctx, PTX_DIAG_EXPR, ptx_expr_span(a),
                      "an address offset is added, with its sign: write [%s+-...]",
-                     a->u.op.a->kind == PTX_EXPR_SYM ? a->u.op.a->u.sym.name->text : "...");
+                     ptx_expr_a(a)->kind == PTX_EXPR_SYM ? ptx_expr_name(ptx_expr_a(a))->text : "...");
             return;
         }
         if (a->op == PTX_OP_ADD) {
-            if (!is_constant(a->u.op.b))
-                error_at(ctx, PTX_DIAG_EXPR, a->u.op.b->span,
+            if (!is_constant(ptx_expr_b(a)))
+                error_at(ctx, PTX_DIAG_EXPR, ptx_expr_span(ptx_expr_b(a)),
                          "an address offset must be an integer constant expression");
             return;
         }
     }
-    error_at(ctx, PTX_DIAG_EXPR, a->span,
+    error_at(ctx, PTX_DIAG_EXPR, ptx_expr_span(a),
              "an address is [name], [name+constant] or [integer]");
 }
 
 ptx_expr *ptx_b_list(ptx_context *ctx, ptx_expr_kind kind, size_t mark, ptx_loc_t loc)
 {
-    ptx_expr *e = expr_new(ctx, kind, span_of(loc));
-    e->u.list.items = take_exprs(ctx, mark, &e->count);
-    unsigned d = 0;
-    for (uint32_t i = 0; i < e->count; i++)
-        if (e->u.list.items[i].depth > d)
-            d = e->u.list.items[i].depth;
-    ptx_expr probe = { .depth = (uint16_t)d };
-    set_depth(ctx, e, &probe, NULL, NULL);
+    uint32_t n = 0;
+    ptx_expr *const *parts = NULL;
+    if (mark != PTX_NO_LIST && ctx->nscratch > mark) {
+        n = (uint32_t)(ctx->nscratch - mark);
+        parts = (ptx_expr *const *)(ctx->scratch + mark);
+    }
+    ptx_expr *e = parts_new(ctx, kind, 0, span_of(loc), parts, n, n);
+    if (mark != PTX_NO_LIST && ctx->nscratch > mark)
+        ctx->nscratch = mark;
     if (kind == PTX_EXPR_ADDR)
         check_address(ctx, e);
     return e;
 }
 
+/* One item: a parenthesised expression, laid out as a one-item list. */
 ptx_expr *ptx_b_parens(ptx_context *ctx, size_t mark, ptx_loc_t loc)
 {
     ptx_expr *list = ptx_b_list(ctx, PTX_EXPR_LIST, mark, loc);
-    if (list->count != 1)
-        return list;
-    ptx_expr *e = expr_new(ctx, PTX_EXPR_PAREN, list->span);
-    e->u.op.a = &list->u.list.items[0];
-    e->depth = list->depth;
-    return e;
+    if (ptx_expr_count(list) == 1)
+        list->kind = PTX_EXPR_PAREN;
+    return list;
 }
 
 ptx_expr *ptx_b_addr_suffix(ptx_context *ctx, ptx_expr *addr, const ptx_tok *word, ptx_loc_t loc)
 {
-    addr->u.list.suffix = tok_name(ctx, word);
-    addr->span = span_of(loc);
+    addr->u.more->name = tok_name(ctx, word);
+    addr->off = loc.off;
+    addr->u.more->len = loc.end - loc.off;
     return addr;
 }
 
@@ -396,41 +427,32 @@ static bool is_byte_mask(uint64_t m)
 
 ptx_expr *ptx_b_apply(ptx_context *ctx, const ptx_tok *fn, bool fn_is_int, ptx_expr *a, ptx_loc_t loc)
 {
-    ptx_expr *e;
     if (fn_is_int) {
         if (!is_byte_mask(fn->u))
             error_at(ctx, PTX_DIAG_EXPR, tok_span(fn),
                      "'%.*s(...)' is not a byte mask: write 0xFF, 0xFF00, ... 0xFF00000000000000",
                      (int)fn->len, ctx->src + fn->off);
-        e = expr_new(ctx, PTX_EXPR_MASK, span_of(loc));
-        e->u.op.a = ptx_b_int(ctx, fn);
-        e->u.op.b = a;
-    } else {
-        if (!tok_is(ctx, fn, "generic"))
-            error_at(ctx, PTX_DIAG_EXPR, tok_span(fn),
-                     "'%.*s(...)' is not an operand: only generic(...) and byte masks such as 0xFF00(...) apply to a parenthesised name",
-                     (int)fn->len, ctx->src + fn->off);
-        e = expr_new(ctx, PTX_EXPR_GENERIC, span_of(loc));
-        e->u.op.a = a;
+        ptx_expr *const parts[2] = { ptx_b_int(ctx, fn), a };
+        return parts_new(ctx, PTX_EXPR_MASK, 0, span_of(loc), parts, 2, 2);
     }
-    set_depth(ctx, e, a, NULL, NULL);
-    return e;
+    if (!tok_is(ctx, fn, "generic"))
+        error_at(ctx, PTX_DIAG_EXPR, tok_span(fn),
+                 "'%.*s(...)' is not an operand: only generic(...) and byte masks such as 0xFF00(...) apply to a parenthesised name",
+                 (int)fn->len, ctx->src + fn->off);
+    return parts_new(ctx, PTX_EXPR_GENERIC, 0, span_of(loc), &a, 1, 1);
 }
 
 ptx_expr *ptx_b_field(ptx_context *ctx, const ptx_tok *name, ptx_expr *value, ptx_loc_t loc)
 {
-    ptx_expr *e = expr_new(ctx, PTX_EXPR_FIELD, span_of(loc));
-    e->u.op.a = ptx_b_sym(ctx, name, NULL);
-    e->u.op.b = value;
-    set_depth(ctx, e, value, NULL, NULL);
-    return e;
+    ptx_expr *const parts[2] = { ptx_b_sym(ctx, name, NULL), value };
+    return parts_new(ctx, PTX_EXPR_FIELD, 0, span_of(loc), parts, 2, 2);
 }
 
 ptx_expr *ptx_b_range(ptx_context *ctx, const ptx_tok *name, const ptx_tok *n, ptx_loc_t loc)
 {
-    ptx_expr *e = expr_new(ctx, PTX_EXPR_RANGE, span_of(loc));
-    e->u.sym.name = tok_name(ctx, name);
-    e->count = (uint32_t)(n->u > UINT32_MAX ? UINT32_MAX : n->u);
+    uint32_t count = (uint32_t)(n->u > UINT32_MAX ? UINT32_MAX : n->u);
+    ptx_expr *e = parts_new(ctx, PTX_EXPR_RANGE, 0, span_of(loc), NULL, 0, count);
+    e->u.more->name = tok_name(ctx, name);
     if (n->u > UINT32_MAX)
         error_at(ctx, PTX_DIAG_LITERAL, tok_span(n), "label count %llu is out of range",
                  (unsigned long long)n->u);
@@ -443,9 +465,9 @@ static const ptx_expr *find_field(const ptx_expr *e)
     if (e->kind == PTX_EXPR_FIELD)
         return e;
     if ((e->kind == PTX_EXPR_VEC || e->kind == PTX_EXPR_LIST || e->kind == PTX_EXPR_ADDR) &&
-        e->depth <= MAX_EXPR_DEPTH) {
-        for (uint32_t i = 0; i < e->count; i++) {
-            const ptx_expr *f = find_field(&e->u.list.items[i]);
+        ptx_expr_depth(e) <= MAX_EXPR_DEPTH) {
+        for (uint32_t i = 0; i < ptx_expr_count(e); i++) {
+            const ptx_expr *f = find_field(ptx_expr_item(e, i));
             if (f)
                 return f;
         }
@@ -460,15 +482,14 @@ static bool is_name_or_sink(const ptx_expr *e)
 
 ptx_expr *ptx_b_operand(ptx_context *ctx, ptx_expr *e)
 {
+    (void)ctx;
     if (e->kind == PTX_EXPR_PAREN) {
-        ptx_expr *list = expr_new(ctx, PTX_EXPR_LIST, e->span);
-        list->u.list.items = move_exprs(ctx, &e->u.op.a, 1);
-        list->count = 1;
-        list->depth = e->depth;
-        return list;
+        /* the same layout: a one-item list */
+        e->kind = PTX_EXPR_LIST;
+        return e;
     }
     if (e->kind == PTX_EXPR_BINARY && e->op == PTX_OP_BOR &&
-        is_name_or_sink(e->u.op.a) && is_name_or_sink(e->u.op.b))
+        is_name_or_sink(ptx_expr_a(e)) && is_name_or_sink(ptx_expr_b(e)))
         e->kind = PTX_EXPR_PAIR;
     return e;
 }
@@ -504,7 +525,7 @@ ptx_node *ptx_b_instr(ptx_context *ctx, const ptx_tok *guard, bool neg,
     for (uint32_t i = 0; i < in->nops; i++) {
         const ptx_expr *f = find_field(&in->ops[i]);
         if (f)
-            error_at(ctx, PTX_DIAG_EXPR, f->span,
+            error_at(ctx, PTX_DIAG_EXPR, ptx_expr_span(f),
                      "'name = value' is only allowed in initialisers of .texref, .samplerref and .surfref variables");
     }
     uint32_t n;
@@ -1158,11 +1179,11 @@ void ptx_b_fdir(ptx_context *ctx, const ptx_tok *kind, size_t values, ptx_loc_t 
     }
     d->nvals = (uint8_t)n;
     for (uint32_t i = 0; i < n; i++) {
-        if (vals[i]->u.i > UINT32_MAX)
-            error_at(ctx, PTX_DIAG_LITERAL, vals[i]->span,
+        if (ptx_expr_int(vals[i]) > UINT32_MAX)
+            error_at(ctx, PTX_DIAG_LITERAL, ptx_expr_span(vals[i]),
                      "'%s' value %llu is out of range (at most 4294967295)", name,
-                     (unsigned long long)vals[i]->u.i);
-        d->vals[i] = (uint32_t)vals[i]->u.i;
+                     (unsigned long long)ptx_expr_int(vals[i]));
+        d->vals[i] = (uint32_t)ptx_expr_int(vals[i]);
     }
     ptx_scratch_push(ctx, d);
 }
@@ -1558,13 +1579,13 @@ static void check_vars(ptx_context *ctx, ptx_decl *d, ptx_decl_site site)
         const ptx_expr *field = v->init ? find_field(v->init) : NULL;
         if (field && d->type != PTX_TYPE_TEXREF && d->type != PTX_TYPE_SAMPLERREF &&
             d->type != PTX_TYPE_SURFREF)
-            error_at(ctx, PTX_DIAG_DECL, field->span,
+            error_at(ctx, PTX_DIAG_DECL, ptx_expr_span(field),
                      "'name = value' is only allowed in initialisers of .texref, .samplerref and .surfref variables");
         if (v->init && !initable)
-            error_at(ctx, PTX_DIAG_DECL, v->init->span,
+            error_at(ctx, PTX_DIAG_DECL, ptx_expr_span(v->init),
                      "only .const and .global variables can be initialised");
         else if (v->init && d->linkage == PTX_LINK_EXTERN)
-            error_at(ctx, PTX_DIAG_DECL, v->init->span, "an .extern variable cannot be initialised");
+            error_at(ctx, PTX_DIAG_DECL, ptx_expr_span(v->init), "an .extern variable cannot be initialised");
         if (v->ndims && d->space == PTX_SPACE_REG)
             error_at(ctx, PTX_DIAG_DECL, v->span, "arrays cannot be allocated in registers (.reg)");
         if (v->unsized && !v->init &&

@@ -14,22 +14,17 @@
     }
 #define UNGUARD(ctx) memcpy((ctx)->oom, saved, sizeof saved)
 
-static ptx_expr *expr_new(ptx_context *ctx, ptx_expr_kind kind)
-{
-    ptx_expr *e = ptx_arena_zalloc(&ctx->arena, sizeof *e);
-    e->kind = (uint8_t)kind;
-    e->depth = 1;
-    e->span.off = PTX_NO_OFFSET;
-    return e;
-}
+/* Nodes made here have no source: offset PTX_NO_OFFSET, length 0. */
+static const ptx_span no_span = { PTX_NO_OFFSET, 0 };
 
 ptx_expr *ptx_new_name(ptx_context *ctx, const char *name)
 {
     if (!ctx || !name)
         return NULL;
     GUARD(ctx, NULL);
-    ptx_expr *e = expr_new(ctx, PTX_EXPR_SYM);
-    e->u.sym.name = ptx_intern(ctx, name, strlen(name));
+    ptx_expr *e = ptx_arena_alloc(&ctx->arena, sizeof *e);
+    ptx_leaf_value v = { .name = ptx_intern(ctx, name, strlen(name)) };
+    ptx_expr_set_leaf(ctx, e, PTX_EXPR_SYM, 0, no_span, v, NULL);
     UNGUARD(ctx);
     return e;
 }
@@ -39,13 +34,12 @@ ptx_expr *ptx_new_int(ptx_context *ctx, int64_t value)
     if (!ctx)
         return NULL;
     GUARD(ctx, NULL);
-    ptx_expr *e = expr_new(ctx, PTX_EXPR_INT);
-    e->u.i = value < 0 ? (uint64_t)0 - (uint64_t)value : (uint64_t)value;
+    ptx_expr *e = ptx_arena_alloc(&ctx->arena, sizeof *e);
+    ptx_leaf_value v = { .i = value < 0 ? (uint64_t)0 - (uint64_t)value : (uint64_t)value };
+    ptx_expr_set_leaf(ctx, e, PTX_EXPR_INT, 0, no_span, v, NULL);
     if (value < 0) {
-        ptx_expr *neg = expr_new(ctx, PTX_EXPR_UNARY);
-        neg->op = PTX_OP_NEG;
-        neg->u.op.a = e;
-        neg->depth = 2;
+        ptx_expr *neg = ptx_arena_alloc(&ctx->arena, sizeof *neg);
+        ptx_expr_set_parts(ctx, neg, PTX_EXPR_UNARY, PTX_OP_NEG, no_span, &e, 1, 1);
         e = neg;
     }
     UNGUARD(ctx);

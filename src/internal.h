@@ -82,6 +82,24 @@ const ptx_split *ptx_intern_split(ptx_context *ctx, const char *s, size_t len);
 #define ptx_name_is(n, lit) \
     ((n)->len == sizeof(lit) - 1 && memcmp((n)->text, lit, sizeof(lit) - 1) == 0)
 
+/* ---- expression nodes (ast.c) ---------------------------------------- */
+
+typedef union ptx_leaf_value {
+    uint64_t i;
+    double f;
+    const ptx_name *name;
+} ptx_leaf_value;
+
+/* Fills `e` with a leaf (boxed when the span is 65535 bytes or longer, or
+ * a selector is given). */
+void ptx_expr_set_leaf(ptx_context *ctx, ptx_expr *e, ptx_expr_kind kind, uint8_t flags,
+                       ptx_span span, ptx_leaf_value v, const ptx_name *sel);
+/* Fills `e` with a node of another kind: copies of the n nodes parts[i]
+ * become its items; `count` is n, or RANGE's N.  Reports nesting past
+ * the limit. */
+void ptx_expr_set_parts(ptx_context *ctx, ptx_expr *e, ptx_expr_kind kind, uint8_t op,
+                        ptx_span span, ptx_expr *const *parts, uint32_t n, uint32_t count);
+
 /* ---- the context (context.c) ----------------------------------------- */
 
 /* A run of one-token statements (instructions of the common shape, .loc
@@ -149,7 +167,7 @@ struct ptx_context {
     unsigned stmt_run_last;
     unsigned expr_depth;      /* open parentheses/braces/brackets in an operand */
     struct ptx_expr *free_exprs;  /* expression cells whose contents were moved
-                                     into an array (ast.c), linked by u.op.a */
+                                     into an array (ast.c), linked by u.i */
     ptx_module *module;
 };
 

@@ -236,7 +236,7 @@ static bool is_constant_expr(const ptx_expr *e)
     case PTX_EXPR_PAREN:
         return true;
     case PTX_EXPR_SYM:
-        return ptx_name_is(e->u.sym.name, "WARP_SZ");
+        return ptx_name_is(ptx_expr_name(e), "WARP_SZ");
     default:
         return false;
     }
@@ -250,14 +250,14 @@ static bool is_pure_constant(const ptx_expr *e)
     case PTX_EXPR_INT: case PTX_EXPR_FLOAT: case PTX_EXPR_F32: case PTX_EXPR_F64:
         return true;
     case PTX_EXPR_SYM:
-        return !e->u.sym.sel && strcmp(e->u.sym.name->text, "WARP_SZ") == 0;
+        return !ptx_expr_sel(e) && strcmp(ptx_expr_name(e)->text, "WARP_SZ") == 0;
     case PTX_EXPR_UNARY: case PTX_EXPR_PAREN: case PTX_EXPR_CAST:
-        return is_pure_constant(e->u.op.a);
+        return is_pure_constant(ptx_expr_a(e));
     case PTX_EXPR_BINARY:
-        return is_pure_constant(e->u.op.a) && is_pure_constant(e->u.op.b);
+        return is_pure_constant(ptx_expr_a(e)) && is_pure_constant(ptx_expr_b(e));
     case PTX_EXPR_COND:
-        for (unsigned i = 0; i < e->count; i++)
-            if (!is_pure_constant(&e->u.list.items[i]))
+        for (unsigned i = 0; i < ptx_expr_count(e); i++)
+            if (!is_pure_constant(ptx_expr_item(e, i)))
                 return false;
         return true;
     default:
@@ -275,9 +275,9 @@ static bool item_ok(const ptx_expr *e, unsigned items, bool list)
         items = PTX_ACC_NAME | PTX_ACC_IMM | PTX_ACC_SINK;
     switch ((ptx_expr_kind)e->kind) {
     case PTX_EXPR_SYM:
-        if (!e->u.sym.sel && strcmp(e->u.sym.name->text, "WARP_SZ") == 0)
+        if (!ptx_expr_sel(e) && strcmp(ptx_expr_name(e)->text, "WARP_SZ") == 0)
             return items & PTX_ACC_IMM;
-        return (items & PTX_ACC_NAME) && !(list && e->u.sym.sel);
+        return (items & PTX_ACC_NAME) && !(list && ptx_expr_sel(e));
     case PTX_EXPR_SINK:
         return items & PTX_ACC_SINK;
     default:
@@ -315,15 +315,15 @@ static bool selector_ok(const ptx_isa_selector *set, const char *sel)
 static struct fault image_fault(const ptx_expr *e, unsigned coords)
 {
     struct fault f = { F_IMAGE, 0 };
-    if (e->kind != PTX_EXPR_ADDR || e->count != 2 || !is_name(&e->u.list.items[0]))
+    if (e->kind != PTX_EXPR_ADDR || ptx_expr_count(e) != 2 || !is_name(ptx_expr_item(e, 0)))
         return f;
-    const ptx_expr *c = &e->u.list.items[1];
+    const ptx_expr *c = ptx_expr_item(e, 1);
     if (is_name(c))
         return (struct fault){ F_OK, 0 };
-    if (c->kind != PTX_EXPR_VEC || c->count < coords || c->count == 3 || c->count > 4)
+    if (c->kind != PTX_EXPR_VEC || ptx_expr_count(c) < coords || ptx_expr_count(c) == 3 || ptx_expr_count(c) > 4)
         return f;
-    for (unsigned k = 0; k < c->count; k++)
-        if (!item_ok(&c->u.list.items[k], PTX_ACC_NAME | PTX_ACC_IMM, false))
+    for (unsigned k = 0; k < ptx_expr_count(c); k++)
+        if (!item_ok(ptx_expr_item(c, k), PTX_ACC_NAME | PTX_ACC_IMM, false))
             return (struct fault){ F_IMAGE, (uint8_t)(k + 1) };
     return (struct fault){ F_OK, 0 };
 }
@@ -332,10 +332,10 @@ static struct fault image_fault(const ptx_expr *e, unsigned coords)
  * 1, 2 or 4 registers ({b}, {b, b}: add.bf16 d, a, {b}) in computations */
 static bool bf16_braces(const ptx_expr *e, const ptx_isa_operand *op)
 {
-    if (!(op->accept & PTX_ACC_NAME) || (e->count != 1 && e->count != 2 && e->count != 4))
+    if (!(op->accept & PTX_ACC_NAME) || (ptx_expr_count(e) != 1 && ptx_expr_count(e) != 2 && ptx_expr_count(e) != 4))
         return false;
-    for (unsigned k = 0; k < e->count; k++)
-        if (e->u.list.items[k].kind != PTX_EXPR_SYM)
+    for (unsigned k = 0; k < ptx_expr_count(e); k++)
+        if (ptx_expr_item(e, k)->kind != PTX_EXPR_SYM)
             return false;
     return true;
 }
@@ -360,8 +360,8 @@ static struct fault operand_fault(const ptx_expr *e, const ptx_isa_operand *op, 
     case PTX_EXPR_SYM:
         if (!(acc & (PTX_ACC_NAME | PTX_ACC_PRED | PTX_ACC_LABEL)))
             return kind;
-        if (op->selector && e->u.sym.sel &&
-            !selector_ok(&ptx_isa_selectors[op->selector - 1], e->u.sym.sel->text))
+        if (op->selector && ptx_expr_sel(e) &&
+            !selector_ok(&ptx_isa_selectors[op->selector - 1], ptx_expr_sel(e)->text))
             return (struct fault){ F_SELECTOR, 0 };
         return ok;
     case PTX_EXPR_INDEX:
@@ -375,12 +375,12 @@ static struct fault operand_fault(const ptx_expr *e, const ptx_isa_operand *op, 
         return acc & PTX_ACC_ADDR ? ok : kind;
     case PTX_EXPR_LIST:
         /* (1) outside call is a constant in parentheses */
-        if (!(acc & PTX_ACC_LIST) && e->count == 1)
-            return (acc & PTX_ACC_IMM) && is_constant_expr(&e->u.list.items[0]) ? ok : kind;
+        if (!(acc & PTX_ACC_LIST) && ptx_expr_count(e) == 1)
+            return (acc & PTX_ACC_IMM) && is_constant_expr(ptx_expr_item(e, 0)) ? ok : kind;
         if (!(acc & PTX_ACC_LIST))
             return kind;
-        for (unsigned k = 0; k < e->count; k++)
-            if (!item_ok(&e->u.list.items[k], op->items, true))
+        for (unsigned k = 0; k < ptx_expr_count(e); k++)
+            if (!item_ok(ptx_expr_item(e, k), op->items, true))
                 return (struct fault){ F_ITEM, (uint8_t)(k < 255 ? k : 255) };
         return ok;
     case PTX_EXPR_PAIR:
@@ -389,17 +389,17 @@ static struct fault operand_fault(const ptx_expr *e, const ptx_isa_operand *op, 
         if (!(acc & PTX_ACC_VEC))
             return kind;
         bool size_ok = op->vec == PTX_VEC_ANY ||
-                       (op->vec == PTX_VEC_SIZES ? e->count < 32 && (op->sizes >> e->count & 1)
-                        : e->count == (op->vec ? (unsigned)op->vec : vec));
+                       (op->vec == PTX_VEC_SIZES ? ptx_expr_count(e) < 32 && (op->sizes >> ptx_expr_count(e) & 1)
+                        : ptx_expr_count(e) == (op->vec ? (unsigned)op->vec : vec));
         if (!size_ok)
             return (struct fault){ F_SIZE, 0 };
-        for (unsigned k = 0; k < e->count; k++)
-            if (!item_ok(&e->u.list.items[k], op->items, false))
+        for (unsigned k = 0; k < ptx_expr_count(e); k++)
+            if (!item_ok(ptx_expr_item(e, k), op->items, false))
                 return (struct fault){ F_ITEM, (uint8_t)(k < 255 ? k : 255) };
         return ok;
     }
     case PTX_EXPR_UNARY:
-        if (e->op == PTX_OP_LNOT && is_name(e->u.op.a))
+        if (e->op == PTX_OP_LNOT && is_name(ptx_expr_a(e)))
             return acc & PTX_ACC_NOTPRED ? ok : kind;
         return acc & PTX_ACC_IMM ? ok : kind;
     default:
@@ -883,75 +883,75 @@ static void report_operand(ptx_context *ctx, const ptx_instr *in, const ptx_isa_
     switch (v.fault.what) {
     case F_SIZE:
         size_words(words, sizeof words, fo, vec);
-        ptx_diag_add(ctx, PTX_SEV_ERROR, PTX_DIAG_INSTRUCTION, e->span,
+        ptx_diag_add(ctx, PTX_SEV_ERROR, PTX_DIAG_INSTRUCTION, ptx_expr_span(e),
                      "operand %u of '%s' must be a vector of %s element%s, found %u", n, op,
-                     words, strcmp(words, "1") ? "s" : "", (unsigned)e->count);
+                     words, strcmp(words, "1") ? "s" : "", (unsigned)ptx_expr_count(e));
         return;
     case F_ITEM: {
-        const ptx_expr *item = &e->u.list.items[v.fault.item];
-        if (item->kind == PTX_EXPR_SYM && item->u.sym.sel && e->kind == PTX_EXPR_LIST)
-            ptx_diag_add(ctx, PTX_SEV_ERROR, PTX_DIAG_INSTRUCTION, item->span,
+        const ptx_expr *item = ptx_expr_item(e, v.fault.item);
+        if (item->kind == PTX_EXPR_SYM && ptx_expr_sel(item) && e->kind == PTX_EXPR_LIST)
+            ptx_diag_add(ctx, PTX_SEV_ERROR, PTX_DIAG_INSTRUCTION, ptx_expr_span(item),
                          "element %u of operand %u of '%s' cannot have a selector ('%s')",
-                         v.fault.item + 1u, n, op, item->u.sym.sel->text);
+                         v.fault.item + 1u, n, op, ptx_expr_sel(item)->text);
         else
-            ptx_diag_add(ctx, PTX_SEV_ERROR, PTX_DIAG_INSTRUCTION, item->span,
+            ptx_diag_add(ctx, PTX_SEV_ERROR, PTX_DIAG_INSTRUCTION, ptx_expr_span(item),
                          "element %u of operand %u of '%s' must be %s", v.fault.item + 1u, n,
                          op, item_words(fo->items));
         return;
     }
     case F_PRED: {
-        const ptx_expr *name = e->kind == PTX_EXPR_UNARY ? e->u.op.a : e;
+        const ptx_expr *name = e->kind == PTX_EXPR_UNARY ? ptx_expr_a(e) : e;
         if (e->kind == PTX_EXPR_PAIR)
-            ptx_diag_add(ctx, PTX_SEV_ERROR, PTX_DIAG_INSTRUCTION, e->span,
+            ptx_diag_add(ctx, PTX_SEV_ERROR, PTX_DIAG_INSTRUCTION, ptx_expr_span(e),
                          "operand %u of '%s' cannot be a predicate", n, op);
         else
-            ptx_diag_add(ctx, PTX_SEV_ERROR, PTX_DIAG_INSTRUCTION, e->span,
+            ptx_diag_add(ctx, PTX_SEV_ERROR, PTX_DIAG_INSTRUCTION, ptx_expr_span(e),
                          "operand %u of '%s' cannot be a predicate ('%s' is declared .pred)", n,
-                         op, name->u.sym.name->text);
+                         op, ptx_expr_name(name)->text);
         return;
     }
     case F_NOT_PRED: {
-        const ptx_expr *name = e->kind == PTX_EXPR_UNARY ? e->u.op.a : e;
+        const ptx_expr *name = e->kind == PTX_EXPR_UNARY ? ptx_expr_a(e) : e;
         if (e->kind == PTX_EXPR_PAIR) {
-            ptx_diag_add(ctx, PTX_SEV_ERROR, PTX_DIAG_INSTRUCTION, e->span,
+            ptx_diag_add(ctx, PTX_SEV_ERROR, PTX_DIAG_INSTRUCTION, ptx_expr_span(e),
                          "operand %u of '%s' must be predicates", n, op);
             return;
         }
-        ptx_diag_add(ctx, PTX_SEV_ERROR, PTX_DIAG_INSTRUCTION, e->span,
+        ptx_diag_add(ctx, PTX_SEV_ERROR, PTX_DIAG_INSTRUCTION, ptx_expr_span(e),
                      "operand %u of '%s' must be a predicate; '%s' is not declared .pred", n, op,
-                     name->u.sym.name->text);
+                     ptx_expr_name(name)->text);
         return;
     }
     case F_SELECTOR: {
         const ptx_isa_selector *set = &ptx_isa_selectors[fo->selector - 1];
         if (!set->n) {
-            ptx_diag_add(ctx, PTX_SEV_ERROR, PTX_DIAG_INSTRUCTION, e->span,
+            ptx_diag_add(ctx, PTX_SEV_ERROR, PTX_DIAG_INSTRUCTION, ptx_expr_span(e),
                          "operand %u of '%s' takes no selector ('%s')", n, op,
-                         e->u.sym.sel->text);
+                         ptx_expr_sel(e)->text);
             return;
         }
         pattern_list(words, sizeof words, set);
-        ptx_diag_add(ctx, PTX_SEV_ERROR, PTX_DIAG_INSTRUCTION, e->span,
+        ptx_diag_add(ctx, PTX_SEV_ERROR, PTX_DIAG_INSTRUCTION, ptx_expr_span(e),
                      "selector '%s' is not valid on operand %u of '%s': expected %s%s",
-                     e->u.sym.sel->text, n, op, set->n > 1 ? "one of " : "", words);
+                     ptx_expr_sel(e)->text, n, op, set->n > 1 ? "one of " : "", words);
         return;
     }
     case F_IMAGE:
         if (v.fault.item) {
-            const ptx_expr *c = &e->u.list.items[1].u.list.items[v.fault.item - 1];
-            ptx_diag_add(ctx, PTX_SEV_ERROR, PTX_DIAG_INSTRUCTION, c->span,
+            const ptx_expr *c = ptx_expr_item(ptx_expr_item(e, 1), v.fault.item - 1);
+            ptx_diag_add(ctx, PTX_SEV_ERROR, PTX_DIAG_INSTRUCTION, ptx_expr_span(c),
                          "coordinate %u of operand %u of '%s' must be a register or a constant",
                          (unsigned)v.fault.item, n, op);
             return;
         }
-        ptx_diag_add(ctx, PTX_SEV_ERROR, PTX_DIAG_INSTRUCTION, e->span,
+        ptx_diag_add(ctx, PTX_SEV_ERROR, PTX_DIAG_INSTRUCTION, ptx_expr_span(e),
                      "operand %u of '%s' must be [surface, coordinates], the coordinates a "
                      "register or a vector of %s elements",
                      n, op, fo->coords <= 1 ? "1, 2 or 4" : fo->coords == 2 ? "2 or 4" : "4");
         return;
     default:
         operand_words(words, sizeof words, fo->accept);
-        ptx_diag_add(ctx, PTX_SEV_ERROR, PTX_DIAG_INSTRUCTION, e->span,
+        ptx_diag_add(ctx, PTX_SEV_ERROR, PTX_DIAG_INSTRUCTION, ptx_expr_span(e),
                      "operand %u of '%s' must be %s", n, op, words);
         return;
     }
@@ -1107,7 +1107,7 @@ static unsigned item_bit(const ptx_expr *e)
     enum { NAME, NAME_SEL, WARP_SZ, WARP_SZ_SEL, SINK, PURE, CONSTANT, OTHER };
     unsigned c;
     if (e->kind == PTX_EXPR_SYM)
-        c = (is_constant_expr(e) ? WARP_SZ : NAME) + (e->u.sym.sel != NULL);
+        c = (is_constant_expr(e) ? WARP_SZ : NAME) + (ptx_expr_sel(e) != NULL);
     else if (e->kind == PTX_EXPR_SINK)
         c = SINK;
     else
@@ -1130,12 +1130,12 @@ static bool operand_key(memo_key *k, const ptx_expr *e)
     switch ((ptx_expr_kind)e->kind) {
     case PTX_EXPR_VEC: case PTX_EXPR_LIST: {
         /* a vector's size; a list's only matters for (1) */
-        if (e->count > 0x7FF)
+        if (ptx_expr_count(e) > 0x7FF)
             return false;
         unsigned items = 0;
-        for (unsigned i = 0; i < e->count; i++)
-            items |= item_bit(&e->u.list.items[i]);
-        return key_add(k, c | items << 5) && key_add(k, e->count);
+        for (unsigned i = 0; i < ptx_expr_count(e); i++)
+            items |= item_bit(ptx_expr_item(e, i));
+        return key_add(k, c | items << 5) && key_add(k, ptx_expr_count(e));
     }
     case PTX_EXPR_ADDR:
         /* an image address: for which fewest coordinates it is one */
@@ -1143,10 +1143,10 @@ static bool operand_key(memo_key *k, const ptx_expr *e)
             c |= (unsigned)(image_fault(e, coords).what == F_OK) << (4 + coords);
         return key_add(k, c);
     case PTX_EXPR_UNARY:
-        return key_add(k, c | (e->op == PTX_OP_LNOT && is_name(e->u.op.a)) << 5);
+        return key_add(k, c | (e->op == PTX_OP_LNOT && is_name(ptx_expr_a(e))) << 5);
     case PTX_EXPR_SYM: {
         /* the selector itself, two characters a word */
-        const ptx_name *sel = e->u.sym.sel;
+        const ptx_name *sel = ptx_expr_sel(e);
         size_t len = sel ? sel->len : 0;
         if (len > 0xFF || !key_add(k, c | is_constant_expr(e) << 5 | len << 8))
             return false;
@@ -1260,16 +1260,16 @@ static const ptx_expr *first_name(const ptx_expr *e)
         return NULL;
     switch ((ptx_expr_kind)e->kind) {
     case PTX_EXPR_SYM:
-        return ptx_name_is(e->u.sym.name, "WARP_SZ") ? NULL : e;
+        return ptx_name_is(ptx_expr_name(e), "WARP_SZ") ? NULL : e;
     case PTX_EXPR_UNARY: case PTX_EXPR_PAREN: case PTX_EXPR_CAST:
-        return first_name(e->u.op.a);
+        return first_name(ptx_expr_a(e));
     case PTX_EXPR_BINARY: {
-        const ptx_expr *a = first_name(e->u.op.a);
-        return a ? a : first_name(e->u.op.b);
+        const ptx_expr *a = first_name(ptx_expr_a(e));
+        return a ? a : first_name(ptx_expr_b(e));
     }
     case PTX_EXPR_COND:
         for (unsigned i = 0; i < 3; i++) {
-            const ptx_expr *a = first_name(&e->u.list.items[i]);
+            const ptx_expr *a = first_name(ptx_expr_item(e, i));
             if (a)
                 return a;
         }
@@ -1304,17 +1304,17 @@ static bool check_parenthesised(ptx_context *ctx, const ptx_instr *in, const ptx
             continue;
         if (root_takes_lists(root))
             return true;
-        for (unsigned k = 0; k < e->count; k++) {
-            const ptx_expr *name = first_name(&e->u.list.items[k]);
+        for (unsigned k = 0; k < ptx_expr_count(e); k++) {
+            const ptx_expr *name = first_name(ptx_expr_item(e, k));
             if (name) {
-                ptx_diag_add(ctx, PTX_SEV_ERROR, PTX_DIAG_INSTRUCTION, name->span,
+                ptx_diag_add(ctx, PTX_SEV_ERROR, PTX_DIAG_INSTRUCTION, ptx_expr_span(name),
                              "a name in parentheses: only 'call' takes a list (...) of names; "
                              "elsewhere (...) holds a constant expression");
                 return false;
             }
         }
-        if (e->count != 1) {
-            ptx_diag_add(ctx, PTX_SEV_ERROR, PTX_DIAG_INSTRUCTION, e->span,
+        if (ptx_expr_count(e) != 1) {
+            ptx_diag_add(ctx, PTX_SEV_ERROR, PTX_DIAG_INSTRUCTION, ptx_expr_span(e),
                          "only 'call' takes a list (...); elsewhere (...) holds one constant expression");
             return false;
         }
@@ -1428,14 +1428,14 @@ static uint8_t regs_lookup(const reg_table *t, const ptx_name *name);
 static uint8_t regs_class(ptx_context *ctx, reg_table *t, const ptx_expr *e)
 {
     if (e->kind == PTX_EXPR_PAIR) {
-        uint8_t a = regs_class(ctx, t, e->u.op.a), b = regs_class(ctx, t, e->u.op.b);
+        uint8_t a = regs_class(ctx, t, ptx_expr_a(e)), b = regs_class(ctx, t, ptx_expr_b(e));
         return a == RC_OTHER || b == RC_OTHER ? RC_OTHER : a == b ? a : RC_UNKNOWN;
     }
     if (e->kind == PTX_EXPR_UNARY && e->op == PTX_OP_LNOT)
-        e = e->u.op.a;
-    if (e->kind != PTX_EXPR_SYM || e->u.sym.sel || (!t->nsingles && !t->nranges))
+        e = ptx_expr_a(e);
+    if (e->kind != PTX_EXPR_SYM || ptx_expr_sel(e) || (!t->nsingles && !t->nranges))
         return RC_UNKNOWN;
-    const ptx_name *name = e->u.sym.name;
+    const ptx_name *name = ptx_expr_name(e);
     if (!t->seen)
         t->seen = ptx_arena_zalloc(&ctx->arena, REG_SEEN * sizeof *t->seen);
     struct reg_seen *c = &t->seen[((uintptr_t)name >> 4) & (REG_SEEN - 1)];

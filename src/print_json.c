@@ -49,10 +49,10 @@ static void expr(ptx_out *o, const ptx_expr *e, unsigned depth);
 static void items(ptx_out *o, const ptx_expr *e, unsigned depth)
 {
     ptx_out_str(o, ",\"items\":[");
-    for (uint32_t i = 0; i < e->count; i++) {
+    for (uint32_t i = 0; i < ptx_expr_count(e); i++) {
         if (i)
             ptx_out_char(o, ',');
-        expr(o, &e->u.list.items[i], depth + 1);
+        expr(o, ptx_expr_item(e, i), depth + 1);
     }
     ptx_out_char(o, ']');
 }
@@ -67,20 +67,20 @@ static void expr(ptx_out *o, const ptx_expr *e, unsigned depth)
     }
     switch ((ptx_expr_kind)e->kind) {
     case PTX_EXPR_SYM:
-        if (!e->u.sym.sel) {
-            name(o, e->u.sym.name);
+        if (!ptx_expr_sel(e)) {
+            name(o, ptx_expr_name(e));
             return;
         }
         ptx_out_str(o, "{\"t\":\"sym\",\"v\":");
-        name(o, e->u.sym.name);
+        name(o, ptx_expr_name(e));
         ptx_out_str(o, ",\"sel\":");
-        name(o, e->u.sym.sel);
+        name(o, ptx_expr_sel(e));
         break;
     case PTX_EXPR_INT:
         /* plain decimals that JSON numbers hold exactly stay numbers */
         if ((e->flags & PTX_INT_RADIX_MASK) == PTX_INT_DEC && !(e->flags & PTX_INT_UNSIGNED) &&
-            e->u.i <= (uint64_t)1 << 53) {
-            ptx_out_u64(o, e->u.i);
+            ptx_expr_int(e) <= (uint64_t)1 << 53) {
+            ptx_out_u64(o, ptx_expr_int(e));
             return;
         }
         ptx_out_str(o, "{\"t\":\"int\",\"v\":");
@@ -88,12 +88,12 @@ static void expr(ptx_out *o, const ptx_expr *e, unsigned depth)
         ptx_out_expr(o, e);
         ptx_out_char(o, '"');
         ptx_out_str(o, ",\"value\":\"");
-        ptx_out_u64(o, e->u.i);
+        ptx_out_u64(o, ptx_expr_int(e));
         ptx_out_char(o, '"');
         break;
     case PTX_EXPR_FLOAT:
         ptx_out_str(o, "{\"t\":\"float\",\"v\":");
-        ptx_out_fmt(o, "%.17g", e->u.f);
+        ptx_out_fmt(o, "%.17g", ptx_expr_float(e));
         break;
     case PTX_EXPR_F32:
     case PTX_EXPR_F64:
@@ -109,30 +109,30 @@ static void expr(ptx_out *o, const ptx_expr *e, unsigned depth)
         ptx_out_str(o, e->kind == PTX_EXPR_UNARY ? "{\"t\":\"unary\",\"op\":" : "{\"t\":\"binary\",\"op\":");
         str(o, ptx_op_name(e->op), strlen(ptx_op_name(e->op)));
         ptx_out_str(o, ",\"a\":");
-        expr(o, e->u.op.a, depth + 1);
+        expr(o, ptx_expr_a(e), depth + 1);
         if (e->kind == PTX_EXPR_BINARY) {
             ptx_out_str(o, ",\"b\":");
-            expr(o, e->u.op.b, depth + 1);
+            expr(o, ptx_expr_b(e), depth + 1);
         }
         break;
     case PTX_EXPR_CAST:
         ptx_out_str(o, "{\"t\":\"cast\",\"type\":");
         str(o, ptx_type_name(e->op), strlen(ptx_type_name(e->op)));
         ptx_out_str(o, ",\"a\":");
-        expr(o, e->u.op.a, depth + 1);
+        expr(o, ptx_expr_a(e), depth + 1);
         break;
     case PTX_EXPR_COND:
         ptx_out_str(o, "{\"t\":\"cond\",\"a\":");
-        expr(o, &e->u.list.items[0], depth + 1);
+        expr(o, ptx_expr_item(e, 0), depth + 1);
         ptx_out_str(o, ",\"b\":");
-        expr(o, &e->u.list.items[1], depth + 1);
+        expr(o, ptx_expr_item(e, 1), depth + 1);
         ptx_out_str(o, ",\"c\":");
-        expr(o, &e->u.list.items[2], depth + 1);
+        expr(o, ptx_expr_item(e, 2), depth + 1);
         break;
     case PTX_EXPR_PAREN:
     case PTX_EXPR_GENERIC:
         ptx_out_str(o, e->kind == PTX_EXPR_PAREN ? "{\"t\":\"paren\",\"a\":" : "{\"t\":\"generic\",\"a\":");
-        expr(o, e->u.op.a, depth + 1);
+        expr(o, ptx_expr_a(e), depth + 1);
         break;
     case PTX_EXPR_INDEX:
     case PTX_EXPR_PAIR:
@@ -141,16 +141,16 @@ static void expr(ptx_out *o, const ptx_expr *e, unsigned depth)
         ptx_out_str(o, e->kind == PTX_EXPR_INDEX ? "{\"t\":\"index\",\"a\":"
                      : e->kind == PTX_EXPR_PAIR ? "{\"t\":\"pair\",\"a\":"
                      : e->kind == PTX_EXPR_MASK ? "{\"t\":\"mask\",\"a\":" : "{\"t\":\"field\",\"a\":");
-        expr(o, e->u.op.a, depth + 1);
+        expr(o, ptx_expr_a(e), depth + 1);
         ptx_out_str(o, ",\"b\":");
-        expr(o, e->u.op.b, depth + 1);
+        expr(o, ptx_expr_b(e), depth + 1);
         break;
     case PTX_EXPR_ADDR:
         ptx_out_str(o, "{\"t\":\"addr\"");
         items(o, e, depth);
-        if (e->u.list.suffix) {
+        if (ptx_expr_suffix(e)) {
             ptx_out_str(o, ",\"suffix\":");
-            name(o, e->u.list.suffix);
+            name(o, ptx_expr_suffix(e));
         }
         break;
     case PTX_EXPR_VEC:
@@ -163,9 +163,9 @@ static void expr(ptx_out *o, const ptx_expr *e, unsigned depth)
         break;
     case PTX_EXPR_RANGE:
         ptx_out_str(o, "{\"t\":\"range\",\"v\":");
-        name(o, e->u.sym.name);
+        name(o, ptx_expr_name(e));
         ptx_out_str(o, ",\"n\":");
-        ptx_out_u64(o, e->count);
+        ptx_out_u64(o, ptx_expr_count(e));
         break;
     case PTX_EXPR_COUNT:
         ptx_out_str(o, "null");

@@ -221,7 +221,7 @@ static void out_instr(printer *p, const ptx_instr *in, unsigned indent)
     for (uint32_t i = 0; i < in->nops; i++) {
         if (i)
             ptx_out_char(o, ',');
-        if (!follow(p, in->ops[i].span.off, indent + 1))
+        if (!follow(p, ptx_expr_span(&in->ops[i]).off, indent + 1))
             ptx_out_str(o, i ? " " : " \t");
         ptx_out_expr(o, &in->ops[i]);
     }

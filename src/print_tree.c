@@ -83,10 +83,10 @@ static const char *operand_kind(const ptx_expr *e)
     case PTX_EXPR_FLOAT: return "float";
     case PTX_EXPR_F32: return "f32-bits";
     case PTX_EXPR_F64: return "f64-bits";
-    case PTX_EXPR_SYM: return e->u.sym.sel ? "name+selector" : "name";
+    case PTX_EXPR_SYM: return ptx_expr_sel(e) ? "name+selector" : "name";
     case PTX_EXPR_SINK: return "sink";
     case PTX_EXPR_UNARY:
-        return e->op == PTX_OP_LNOT && e->u.op.a->kind == PTX_EXPR_SYM ? "not" : "expr";
+        return e->op == PTX_OP_LNOT && ptx_expr_a(e)->kind == PTX_EXPR_SYM ? "not" : "expr";
     case PTX_EXPR_CAST: case PTX_EXPR_BINARY: case PTX_EXPR_COND: case PTX_EXPR_PAREN:
         return "expr";
     case PTX_EXPR_INDEX: return "element";
@@ -135,18 +135,18 @@ static void out_dirs(tree *t, unsigned depth, const ptx_fdir *d, uint32_t n)
 /* [base], [base+offset], [offset]: say which part is which */
 static void out_addr_parts(ptx_out *o, const ptx_expr *e)
 {
-    if (e->kind != PTX_EXPR_ADDR || e->count != 1)
+    if (e->kind != PTX_EXPR_ADDR || ptx_expr_count(e) != 1)
         return;
-    const ptx_expr *a = &e->u.list.items[0];
+    const ptx_expr *a = ptx_expr_item(e, 0);
     if (a->kind == PTX_EXPR_SYM) {
         ptx_out_str(o, "  base ");
         ptx_out_expr(o, a);
     } else if (a->kind == PTX_EXPR_BINARY && a->op == PTX_OP_ADD &&
-               a->u.op.a->kind == PTX_EXPR_SYM) {
+               ptx_expr_a(a)->kind == PTX_EXPR_SYM) {
         ptx_out_str(o, "  base ");
-        ptx_out_expr(o, a->u.op.a);
+        ptx_out_expr(o, ptx_expr_a(a));
         ptx_out_str(o, " offset ");
-        ptx_out_expr(o, a->u.op.b);
+        ptx_out_expr(o, ptx_expr_b(a));
     } else if (a->kind == PTX_EXPR_INT) {
         ptx_out_str(o, "  absolute ");
         ptx_out_expr(o, a);
@@ -173,12 +173,12 @@ static void out_instr(tree *t, unsigned depth, const ptx_instr *in)
     ptx_out_char(o, '\n');
     for (uint32_t i = 0; i < in->nops; i++) {
         const ptx_expr *e = &in->ops[i];
-        line_start(t, depth + 1, e->span, "operand ");
+        line_start(t, depth + 1, ptx_expr_span(e), "operand ");
         ptx_out_u64(o, i);
         ptx_out_mem(o, ": ", 2);
         ptx_out_str(o, operand_kind(e));
         if (e->kind == PTX_EXPR_VEC || e->kind == PTX_EXPR_LIST || e->kind == PTX_EXPR_ADDR)
-            ptx_out_fmt(o, "[%u]", e->count);
+            ptx_out_fmt(o, "[%u]", ptx_expr_count(e));
         ptx_out_char(o, ' ');
         ptx_out_expr(o, e);
         out_addr_parts(o, e);

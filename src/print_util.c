@@ -232,7 +232,7 @@ static void out_double(ptx_out *o, double d)
 static void out_int(ptx_out *o, const ptx_expr *e)
 {
     char tmp[80];
-    uint64_t v = e->u.i;
+    uint64_t v = ptx_expr_int(e);
     switch (e->flags & PTX_INT_RADIX_MASK) {
     case PTX_INT_HEX:
         snprintf(tmp, sizeof tmp, "0x%" PRIX64, v);
@@ -262,10 +262,10 @@ static void out_int(ptx_out *o, const ptx_expr *e)
 
 static void out_items(ptx_out *o, const ptx_expr *e, unsigned depth)
 {
-    for (uint32_t i = 0; i < e->count; i++) {
+    for (uint32_t i = 0; i < ptx_expr_count(e); i++) {
         if (i)
             ptx_out_mem(o, ", ", 2);
-        ptx_out_expr_depth(o, &e->u.list.items[i], depth + 1);
+        ptx_out_expr_depth(o, ptx_expr_item(e, i), depth + 1);
     }
 }
 
@@ -281,65 +281,65 @@ void ptx_out_expr_depth(ptx_out *o, const ptx_expr *e, unsigned depth)
         out_int(o, e);
         break;
     case PTX_EXPR_FLOAT:
-        out_double(o, e->u.f);
+        out_double(o, ptx_expr_float(e));
         break;
     case PTX_EXPR_F32:
-        snprintf(tmp, sizeof tmp, "0f%08" PRIX64, e->u.bits & 0xFFFFFFFFu);
+        snprintf(tmp, sizeof tmp, "0f%08" PRIX64, ptx_expr_int(e) & 0xFFFFFFFFu);
         ptx_out_str(o, tmp);
         break;
     case PTX_EXPR_F64:
-        snprintf(tmp, sizeof tmp, "0d%016" PRIX64, e->u.bits);
+        snprintf(tmp, sizeof tmp, "0d%016" PRIX64, ptx_expr_int(e));
         ptx_out_str(o, tmp);
         break;
     case PTX_EXPR_SYM:
-        ptx_out_name(o, e->u.sym.name);
-        if (e->u.sym.sel)
-            ptx_out_name(o, e->u.sym.sel);
+        ptx_out_name(o, ptx_expr_name(e));
+        if (ptx_expr_sel(e))
+            ptx_out_name(o, ptx_expr_sel(e));
         break;
     case PTX_EXPR_SINK:
         ptx_out_char(o, '_');
         break;
     case PTX_EXPR_UNARY:
         ptx_out_str(o, ptx_op_name(e->op));
-        ptx_out_expr_depth(o, e->u.op.a, depth + 1);
+        ptx_out_expr_depth(o, ptx_expr_a(e), depth + 1);
         break;
     case PTX_EXPR_CAST:
         ptx_out_char(o, '(');
         ptx_out_str(o, ptx_type_name(e->op));
         ptx_out_char(o, ')');
-        ptx_out_expr_depth(o, e->u.op.a, depth + 1);
+        ptx_out_expr_depth(o, ptx_expr_a(e), depth + 1);
         break;
     case PTX_EXPR_BINARY:
-        ptx_out_expr_depth(o, e->u.op.a, depth + 1);
+        ptx_out_expr_depth(o, ptx_expr_a(e), depth + 1);
         ptx_out_char(o, ' ');
         ptx_out_str(o, ptx_op_name(e->op));
         ptx_out_char(o, ' ');
-        ptx_out_expr_depth(o, e->u.op.b, depth + 1);
+        ptx_out_expr_depth(o, ptx_expr_b(e), depth + 1);
         break;
     case PTX_EXPR_COND:
-        ptx_out_expr_depth(o, &e->u.list.items[0], depth + 1);
+        ptx_out_expr_depth(o, ptx_expr_item(e, 0), depth + 1);
         ptx_out_mem(o, " ? ", 3);
-        ptx_out_expr_depth(o, &e->u.list.items[1], depth + 1);
+        ptx_out_expr_depth(o, ptx_expr_item(e, 1), depth + 1);
         ptx_out_mem(o, " : ", 3);
-        ptx_out_expr_depth(o, &e->u.list.items[2], depth + 1);
+        ptx_out_expr_depth(o, ptx_expr_item(e, 2), depth + 1);
         break;
     case PTX_EXPR_PAREN:
         ptx_out_char(o, '(');
-        ptx_out_expr_depth(o, e->u.op.a, depth + 1);
+        ptx_out_expr_depth(o, ptx_expr_a(e), depth + 1);
         ptx_out_char(o, ')');
         break;
     case PTX_EXPR_INDEX:
-        ptx_out_expr_depth(o, e->u.op.a, depth + 1);
+        ptx_out_expr_depth(o, ptx_expr_a(e), depth + 1);
         ptx_out_char(o, '[');
-        ptx_out_expr_depth(o, e->u.op.b, depth + 1);
+        ptx_out_expr_depth(o, ptx_expr_b(e), depth + 1);
         ptx_out_char(o, ']');
         break;
     case PTX_EXPR_ADDR:
         ptx_out_char(o, '[');
         out_items(o, e, depth);
         ptx_out_char(o, ']');
-        if (e->u.list.suffix)
-            ptx_out_name(o, e->u.list.suffix);
+        if (ptx_expr_suffix(e))
+            ptx_out_name(o, ptx_expr_suffix(e));
         break;
     case PTX_EXPR_VEC:
         ptx_out_char(o, '{');
@@ -352,29 +352,29 @@ void ptx_out_expr_depth(ptx_out *o, const ptx_expr *e, unsigned depth)
         ptx_out_char(o, ')');
         break;
     case PTX_EXPR_PAIR:
-        ptx_out_expr_depth(o, e->u.op.a, depth + 1);
+        ptx_out_expr_depth(o, ptx_expr_a(e), depth + 1);
         ptx_out_char(o, '|');
-        ptx_out_expr_depth(o, e->u.op.b, depth + 1);
+        ptx_out_expr_depth(o, ptx_expr_b(e), depth + 1);
         break;
     case PTX_EXPR_GENERIC:
         ptx_out_str(o, "generic(");
-        ptx_out_expr_depth(o, e->u.op.a, depth + 1);
+        ptx_out_expr_depth(o, ptx_expr_a(e), depth + 1);
         ptx_out_char(o, ')');
         break;
     case PTX_EXPR_MASK:
-        ptx_out_expr_depth(o, e->u.op.a, depth + 1);
+        ptx_out_expr_depth(o, ptx_expr_a(e), depth + 1);
         ptx_out_char(o, '(');
-        ptx_out_expr_depth(o, e->u.op.b, depth + 1);
+        ptx_out_expr_depth(o, ptx_expr_b(e), depth + 1);
         ptx_out_char(o, ')');
         break;
     case PTX_EXPR_FIELD:
-        ptx_out_expr_depth(o, e->u.op.a, depth + 1);
+        ptx_out_expr_depth(o, ptx_expr_a(e), depth + 1);
         ptx_out_mem(o, " = ", 3);
-        ptx_out_expr_depth(o, e->u.op.b, depth + 1);
+        ptx_out_expr_depth(o, ptx_expr_b(e), depth + 1);
         break;
     case PTX_EXPR_RANGE:
-        ptx_out_name(o, e->u.sym.name);
-        ptx_out_fmt(o, "<%u>", e->count);
+        ptx_out_name(o, ptx_expr_name(e));
+        ptx_out_fmt(o, "<%u>", ptx_expr_count(e));
         break;
     case PTX_EXPR_COUNT:
         break;

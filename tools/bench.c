@@ -243,7 +243,7 @@ static int make_input(const char *src, double mb, const char *out)
             char name[4096];
             const ptx_name *orig = k->name;
             snprintf(name, sizeof name, "%s_copy%u", orig->text, copy);
-            k->name = ptx_new_name(ctx, name)->u.sym.name;
+            k->name = ptx_expr_name(ptx_new_name(ctx, name));
             ptx_node *next = n->next;
             n->next = NULL;
             only.first = n;

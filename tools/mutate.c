@@ -710,7 +710,7 @@ static void mutate_opcode(target *t, rng *r)
 
 static char *expr_text(const target *t, const ptx_expr *e)
 {
-    return xstrndup(text_at(t, e->span.off), e->span.len);
+    return xstrndup(text_at(t, ptx_expr_span(e).off), ptx_expr_span(e).len);
 }
 
 /* the offset of the first c after `from` with only blanks before it */
@@ -724,7 +724,7 @@ static size_t find_after(const target *t, size_t from, char c)
 
 static void mutate_literal(target *t, const ptx_expr *e)
 {
-    size_t a = e->span.off, b = a + e->span.len;
+    size_t a = ptx_expr_span(e).off, b = a + ptx_expr_span(e).len;
     char *lit = expr_text(t, e);
     if (e->kind == PTX_EXPR_INT) {
         struct { const char *name, *repl; } v[] = {
@@ -773,15 +773,15 @@ static void walk_literals(target *t, const ptx_expr *e)
         mutate_literal(t, e);
         return;
     case PTX_EXPR_UNARY: case PTX_EXPR_PAREN: case PTX_EXPR_CAST:
-        walk_literals(t, e->u.op.a);
+        walk_literals(t, ptx_expr_a(e));
         return;
     case PTX_EXPR_BINARY: case PTX_EXPR_INDEX: case PTX_EXPR_PAIR:
-        walk_literals(t, e->u.op.a);
-        walk_literals(t, e->u.op.b);
+        walk_literals(t, ptx_expr_a(e));
+        walk_literals(t, ptx_expr_b(e));
         return;
     case PTX_EXPR_COND: case PTX_EXPR_ADDR: case PTX_EXPR_VEC: case PTX_EXPR_LIST:
-        for (uint32_t i = 0; i < e->count; i++)
-            walk_literals(t, &e->u.list.items[i]);
+        for (uint32_t i = 0; i < ptx_expr_count(e); i++)
+            walk_literals(t, ptx_expr_item(e, i));
         return;
     default:
         return;
@@ -831,20 +831,20 @@ static void mutate_operands(target *t, rng *r)
     size_t n = in->nops;
     const char *reg = NULL;     /* a register of this instruction */
     for (size_t i = 0; i < n && !reg; i++)
-        if (in->ops[i].kind == PTX_EXPR_SYM && in->ops[i].u.sym.name->text[0] == '%')
-            reg = in->ops[i].u.sym.name->text;
+        if (in->ops[i].kind == PTX_EXPR_SYM && ptx_expr_name(&in->ops[i])->text[0] == '%')
+            reg = ptx_expr_name(&in->ops[i])->text;
     for (size_t i = 0; i < n; i++) {
         const ptx_expr *e = &in->ops[i];
-        size_t a = e->span.off, b = a + e->span.len;
+        size_t a = ptx_expr_span(e).off, b = a + ptx_expr_span(e).len;
         char *s = expr_text(t, e);
         /* drop: with the comma before it, or after it for the first */
         if (n == 1)
             propose(t, "drop_operand", xstrdup("drop_only"), a, b, "", true);
         else if (i == n - 1)
             propose(t, "drop_operand", fmt("drop_last(%zu->%zu)", n, n - 1),
-                    in->ops[i - 1].span.off + in->ops[i - 1].span.len, b, "", true);
+                    ptx_expr_span(&in->ops[i - 1]).off + ptx_expr_span(&in->ops[i - 1]).len, b, "", true);
         else
-            propose(t, "drop_operand", fmt("drop_op%zu/%zu", i, n), a, in->ops[i + 1].span.off,
+            propose(t, "drop_operand", fmt("drop_op%zu/%zu", i, n), a, ptx_expr_span(&in->ops[i + 1]).off,
                     "", true);
         char *d = fmt("%s, %s", s, s);
         propose(t, "add_operand", fmt("dup_op%zu/%zu", i, n), a, b, d, true);
@@ -867,21 +867,21 @@ static void mutate_operands(target *t, rng *r)
             propose(t, "bracket", fmt("remove_brackets:%zu", i), a, b, d, true);
             free(d);
             propose(t, "imm_operand", fmt("imm_op%zu:16", i), a, b, "16", true);
-        } else if (e->kind == PTX_EXPR_VEC && e->count) {
-            char *first = expr_text(t, &e->u.list.items[0]);
+        } else if (e->kind == PTX_EXPR_VEC && ptx_expr_count(e)) {
+            char *first = expr_text(t, ptx_expr_item(e, 0));
             propose(t, "vec_operand", fmt("unvec_op%zu", i), a, b, first, true);
             if (t->ncand && strncmp(t->cand[t->ncand - 1].variant, "unvec", 5) == 0)
                 t->cand[t->ncand - 1].scalar_vec = true;
-            const ptx_expr *last = &e->u.list.items[e->count - 1];
-            size_t le = last->span.off + last->span.len;
+            const ptx_expr *last = ptx_expr_item(e, ptx_expr_count(e) - 1);
+            size_t le = ptx_expr_span(last).off + ptx_expr_span(last).len;
             char *lt = expr_text(t, last);
             d = fmt(", %s", lt);
             propose(t, "vec_operand", fmt("vec_grow_op%zu", i), le, le, d, true);
             free(d);
-            if (e->count > 1) {
-                const ptx_expr *prev = &e->u.list.items[e->count - 2];
+            if (ptx_expr_count(e) > 1) {
+                const ptx_expr *prev = ptx_expr_item(e, ptx_expr_count(e) - 2);
                 propose(t, "vec_operand", fmt("vec_shrink_op%zu", i),
-                        prev->span.off + prev->span.len, le, "", true);
+                        ptx_expr_span(prev).off + ptx_expr_span(prev).len, le, "", true);
             }
             free(lt);
             free(first);
@@ -914,10 +914,10 @@ static void mutate_operands(target *t, rng *r)
 static char shape_char(const ptx_expr *e)
 {
     switch ((ptx_expr_kind)e->kind) {
-    case PTX_EXPR_SYM: return e->u.sym.name->text[0] == '%' ? 'r' : 'n';
+    case PTX_EXPR_SYM: return ptx_expr_name(e)->text[0] == '%' ? 'r' : 'n';
     case PTX_EXPR_SINK: return '_';
     case PTX_EXPR_ADDR: return 'a';
-    case PTX_EXPR_VEC: return (char)('0' + (e->count < 9 ? e->count : 9));
+    case PTX_EXPR_VEC: return (char)('0' + (ptx_expr_count(e) < 9 ? ptx_expr_count(e) : 9));
     case PTX_EXPR_LIST: return 'L';
     case PTX_EXPR_PAIR: return '|';
     case PTX_EXPR_INDEX: return 'x';

@@ -70,16 +70,17 @@ typedef enum ptx_linkage {
 /* Expressions and operands                                           */
 
 typedef enum ptx_expr_kind {
-    PTX_EXPR_INT,       /* integer literal: u.i */
-    PTX_EXPR_FLOAT,     /* decimal floating literal: u.f */
-    PTX_EXPR_F32,       /* 0fXXXXXXXX: u.bits (low 32 bits) */
-    PTX_EXPR_F64,       /* 0dXXXXXXXXXXXXXXXX: u.bits */
-    PTX_EXPR_SYM,       /* name, optionally with a selector: %r1, %tid.x, r.b0 */
+    PTX_EXPR_INT,       /* integer literal: ptx_expr_int */
+    PTX_EXPR_FLOAT,     /* decimal floating literal: ptx_expr_float */
+    PTX_EXPR_F32,       /* 0fXXXXXXXX: ptx_expr_int (low 32 bits) */
+    PTX_EXPR_F64,       /* 0dXXXXXXXXXXXXXXXX: ptx_expr_int */
+    PTX_EXPR_SYM,       /* name, optionally with a selector: %r1, %tid.x, r.b0;
+                           the leaves are the kinds up to here */
     PTX_EXPR_SINK,      /* _ */
     PTX_EXPR_UNARY,     /* op a: - + ! ~ */
-    PTX_EXPR_CAST,      /* (.s64) a or (.u64) a: u.op.type */
+    PTX_EXPR_CAST,      /* (.s64) a or (.u64) a: the type in `op` */
     PTX_EXPR_BINARY,    /* a op b */
-    PTX_EXPR_COND,      /* a ? b : c: u.list.items[0..2], count 3 */
+    PTX_EXPR_COND,      /* a ? b : c: items 0..2 */
     PTX_EXPR_PAREN,     /* ( a ) inside a larger expression */
     PTX_EXPR_INDEX,     /* a [ b ]: array element */
     PTX_EXPR_ADDR,      /* [ items ] with optional suffix: [%rd1+8], [t, {x, y}] */
@@ -88,7 +89,8 @@ typedef enum ptx_expr_kind {
     PTX_EXPR_PAIR,      /* a | b where both are names or sinks: dual destination */
     PTX_EXPR_GENERIC,   /* generic(a) in initialisers */
     PTX_EXPR_MASK,      /* 0xFF00(a): byte mask applied to a in initialisers */
-    PTX_EXPR_FIELD,     /* name = b: a field of an opaque-type initialiser */
+    PTX_EXPR_FIELD,     /* name = b: a field of an opaque-type initialiser
+                           (a is the name, a SYM) */
     PTX_EXPR_RANGE,     /* name<count>: N<5> is N0..N4 in .branchtargets */
     PTX_EXPR_COUNT
 } ptx_expr_kind;
@@ -110,34 +112,137 @@ enum {
     PTX_INT_UNSIGNED = 4        /* written with the U suffix */
 };
 
+/* An expression node: 16 bytes.  The fields below are what the accessors
+ * after it read; use the accessors (ptx_expr_span, ptx_expr_name,
+ * ptx_expr_a...), which know where each kind keeps its parts.
+ *
+ * Leaves (INT, FLOAT, F32, F64, SYM, SINK) keep their value in the node.
+ * A leaf whose span is 65535 bytes or longer, and a name with a selector,
+ * are "boxed": PTX_EXPR_BOXED is set in `flags` and `u.box` holds them.
+ * Every other kind keeps its parts in `u.more`: its span's length, its
+ * item count and its items, the nodes themselves, one after another
+ * (UNARY, PAREN, CAST, GENERIC: 1; BINARY, INDEX, PAIR, FIELD, MASK: 2;
+ * COND: 3; ADDR, VEC, LIST: `count`; RANGE: none, `count` is its N). */
 typedef struct ptx_expr ptx_expr;
+typedef struct ptx_expr_box ptx_expr_box;
+typedef struct ptx_expr_more ptx_expr_more;
+
+#define PTX_EXPR_BOXED 0x80     /* in `flags` of a leaf */
+
 struct ptx_expr {
     uint8_t kind;       /* ptx_expr_kind */
     union {
         uint8_t op;     /* ptx_op for UNARY/BINARY; ptx_type for CAST */
-        uint8_t flags;  /* PTX_INT_* for INT */
+        uint8_t flags;  /* leaves: PTX_INT_* for INT, and PTX_EXPR_BOXED */
     };
-    uint16_t depth;     /* nesting depth: 1 for a literal or a name */
-    uint32_t count;     /* number of items for ADDR, VEC, LIST; RANGE's count */
-    ptx_span span;
+    uint16_t x;         /* a leaf's span length (unless boxed); the depth
+                           of any other kind */
+    uint32_t off;       /* where the span starts */
     union {
-        uint64_t i;                         /* INT */
-        double f;                           /* FLOAT */
-        uint64_t bits;                      /* F32, F64 */
-        struct {
-            const ptx_name *name;           /* SYM, RANGE */
-            const ptx_name *sel;            /* ".x", ".b0"... or NULL */
-        } sym;
-        struct { ptx_expr *a, *b; } op;     /* UNARY/PAREN/CAST/GENERIC: a;
-                                               BINARY/INDEX/PAIR/FIELD: a b;
-                                               MASK: a is the INT mask, b the operand */
-        struct {
-            ptx_expr *items;                /* ADDR, VEC, LIST: `count` items;
-                                               COND's three parts */
-            const ptx_name *suffix;         /* ADDR: ".unified" or NULL */
-        } list;
+        uint64_t i;                 /* INT */
+        double f;                   /* FLOAT */
+        uint64_t bits;              /* F32 (low 32 bits), F64 */
+        const ptx_name *name;       /* SYM */
+        ptx_expr_box *box;          /* boxed leaves */
+        ptx_expr_more *more;        /* all other kinds */
     } u;
 };
+
+struct ptx_expr_box {
+    uint32_t len;                   /* the span's length */
+    union {
+        uint64_t i;
+        double f;
+        const ptx_name *name;
+    } v;
+    const ptx_name *sel;            /* SYM: ".x", ".b0"... or NULL */
+};
+
+struct ptx_expr_more {
+    uint32_t len;                   /* the span's length */
+    uint32_t count;                 /* items; RANGE: its N */
+    const ptx_name *name;           /* ADDR: suffix (".unified") or NULL;
+                                       RANGE: the name */
+    ptx_expr items[];
+};
+
+static inline int ptx_expr_is_leaf(const ptx_expr *e)
+{
+    return e->kind <= PTX_EXPR_SINK;
+}
+
+static inline ptx_span ptx_expr_span(const ptx_expr *e)
+{
+    ptx_span s;
+    s.off = e->off;
+    if (!ptx_expr_is_leaf(e))
+        s.len = e->u.more->len;
+    else if (e->flags & PTX_EXPR_BOXED)
+        s.len = e->u.box->len;
+    else
+        s.len = e->x;
+    return s;
+}
+
+/* Nesting depth: 1 for a leaf. */
+static inline unsigned ptx_expr_depth(const ptx_expr *e)
+{
+    return ptx_expr_is_leaf(e) ? 1u : e->x;
+}
+
+/* INT's value; F32 and F64's bits. */
+static inline uint64_t ptx_expr_int(const ptx_expr *e)
+{
+    return (e->flags & PTX_EXPR_BOXED) ? e->u.box->v.i : e->u.i;
+}
+
+/* FLOAT's value. */
+static inline double ptx_expr_float(const ptx_expr *e)
+{
+    return (e->flags & PTX_EXPR_BOXED) ? e->u.box->v.f : e->u.f;
+}
+
+/* SYM's and RANGE's name. */
+static inline const ptx_name *ptx_expr_name(const ptx_expr *e)
+{
+    if (e->kind == PTX_EXPR_RANGE)
+        return e->u.more->name;
+    return (e->flags & PTX_EXPR_BOXED) ? e->u.box->v.name : e->u.name;
+}
+
+/* SYM's selector (".x", ".b0"), or NULL. */
+static inline const ptx_name *ptx_expr_sel(const ptx_expr *e)
+{
+    return (e->flags & PTX_EXPR_BOXED) ? e->u.box->sel : NULL;
+}
+
+/* ADDR's suffix (".unified"), or NULL. */
+static inline const ptx_name *ptx_expr_suffix(const ptx_expr *e)
+{
+    return e->u.more->name;
+}
+
+/* The number of items of a kind other than a leaf (RANGE: its N). */
+static inline uint32_t ptx_expr_count(const ptx_expr *e)
+{
+    return ptx_expr_is_leaf(e) ? 0 : e->u.more->count;
+}
+
+/* Item i of a kind other than a leaf or RANGE; a and b are items 0, 1. */
+static inline ptx_expr *ptx_expr_item(const ptx_expr *e, uint32_t i)
+{
+    return &e->u.more->items[i];
+}
+
+static inline ptx_expr *ptx_expr_a(const ptx_expr *e)
+{
+    return &e->u.more->items[0];
+}
+
+static inline ptx_expr *ptx_expr_b(const ptx_expr *e)
+{
+    return &e->u.more->items[1];
+}
 
 /* ------------------------------------------------------------------ */
 /* Nodes: module items and statements                                  */

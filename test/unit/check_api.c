@@ -96,7 +96,7 @@ START_TEST(insert_instruction_before_ret)
     ptx_instr *wide = ptx_new_instr(ctx, "add.s32", many, 65535);
     ck_assert_ptr_nonnull(wide);
     ck_assert_uint_eq(wide->nops, 65535);
-    ck_assert_ptr_eq(wide->ops[65534].u.sym.name, ops[0]->u.sym.name);
+    ck_assert_ptr_eq(ptx_expr_name(&wide->ops[65534]), ptx_expr_name(ops[0]));
     free(many);
     char *dots = malloc(3 + 2 * 65536 + 1);
     ck_assert_ptr_nonnull(dots);

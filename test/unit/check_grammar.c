@@ -102,19 +102,19 @@ static const ptx_instr *one_instr(ptx_context **ctx, const char *body)
 static void assert_sym(const ptx_expr *e, const char *name, const char *sel)
 {
     ck_assert_int_eq(e->kind, PTX_EXPR_SYM);
-    ck_assert_str_eq(e->u.sym.name->text, name);
+    ck_assert_str_eq(ptx_expr_name(e)->text, name);
     if (sel) {
-        ck_assert_ptr_nonnull(e->u.sym.sel);
-        ck_assert_str_eq(e->u.sym.sel->text, sel);
+        ck_assert_ptr_nonnull(ptx_expr_sel(e));
+        ck_assert_str_eq(ptx_expr_sel(e)->text, sel);
     } else {
-        ck_assert_ptr_null(e->u.sym.sel);
+        ck_assert_ptr_null(ptx_expr_sel(e));
     }
 }
 
 static void assert_int(const ptx_expr *e, uint64_t v)
 {
     ck_assert_int_eq(e->kind, PTX_EXPR_INT);
-    ck_assert_uint_eq(e->u.i, v);
+    ck_assert_uint_eq(ptx_expr_int(e), v);
 }
 
 /* ======================================================================== */
@@ -364,11 +364,11 @@ START_TEST(vector_operand_128)
     ck_assert_uint_eq(in->nops, 8);
     const ptx_expr *v = &in->ops[0];
     ck_assert_int_eq(v->kind, PTX_EXPR_VEC);
-    ck_assert_uint_eq(v->count, 128);
+    ck_assert_uint_eq(ptx_expr_count(v), 128);
     for (unsigned i = 0; i < 128; i++) {
         char name[16];
         snprintf(name, sizeof name, "%%f%u", i);
-        assert_sym(&v->u.list.items[i], name, NULL);
+        assert_sym(ptx_expr_item(v, i), name, NULL);
     }
     ptx_context_free(ctx);
 }
@@ -651,7 +651,7 @@ START_TEST(expression_depth_limit)
         const ptx_module *m = parse(&ctx, body);
         if (depth == LIMIT) {
             ck_assert_msg(ptx_diag_count(ctx) == 0, "%s", first_message(ctx));
-            ck_assert_uint_eq(instr_at(m, 0)->ops[1].depth, LIMIT);
+            ck_assert_uint_eq(ptx_expr_depth(&instr_at(m, 0)->ops[1]), LIMIT);
             /* and it can be printed */
             char *t = tree_text(m);
             free(t);
@@ -718,11 +718,93 @@ START_TEST(item_limits)
     const ptx_instr *in = instr_at(m, 0);
     if (limit_cases[_i].operands) {
         ck_assert_uint_eq(in->nops, 65535);
-        ck_assert_str_eq(in->ops[65534].u.sym.name->text, "r");
+        ck_assert_str_eq(ptx_expr_name(&in->ops[65534])->text, "r");
     } else {
         ck_assert_uint_eq(in->nmods, 65535);
         ck_assert_str_eq(in->mods[65534].name->text, ".ab");
     }
+    ptx_context_free(ctx);
+}
+END_TEST
+
+/* A leaf keeps its span's length in the node up to 65534 bytes; from
+ * 65535 on, and for a name with a selector, it is boxed: at each length
+ * around the edge it keeps its span and its value, and prints back. */
+typedef struct long_leaf_case {
+    ptx_expr_kind kind;
+    size_t len;             /* bytes of the operand's text */
+    const char *sel;        /* SYM: a selector after the name, or NULL */
+} long_leaf_case;
+
+static const long_leaf_case long_leaves[] = {
+    { PTX_EXPR_SYM, 65534, NULL }, { PTX_EXPR_SYM, 65535, NULL },
+    { PTX_EXPR_SYM, 70000, NULL }, { PTX_EXPR_SYM, 4, ".x" },
+    { PTX_EXPR_SYM, 70000, ".y" }, { PTX_EXPR_INT, 65534, NULL },
+    { PTX_EXPR_INT, 65535, NULL }, { PTX_EXPR_INT, 70000, NULL },
+    { PTX_EXPR_FLOAT, 65535, NULL }, { PTX_EXPR_F32, 10, NULL },
+};
+
+START_TEST(long_leaves_keep_span_and_value)
+{
+    const long_leaf_case *c = &long_leaves[_i];
+    size_t sel = c->sel ? strlen(c->sel) : 0;
+    char *text = malloc(c->len + sel + 1);
+    ck_assert_ptr_nonnull(text);
+    if (c->kind == PTX_EXPR_SYM) {
+        memset(text, 'n', c->len);
+        memcpy(text + c->len, c->sel ? c->sel : "", sel + 1);
+    } else if (c->kind == PTX_EXPR_INT) {
+        memset(text, '0', c->len);          /* 000...07 */
+        text[c->len - 1] = '7';
+        text[c->len] = '\0';
+    } else if (c->kind == PTX_EXPR_FLOAT) {
+        memset(text, '0', c->len);          /* 1.000...0 */
+        memcpy(text, "1.", 2);
+        text[c->len] = '\0';
+    } else {
+        memcpy(text, "0f3F800000", 11);
+    }
+    size_t blen = strlen("mov.u32 r, ;") + strlen(text) + 1;
+    char *body = malloc(blen);
+    ck_assert_ptr_nonnull(body);
+    snprintf(body, blen, "mov.u32 r, %s;", text);
+    ptx_context *ctx;
+    const ptx_instr *in = one_instr(&ctx, body);
+    const ptx_expr *e = &in->ops[1];
+    ck_assert_int_eq(e->kind, c->kind);
+    ck_assert_uint_eq(ptx_expr_span(e).len, c->len + sel);
+    ck_assert_uint_eq(ptx_expr_span(e).off, ptx_expr_span(&in->ops[0]).off + 3);
+    ck_assert_int_eq(ptx_expr_depth(e), 1);
+    bool boxed = c->len + sel >= 65535 || c->sel;
+    ck_assert_int_eq(!!(e->flags & PTX_EXPR_BOXED), boxed);
+    if (c->kind == PTX_EXPR_SYM) {
+        ck_assert_uint_eq(ptx_expr_name(e)->len, c->len);
+        ck_assert_int_eq(memcmp(ptx_expr_name(e)->text, text, c->len), 0);
+        if (c->sel)
+            ck_assert_str_eq(ptx_expr_sel(e)->text, c->sel);
+        else
+            ck_assert_ptr_null(ptx_expr_sel(e));
+    } else if (c->kind == PTX_EXPR_INT) {
+        ck_assert_uint_eq(ptx_expr_int(e), 7);
+    } else if (c->kind == PTX_EXPR_FLOAT) {
+        ck_assert(ptx_expr_float(e) == 1.0);
+    } else {
+        ck_assert_uint_eq(ptx_expr_int(e), 0x3F800000);
+    }
+    /* printed back: names as they were, numbers by value (the leading
+     * zeros of an octal literal are not kept) */
+    test_buf out = { 0 };
+    ck_assert_int_eq(ptx_print_ptx(ctx, ctx->module, test_buf_write, &out), PTX_OK);
+    ck_assert_ptr_nonnull(out.p);
+    if (c->kind == PTX_EXPR_INT)
+        ck_assert_ptr_nonnull(strstr(out.p, "r, 07;"));
+    else if (c->kind == PTX_EXPR_FLOAT)
+        ck_assert_ptr_nonnull(strstr(out.p, "r, 1.0;"));
+    else
+        ck_assert_ptr_nonnull(strstr(out.p, body + strlen("mov.u32 ")));
+    free(out.p);
+    free(body);
+    free(text);
     ptx_context_free(ctx);
 }
 END_TEST
@@ -754,7 +836,7 @@ START_TEST(shape_video_selectors)
     assert_sym(&in->ops[1], "r1", ".b0");
     assert_sym(&in->ops[2], "r2", ".h1");
     /* interned: r1 of operand 0 and of operand 1 is one name */
-    ck_assert_ptr_eq(in->ops[0].u.sym.name, in->ops[1].u.sym.name);
+    ck_assert_ptr_eq(ptx_expr_name(&in->ops[0]), ptx_expr_name(&in->ops[1]));
     ptx_context_free(ctx);
 }
 END_TEST
@@ -785,29 +867,29 @@ static void assert_same_expr(const ptx_expr *a, const ptx_expr *b, uint32_t shif
 {
     ck_assert_int_eq(a->kind, b->kind);
     ck_assert_int_eq(a->op, b->op);
-    ck_assert_uint_eq(a->depth, b->depth);
-    ck_assert_uint_eq(a->count, b->count);
-    ck_assert_uint_eq(a->span.off + shift, b->span.off);
-    ck_assert_uint_eq(a->span.len, b->span.len);
+    ck_assert_uint_eq(ptx_expr_depth(a), ptx_expr_depth(b));
+    ck_assert_uint_eq(ptx_expr_count(a), ptx_expr_count(b));
+    ck_assert_uint_eq(ptx_expr_span(a).off + shift, ptx_expr_span(b).off);
+    ck_assert_uint_eq(ptx_expr_span(a).len, ptx_expr_span(b).len);
     switch ((ptx_expr_kind)a->kind) {
     case PTX_EXPR_SYM:
-        ck_assert_ptr_eq(a->u.sym.name, b->u.sym.name);
-        ck_assert_ptr_eq(a->u.sym.sel, b->u.sym.sel);
+        ck_assert_ptr_eq(ptx_expr_name(a), ptx_expr_name(b));
+        ck_assert_ptr_eq(ptx_expr_sel(a), ptx_expr_sel(b));
         break;
     case PTX_EXPR_INT: case PTX_EXPR_F32: case PTX_EXPR_F64:
-        ck_assert_uint_eq(a->u.i, b->u.i);
+        ck_assert_uint_eq(ptx_expr_int(a), ptx_expr_int(b));
         break;
     case PTX_EXPR_UNARY:
-        assert_same_expr(a->u.op.a, b->u.op.a, shift);
+        assert_same_expr(ptx_expr_a(a), ptx_expr_a(b), shift);
         break;
     case PTX_EXPR_BINARY: case PTX_EXPR_PAIR:
-        assert_same_expr(a->u.op.a, b->u.op.a, shift);
-        assert_same_expr(a->u.op.b, b->u.op.b, shift);
+        assert_same_expr(ptx_expr_a(a), ptx_expr_a(b), shift);
+        assert_same_expr(ptx_expr_b(a), ptx_expr_b(b), shift);
         break;
     case PTX_EXPR_ADDR: case PTX_EXPR_VEC:
-        ck_assert_ptr_eq(a->u.list.suffix, b->u.list.suffix);
-        for (uint32_t i = 0; i < a->count; i++)
-            assert_same_expr(&a->u.list.items[i], &b->u.list.items[i], shift);
+        ck_assert_ptr_eq(ptx_expr_suffix(a), ptx_expr_suffix(b));
+        for (uint32_t i = 0; i < ptx_expr_count(a); i++)
+            assert_same_expr(ptx_expr_item(a, i), ptx_expr_item(b, i), shift);
         break;
     default:
         ck_abort_msg("unexpected operand kind %d", a->kind);
@@ -1020,7 +1102,7 @@ START_TEST(statement_runs_are_capped)
     for (const ptx_node *s = ((const ptx_func *)m->first)->body->first; s; s = s->next, k++) {
         if (k % 2) {
             ck_assert_int_eq(s->kind, PTX_NODE_INSTR);
-            ck_assert_uint_eq(((const ptx_instr *)s)->ops[2].u.i, k);
+            ck_assert_uint_eq(ptx_expr_int(&((const ptx_instr *)s)->ops[2]), k);
         } else {
             ck_assert_int_eq(s->kind, PTX_NODE_LOC);
             ck_assert_uint_eq(((const ptx_loc *)s)->line, k);
@@ -1198,7 +1280,7 @@ START_TEST(shape_guard)
     assert_sym(&a->ops[0], "L", NULL);
     const ptx_node *l = stmt_at(m, 2);
     ck_assert_int_eq(l->kind, PTX_NODE_LABEL);
-    ck_assert_ptr_eq(((const ptx_label *)l)->name, a->ops[0].u.sym.name);
+    ck_assert_ptr_eq(((const ptx_label *)l)->name, ptx_expr_name(&a->ops[0]));
     ptx_context_free(ctx);
 }
 END_TEST
@@ -1210,12 +1292,12 @@ START_TEST(shape_pair_and_sink)
     ck_assert_uint_eq(in->nops, 4);
     const ptx_expr *pair = &in->ops[0];
     ck_assert_int_eq(pair->kind, PTX_EXPR_PAIR);
-    assert_sym(pair->u.op.a, "p", NULL);
-    ck_assert_int_eq(pair->u.op.b->kind, PTX_EXPR_SINK);
+    assert_sym(ptx_expr_a(pair), "p", NULL);
+    ck_assert_int_eq(ptx_expr_b(pair)->kind, PTX_EXPR_SINK);
     const ptx_expr *neg = &in->ops[3];
     ck_assert_int_eq(neg->kind, PTX_EXPR_UNARY);
     ck_assert_int_eq(neg->op, PTX_OP_LNOT);
-    assert_sym(neg->u.op.a, "q", NULL);
+    assert_sym(ptx_expr_a(neg), "q", NULL);
     ptx_context_free(ctx);
 }
 END_TEST
@@ -1237,14 +1319,14 @@ START_TEST(shape_literals)
     const ptx_instr *in = one_instr(&ctx, "st.global.v4.b32 [a], {1, 1.5, 0f3F800000, 0d3FF0000000000000};");
     const ptx_expr *v = &in->ops[1];
     ck_assert_int_eq(v->kind, PTX_EXPR_VEC);
-    ck_assert_uint_eq(v->count, 4);
-    assert_int(&v->u.list.items[0], 1);
-    ck_assert_int_eq(v->u.list.items[1].kind, PTX_EXPR_FLOAT);
-    ck_assert(v->u.list.items[1].u.f == 1.5);
-    ck_assert_int_eq(v->u.list.items[2].kind, PTX_EXPR_F32);
-    ck_assert_uint_eq(v->u.list.items[2].u.bits, 0x3F800000);
-    ck_assert_int_eq(v->u.list.items[3].kind, PTX_EXPR_F64);
-    ck_assert_uint_eq(v->u.list.items[3].u.bits, 0x3FF0000000000000ULL);
+    ck_assert_uint_eq(ptx_expr_count(v), 4);
+    assert_int(ptx_expr_item(v, 0), 1);
+    ck_assert_int_eq(ptx_expr_item(v, 1)->kind, PTX_EXPR_FLOAT);
+    ck_assert(ptx_expr_float(ptx_expr_item(v, 1)) == 1.5);
+    ck_assert_int_eq(ptx_expr_item(v, 2)->kind, PTX_EXPR_F32);
+    ck_assert_uint_eq(ptx_expr_int(ptx_expr_item(v, 2)), 0x3F800000);
+    ck_assert_int_eq(ptx_expr_item(v, 3)->kind, PTX_EXPR_F64);
+    ck_assert_uint_eq(ptx_expr_int(ptx_expr_item(v, 3)), 0x3FF0000000000000ULL);
     ptx_context_free(ctx);
 }
 END_TEST
@@ -1256,23 +1338,23 @@ START_TEST(shape_precedence)
     const ptx_instr *in = one_instr(&ctx, "mov.b32 %r1, 1 + 2 * 3 << 1 == 14 ? -4 : ~0;");
     const ptx_expr *e = &in->ops[1];
     ck_assert_int_eq(e->kind, PTX_EXPR_COND);
-    ck_assert_uint_eq(e->count, 3);
-    const ptx_expr *eq = &e->u.list.items[0];
+    ck_assert_uint_eq(ptx_expr_count(e), 3);
+    const ptx_expr *eq = ptx_expr_item(e, 0);
     ck_assert_int_eq(eq->kind, PTX_EXPR_BINARY);
     ck_assert_int_eq(eq->op, PTX_OP_EQ);
-    const ptx_expr *shl = eq->u.op.a;
+    const ptx_expr *shl = ptx_expr_a(eq);
     ck_assert_int_eq(shl->op, PTX_OP_SHL);
-    const ptx_expr *add = shl->u.op.a;
+    const ptx_expr *add = ptx_expr_a(shl);
     ck_assert_int_eq(add->op, PTX_OP_ADD);
-    assert_int(add->u.op.a, 1);
-    ck_assert_int_eq(add->u.op.b->op, PTX_OP_MUL);
-    assert_int(eq->u.op.b, 14);
-    ck_assert_int_eq(e->u.list.items[1].kind, PTX_EXPR_UNARY);
-    ck_assert_int_eq(e->u.list.items[1].op, PTX_OP_NEG);
-    ck_assert_int_eq(e->u.list.items[2].kind, PTX_EXPR_UNARY);
-    ck_assert_int_eq(e->u.list.items[2].op, PTX_OP_BNOT);
+    assert_int(ptx_expr_a(add), 1);
+    ck_assert_int_eq(ptx_expr_b(add)->op, PTX_OP_MUL);
+    assert_int(ptx_expr_b(eq), 14);
+    ck_assert_int_eq(ptx_expr_item(e, 1)->kind, PTX_EXPR_UNARY);
+    ck_assert_int_eq(ptx_expr_item(e, 1)->op, PTX_OP_NEG);
+    ck_assert_int_eq(ptx_expr_item(e, 2)->kind, PTX_EXPR_UNARY);
+    ck_assert_int_eq(ptx_expr_item(e, 2)->op, PTX_OP_BNOT);
     /* the expression spans the operand's whole text */
-    ck_assert_uint_eq(e->span.len, strlen("1 + 2 * 3 << 1 == 14 ? -4 : ~0"));
+    ck_assert_uint_eq(ptx_expr_span(e).len, strlen("1 + 2 * 3 << 1 == 14 ? -4 : ~0"));
     ptx_context_free(ctx);
 }
 END_TEST
@@ -1284,11 +1366,11 @@ START_TEST(shape_paren_and_cast)
     const ptx_expr *e = &in->ops[1];
     ck_assert_int_eq(e->kind, PTX_EXPR_BINARY);
     ck_assert_int_eq(e->op, PTX_OP_MUL);
-    ck_assert_int_eq(e->u.op.a->kind, PTX_EXPR_PAREN);
-    ck_assert_int_eq(e->u.op.a->u.op.a->op, PTX_OP_ADD);
-    ck_assert_int_eq(e->u.op.b->kind, PTX_EXPR_CAST);
-    ck_assert_int_eq(e->u.op.b->op, PTX_TYPE_S64);
-    assert_int(e->u.op.b->u.op.a, 3);
+    ck_assert_int_eq(ptx_expr_a(e)->kind, PTX_EXPR_PAREN);
+    ck_assert_int_eq(ptx_expr_a(ptx_expr_a(e))->op, PTX_OP_ADD);
+    ck_assert_int_eq(ptx_expr_b(e)->kind, PTX_EXPR_CAST);
+    ck_assert_int_eq(ptx_expr_b(e)->op, PTX_TYPE_S64);
+    assert_int(ptx_expr_a(ptx_expr_b(e)), 3);
     ptx_context_free(ctx);
 }
 END_TEST
@@ -1304,46 +1386,46 @@ START_TEST(shape_addresses)
 
     e = &instr_at(m, 0)->ops[1];
     ck_assert_int_eq(e->kind, PTX_EXPR_ADDR);
-    ck_assert_uint_eq(e->count, 1);
-    ck_assert_ptr_null(e->u.list.suffix);
-    assert_sym(&e->u.list.items[0], "r", NULL);
+    ck_assert_uint_eq(ptx_expr_count(e), 1);
+    ck_assert_ptr_null(ptx_expr_suffix(e));
+    assert_sym(ptx_expr_item(e, 0), "r", NULL);
     /* r of the destination and r in the address: one interned name */
-    ck_assert_ptr_eq(e->u.list.items[0].u.sym.name, instr_at(m, 0)->ops[0].u.sym.name);
+    ck_assert_ptr_eq(ptx_expr_name(ptx_expr_item(e, 0)), ptx_expr_name(&instr_at(m, 0)->ops[0]));
 
-    e = &instr_at(m, 1)->ops[1].u.list.items[0];
+    e = ptx_expr_item(&instr_at(m, 1)->ops[1], 0);
     ck_assert_int_eq(e->kind, PTX_EXPR_BINARY);
     ck_assert_int_eq(e->op, PTX_OP_ADD);
-    assert_sym(e->u.op.a, "r", NULL);
-    assert_int(e->u.op.b, 8);
+    assert_sym(ptx_expr_a(e), "r", NULL);
+    assert_int(ptx_expr_b(e), 8);
 
-    e = &instr_at(m, 2)->ops[1].u.list.items[0];
+    e = ptx_expr_item(&instr_at(m, 2)->ops[1], 0);
     ck_assert_int_eq(e->op, PTX_OP_ADD);
-    ck_assert_int_eq(e->u.op.b->kind, PTX_EXPR_UNARY);
-    ck_assert_int_eq(e->u.op.b->op, PTX_OP_NEG);
-    assert_int(e->u.op.b->u.op.a, 8);
+    ck_assert_int_eq(ptx_expr_b(e)->kind, PTX_EXPR_UNARY);
+    ck_assert_int_eq(ptx_expr_b(e)->op, PTX_OP_NEG);
+    assert_int(ptx_expr_a(ptx_expr_b(e)), 8);
 
-    e = &instr_at(m, 3)->ops[1].u.list.items[0];
-    assert_sym(e->u.op.a, "var", NULL);
-    assert_int(e->u.op.b, 4);
+    e = ptx_expr_item(&instr_at(m, 3)->ops[1], 0);
+    assert_sym(ptx_expr_a(e), "var", NULL);
+    assert_int(ptx_expr_b(e), 4);
 
     e = &instr_at(m, 4)->ops[1];
-    ck_assert_uint_eq(e->count, 1);
-    assert_int(&e->u.list.items[0], 8);
+    ck_assert_uint_eq(ptx_expr_count(e), 1);
+    assert_int(ptx_expr_item(e, 0), 8);
 
     e = &instr_at(m, 5)->ops[1];
     ck_assert_int_eq(e->kind, PTX_EXPR_ADDR);
-    ck_assert_uint_eq(e->count, 2);
-    assert_sym(&e->u.list.items[0], "tex", NULL);
-    ck_assert_int_eq(e->u.list.items[1].kind, PTX_EXPR_VEC);
-    ck_assert_uint_eq(e->u.list.items[1].count, 2);
+    ck_assert_uint_eq(ptx_expr_count(e), 2);
+    assert_sym(ptx_expr_item(e, 0), "tex", NULL);
+    ck_assert_int_eq(ptx_expr_item(e, 1)->kind, PTX_EXPR_VEC);
+    ck_assert_uint_eq(ptx_expr_count(ptx_expr_item(e, 1)), 2);
     /* a and b in the coordinates are the names of the destination vector */
     const ptx_expr *dst = &instr_at(m, 5)->ops[0];
-    ck_assert_ptr_eq(e->u.list.items[1].u.list.items[0].u.sym.name, dst->u.list.items[0].u.sym.name);
-    ck_assert_ptr_eq(e->u.list.items[1].u.list.items[1].u.sym.name, dst->u.list.items[1].u.sym.name);
+    ck_assert_ptr_eq(ptx_expr_name(ptx_expr_item(ptx_expr_item(e, 1), 0)), ptx_expr_name(ptx_expr_item(dst, 0)));
+    ck_assert_ptr_eq(ptx_expr_name(ptx_expr_item(ptx_expr_item(e, 1), 1)), ptx_expr_name(ptx_expr_item(dst, 1)));
 
     e = &instr_at(m, 6)->ops[1];
-    ck_assert_ptr_nonnull(e->u.list.suffix);
-    ck_assert_str_eq(e->u.list.suffix->text, ".unified");
+    ck_assert_ptr_nonnull(ptx_expr_suffix(e));
+    ck_assert_str_eq(ptx_expr_suffix(e)->text, ".unified");
     ptx_context_free(ctx);
 }
 END_TEST
@@ -1354,9 +1436,9 @@ START_TEST(shape_element)
     const ptx_instr *in = one_instr(&ctx, "mov.u64 %rd1, arr[%r1+1];");
     const ptx_expr *e = &in->ops[1];
     ck_assert_int_eq(e->kind, PTX_EXPR_INDEX);
-    assert_sym(e->u.op.a, "arr", NULL);
-    ck_assert_int_eq(e->u.op.b->kind, PTX_EXPR_BINARY);
-    assert_sym(e->u.op.b->u.op.a, "%r1", NULL);
+    assert_sym(ptx_expr_a(e), "arr", NULL);
+    ck_assert_int_eq(ptx_expr_b(e)->kind, PTX_EXPR_BINARY);
+    assert_sym(ptx_expr_a(ptx_expr_b(e)), "%r1", NULL);
     ptx_context_free(ctx);
 }
 END_TEST
@@ -1367,11 +1449,11 @@ START_TEST(shape_vector_with_sink)
     const ptx_instr *in = one_instr(&ctx, "ld.global.v4.f32 {%f1, _, %f3, _}, [p];");
     const ptx_expr *v = &in->ops[0];
     ck_assert_int_eq(v->kind, PTX_EXPR_VEC);
-    ck_assert_uint_eq(v->count, 4);
-    assert_sym(&v->u.list.items[0], "%f1", NULL);
-    ck_assert_int_eq(v->u.list.items[1].kind, PTX_EXPR_SINK);
-    assert_sym(&v->u.list.items[2], "%f3", NULL);
-    ck_assert_int_eq(v->u.list.items[3].kind, PTX_EXPR_SINK);
+    ck_assert_uint_eq(ptx_expr_count(v), 4);
+    assert_sym(ptx_expr_item(v, 0), "%f1", NULL);
+    ck_assert_int_eq(ptx_expr_item(v, 1)->kind, PTX_EXPR_SINK);
+    assert_sym(ptx_expr_item(v, 2), "%f3", NULL);
+    ck_assert_int_eq(ptx_expr_item(v, 3)->kind, PTX_EXPR_SINK);
     ptx_context_free(ctx);
 }
 END_TEST
@@ -1387,17 +1469,17 @@ START_TEST(shape_call)
     ck_assert_str_eq(c->mods[0].name->text, ".uni");
     ck_assert_uint_eq(c->nops, 3);
     ck_assert_int_eq(c->ops[0].kind, PTX_EXPR_LIST);
-    ck_assert_uint_eq(c->ops[0].count, 1);
-    assert_sym(&c->ops[0].u.list.items[0], "r", NULL);
+    ck_assert_uint_eq(ptx_expr_count(&c->ops[0]), 1);
+    assert_sym(ptx_expr_item(&c->ops[0], 0), "r", NULL);
     assert_sym(&c->ops[1], "f", NULL);
     ck_assert_int_eq(c->ops[2].kind, PTX_EXPR_LIST);
-    ck_assert_uint_eq(c->ops[2].count, 2);
-    assert_sym(&c->ops[2].u.list.items[0], "a", NULL);
-    assert_sym(&c->ops[2].u.list.items[1], "b", NULL);
+    ck_assert_uint_eq(ptx_expr_count(&c->ops[2]), 2);
+    assert_sym(ptx_expr_item(&c->ops[2], 0), "a", NULL);
+    assert_sym(ptx_expr_item(&c->ops[2], 1), "b", NULL);
 
     const ptx_instr *c2 = instr_at(m, 1);
     ck_assert_uint_eq(c2->nops, 1);
-    ck_assert_ptr_eq(c2->ops[0].u.sym.name, c->ops[1].u.sym.name);
+    ck_assert_ptr_eq(ptx_expr_name(&c2->ops[0]), ptx_expr_name(&c->ops[1]));
     ck_assert_ptr_eq(c2->opcode, c->opcode);
 
     const ptx_instr *c3 = instr_at(m, 2);
@@ -1419,12 +1501,12 @@ START_TEST(shape_targets)
     ck_assert_str_eq(t->label->text, "ts");
     ck_assert_uint_eq(t->count, 2);
     ck_assert_int_eq(t->names[0]->kind, PTX_EXPR_RANGE);
-    ck_assert_str_eq(t->names[0]->u.sym.name->text, "L");
-    ck_assert_uint_eq(t->names[0]->count, 3);
+    ck_assert_str_eq(ptx_expr_name(t->names[0])->text, "L");
+    ck_assert_uint_eq(ptx_expr_count(t->names[0]), 3);
     assert_sym(t->names[1], "M", NULL);
     const ptx_label *mlabel = (const ptx_label *)stmt_at(m, 5);
     ck_assert_int_eq(mlabel->base.kind, PTX_NODE_LABEL);
-    ck_assert_ptr_eq(mlabel->name, t->names[1]->u.sym.name);
+    ck_assert_ptr_eq(mlabel->name, ptx_expr_name(t->names[1]));
     const ptx_targets *c = (const ptx_targets *)stmt_at(m, 1);
     ck_assert_uint_eq(c->is_branch, 0);
     ck_assert_uint_eq(c->count, 1);
@@ -1451,15 +1533,15 @@ START_TEST(shape_initialisers)
     ck_assert_uint_eq(v->dims[0], 3);
     const ptx_expr *init = v->init;
     ck_assert_int_eq(init->kind, PTX_EXPR_VEC);
-    ck_assert_uint_eq(init->count, 3);
-    const ptx_expr *g = &init->u.list.items[0];
+    ck_assert_uint_eq(ptx_expr_count(init), 3);
+    const ptx_expr *g = ptx_expr_item(init, 0);
     ck_assert_int_eq(g->kind, PTX_EXPR_GENERIC);
-    ck_assert_ptr_eq(g->u.op.a->u.sym.name, x->vars[0].name);
-    const ptx_expr *mask = &init->u.list.items[1];
+    ck_assert_ptr_eq(ptx_expr_name(ptx_expr_a(g)), x->vars[0].name);
+    const ptx_expr *mask = ptx_expr_item(init, 1);
     ck_assert_int_eq(mask->kind, PTX_EXPR_MASK);
-    assert_int(mask->u.op.a, 0xFF00);
-    ck_assert_int_eq(mask->u.op.b->kind, PTX_EXPR_BINARY);
-    ck_assert_ptr_eq(init->u.list.items[2].u.sym.name, x->vars[0].name);
+    assert_int(ptx_expr_a(mask), 0xFF00);
+    ck_assert_int_eq(ptx_expr_b(mask)->kind, PTX_EXPR_BINARY);
+    ck_assert_ptr_eq(ptx_expr_name(ptx_expr_item(init, 2)), x->vars[0].name);
     ptx_context_free(ctx);
 }
 END_TEST
@@ -1547,13 +1629,13 @@ START_TEST(interning_across_places)
     const ptx_instr *add = instr_at(m, 3);
     const ptx_instr *mov2 = instr_at(m, 4);
     const ptx_instr *bra = instr_at(m, 5);
-    ck_assert_ptr_eq(mov1->ops[0].u.sym.name, rname);
-    ck_assert_ptr_eq(mov1->ops[1].u.sym.name, gname);
-    ck_assert_ptr_eq(add->ops[0].u.sym.name, rname);
-    ck_assert_ptr_eq(add->ops[1].u.sym.name, rname);
-    ck_assert_ptr_eq(mov2->ops[0].u.sym.name, gname);
-    ck_assert_ptr_eq(mov2->ops[1].u.sym.name, rname);
-    ck_assert_ptr_eq(bra->ops[0].u.sym.name, l->name);
+    ck_assert_ptr_eq(ptx_expr_name(&mov1->ops[0]), rname);
+    ck_assert_ptr_eq(ptx_expr_name(&mov1->ops[1]), gname);
+    ck_assert_ptr_eq(ptx_expr_name(&add->ops[0]), rname);
+    ck_assert_ptr_eq(ptx_expr_name(&add->ops[1]), rname);
+    ck_assert_ptr_eq(ptx_expr_name(&mov2->ops[0]), gname);
+    ck_assert_ptr_eq(ptx_expr_name(&mov2->ops[1]), rname);
+    ck_assert_ptr_eq(ptx_expr_name(&bra->ops[0]), l->name);
     ck_assert_ptr_eq(mov1->opcode, mov2->opcode);
     ck_assert_ptr_eq(mov1->mods[0].name, mov2->mods[0].name);
     ck_assert_ptr_ne(mov1->opcode, add->opcode);
@@ -1576,7 +1658,7 @@ START_TEST(spans_of_statements)
     ck_assert_uint_eq(p.line, 6);
     ck_assert_uint_eq(p.col, 3);
     ck_assert_uint_eq(mov->base.span.len, strlen("mov.b32 %r1, 1"));
-    p = ptx_context_position(ctx, mov->ops[1].span.off);
+    p = ptx_context_position(ctx, ptx_expr_span(&mov->ops[1]).off);
     ck_assert_uint_eq(p.line, 6);
     ck_assert_uint_eq(p.col, 16);
     p = ptx_context_position(ctx, mov->mods[0].off);
@@ -1901,6 +1983,8 @@ Suite *grammar_suite(void)
     tcase_add_test(tc, expression_depth_limit);
     tcase_add_test(tc, two_return_parameters_warn);
     tcase_add_loop_test(tc, item_limits, 0, sizeof limit_cases / sizeof *limit_cases);
+    tcase_add_loop_test(tc, long_leaves_keep_span_and_value, 0,
+                        sizeof long_leaves / sizeof *long_leaves);
     suite_add_tcase(s, tc);
 
     tc = tcase_create("shape");

@@ -470,8 +470,8 @@ static const char *lines_kept(const char *src, char *why, size_t size, unsigned 
         if (na->kind == PTX_NODE_INSTR) {
             const ptx_instr *ia = (const ptx_instr *)na, *ib = (const ptx_instr *)nb;
             for (uint32_t i = 0; i < ia->nops && i < ib->nops && !why[0]; i++) {
-                la = ptx_context_position(ctx, ia->ops[i].span.off).line;
-                lb = ptx_context_position(ctx2, ib->ops[i].span.off).line;
+                la = ptx_context_position(ctx, ptx_expr_span(&ia->ops[i]).off).line;
+                lb = ptx_context_position(ctx2, ptx_expr_span(&ib->ops[i]).off).line;
                 if (la != lb)
                     snprintf(why, size, "operand %u of line %u is printed on line %u", i, la, lb);
             }
@@ -569,7 +569,7 @@ START_TEST(data_runs)
     ck_assert_uint_eq(ptx_data_int(b, 0), 300);
     const ptx_data *c = (const ptx_data *)b->base.next;
     ck_assert_uint_eq(c->width, 0);
-    ck_assert_uint_eq(c->values[0]->u.i, 16);
+    ck_assert_uint_eq(ptx_expr_int(c->values[0]), 16);
     const ptx_data *d = (const ptx_data *)c->base.next;
     ck_assert_uint_eq(d->width, 8);
     ck_assert_uint_eq(d->count, 7);
@@ -803,17 +803,17 @@ static void check_literal(const char *lit, const char *out)
     ck_assert_uint_eq(a->flags, b->flags);
     switch ((ptx_expr_kind)a->kind) {
     case PTX_EXPR_FLOAT:
-        ck_assert_msg(a->u.f == b->u.f, "'%s' read back as %.17g", lit, b->u.f);
+        ck_assert_msg(ptx_expr_float(a) == ptx_expr_float(b), "'%s' read back as %.17g", lit, ptx_expr_float(b));
         break;
     case PTX_EXPR_INT:
     case PTX_EXPR_F32:
     case PTX_EXPR_F64:
-        ck_assert_uint_eq(a->u.i, b->u.i);
+        ck_assert_uint_eq(ptx_expr_int(a), ptx_expr_int(b));
         break;
     default:
         /* an expression: the same shape, op and depth */
-        ck_assert_uint_eq(a->depth, b->depth);
-        ck_assert_uint_eq(a->count, b->count);
+        ck_assert_uint_eq(ptx_expr_depth(a), ptx_expr_depth(b));
+        ck_assert_uint_eq(ptx_expr_count(a), ptx_expr_count(b));
         break;
     }
     free(text);

@@ -65,14 +65,14 @@ static void check_int(const char *lit, uint64_t value, unsigned flags)
     ptx_context *ctx;
     const ptx_expr *e = literal(&ctx, lit);
     ck_assert_msg(e->kind == PTX_EXPR_INT, "'%s': kind %d", lit, e->kind);
-    ck_assert_msg(e->u.i == value, "'%s': value %llu, expected %llu", lit,
-                  (unsigned long long)e->u.i, (unsigned long long)value);
+    ck_assert_msg(ptx_expr_int(e) == value, "'%s': value %llu, expected %llu", lit,
+                  (unsigned long long)ptx_expr_int(e), (unsigned long long)value);
     ck_assert_msg(e->flags == flags, "'%s': flags %u, expected %u", lit, e->flags, flags);
     /* the span is the literal's text */
-    ck_assert_uint_eq(e->span.len, strlen(lit));
+    ck_assert_uint_eq(ptx_expr_span(e).len, strlen(lit));
     size_t len;
     const char *src = ptx_context_source(ctx, &len);
-    ck_assert(memcmp(src + e->span.off, lit, e->span.len) == 0);
+    ck_assert(memcmp(src + ptx_expr_span(e).off, lit, ptx_expr_span(e).len) == 0);
     ptx_context_free(ctx);
 }
 
@@ -81,8 +81,8 @@ static void check_float(const char *lit, double value)
     ptx_context *ctx;
     const ptx_expr *e = literal(&ctx, lit);
     ck_assert_msg(e->kind == PTX_EXPR_FLOAT, "'%s': kind %d", lit, e->kind);
-    ck_assert_msg(e->u.f == value, "'%s': value %.17g, expected %.17g", lit, e->u.f, value);
-    ck_assert_uint_eq(e->span.len, strlen(lit));
+    ck_assert_msg(ptx_expr_float(e) == value, "'%s': value %.17g, expected %.17g", lit, ptx_expr_float(e), value);
+    ck_assert_uint_eq(ptx_expr_span(e).len, strlen(lit));
     ptx_context_free(ctx);
 }
 
@@ -91,9 +91,9 @@ static void check_bits(const char *lit, ptx_expr_kind kind, uint64_t bits)
     ptx_context *ctx;
     const ptx_expr *e = literal(&ctx, lit);
     ck_assert_msg(e->kind == kind, "'%s': kind %d, expected %d", lit, e->kind, kind);
-    ck_assert_msg(e->u.bits == bits, "'%s': bits %llx, expected %llx", lit,
-                  (unsigned long long)e->u.bits, (unsigned long long)bits);
-    ck_assert_uint_eq(e->span.len, strlen(lit));
+    ck_assert_msg(ptx_expr_int(e) == bits, "'%s': bits %llx, expected %llx", lit,
+                  (unsigned long long)ptx_expr_int(e), (unsigned long long)bits);
+    ck_assert_uint_eq(ptx_expr_span(e).len, strlen(lit));
     ptx_context_free(ctx);
 }
 
@@ -216,9 +216,9 @@ START_TEST(identifiers)
         ptx_context *ctx;
         const ptx_expr *e = literal(&ctx, names[i]);
         ck_assert_msg(e->kind == PTX_EXPR_SYM, "'%s': kind %d", names[i], e->kind);
-        ck_assert_str_eq(e->u.sym.name->text, names[i]);
-        ck_assert_uint_eq(e->u.sym.name->len, strlen(names[i]));
-        ck_assert_ptr_null(e->u.sym.sel);
+        ck_assert_str_eq(ptx_expr_name(e)->text, names[i]);
+        ck_assert_uint_eq(ptx_expr_name(e)->len, strlen(names[i]));
+        ck_assert_ptr_null(ptx_expr_sel(e));
         ptx_context_free(ctx);
     }
 }
@@ -229,10 +229,10 @@ START_TEST(identifier_with_selector)
     ptx_context *ctx;
     const ptx_expr *e = literal(&ctx, "%tid.x");
     ck_assert_int_eq(e->kind, PTX_EXPR_SYM);
-    ck_assert_str_eq(e->u.sym.name->text, "%tid");
-    ck_assert_ptr_nonnull(e->u.sym.sel);
-    ck_assert_str_eq(e->u.sym.sel->text, ".x");
-    ck_assert_uint_eq(e->span.len, 6);
+    ck_assert_str_eq(ptx_expr_name(e)->text, "%tid");
+    ck_assert_ptr_nonnull(ptx_expr_sel(e));
+    ck_assert_str_eq(ptx_expr_sel(e)->text, ".x");
+    ck_assert_uint_eq(ptx_expr_span(e).len, 6);
     ptx_context_free(ctx);
 }
 END_TEST
@@ -245,7 +245,7 @@ START_TEST(sink)
     const ptx_instr *in = instr_at(m, 0);
     ck_assert_uint_eq(in->nops, 2);
     ck_assert_int_eq(in->ops[0].kind, PTX_EXPR_SINK);
-    ck_assert_uint_eq(in->ops[0].span.len, 1);
+    ck_assert_uint_eq(ptx_expr_span(&in->ops[0]).len, 1);
     ptx_context_free(ctx);
 }
 END_TEST
@@ -308,10 +308,10 @@ START_TEST(percent_modulo)
     const ptx_expr *e = literal(&ctx, "4/2 % 3");
     ck_assert_int_eq(e->kind, PTX_EXPR_BINARY);
     ck_assert_int_eq(e->op, PTX_OP_MOD);
-    ck_assert_int_eq(e->u.op.a->kind, PTX_EXPR_BINARY);
-    ck_assert_int_eq(e->u.op.a->op, PTX_OP_DIV);
-    ck_assert_int_eq(e->u.op.b->kind, PTX_EXPR_INT);
-    ck_assert_uint_eq(e->u.op.b->u.i, 3);
+    ck_assert_int_eq(ptx_expr_a(e)->kind, PTX_EXPR_BINARY);
+    ck_assert_int_eq(ptx_expr_a(e)->op, PTX_OP_DIV);
+    ck_assert_int_eq(ptx_expr_b(e)->kind, PTX_EXPR_INT);
+    ck_assert_uint_eq(ptx_expr_int(ptx_expr_b(e)), 3);
     ptx_context_free(ctx);
 }
 END_TEST
@@ -321,7 +321,7 @@ START_TEST(percent_identifier)
     ptx_context *ctx;
     const ptx_expr *e = literal(&ctx, "%3");
     ck_assert_int_eq(e->kind, PTX_EXPR_SYM);
-    ck_assert_str_eq(e->u.sym.name->text, "%3");
+    ck_assert_str_eq(ptx_expr_name(e)->text, "%3");
     ptx_context_free(ctx);
 }
 END_TEST
@@ -354,8 +354,8 @@ START_TEST(comments_anywhere)
     ck_assert_uint_eq(in->nmods, 1);
     ck_assert_str_eq(in->mods[0].name->text, ".b32");
     ck_assert_uint_eq(in->nops, 2);
-    ck_assert_str_eq(in->ops[0].u.sym.name->text, "%r1");
-    ck_assert_uint_eq(in->ops[1].u.i, 1);
+    ck_assert_str_eq(ptx_expr_name(&in->ops[0])->text, "%r1");
+    ck_assert_uint_eq(ptx_expr_int(&in->ops[1]), 1);
     ck_assert_ptr_null(in->base.next);
     ptx_context_free(ctx);
 }
@@ -559,7 +559,7 @@ static void check_wrapped(const char *lit, uint64_t value)
     ck_assert_uint_eq(p.col, 15);
     const ptx_expr *e = &instr_at(m, 0)->ops[1];
     ck_assert_int_eq(e->kind, PTX_EXPR_INT);
-    ck_assert_msg(e->u.i == value, "'%s': %llx", lit, (unsigned long long)e->u.i);
+    ck_assert_msg(ptx_expr_int(e) == value, "'%s': %llx", lit, (unsigned long long)ptx_expr_int(e));
     ptx_context_free(ctx);
 }
 
