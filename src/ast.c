@@ -502,12 +502,42 @@ void ptx_b_mod(ptx_context *ctx, const ptx_tok *word)
     ptx_scratch_push(ctx, (void *)(uintptr_t)word->off);
 }
 
+/* The first `words` modifiers, those of the opcode's token, which starts
+ * `at` bytes into the instruction. */
+static void fill_mods(ptx_mod *mods, const ptx_split *sp, uint32_t at, uint32_t words)
+{
+    uint32_t off = at + sp->words[0]->len;
+    for (unsigned i = 0; i < words; i++) {
+        mods[i].name = sp->words[i + 1];
+        mods[i].off = off;
+        mods[i].id = 0;
+        mods[i].category = 0;
+        off += sp->words[i + 1]->len;
+    }
+}
+
+/* The not yet validated set of sp's modifiers at `at` (internal.h). */
+static ptx_mod *shared_mods(ptx_context *ctx, ptx_split *sp, uint32_t at, uint32_t words)
+{
+    for (ptx_mods_set *s = sp->sets; s; s = s->next)
+        if (s->at == at && !s->validated)
+            return s->mods;
+    ptx_mods_set *s = ptx_arena_alloc(&ctx->arena, sizeof *s + words * sizeof(ptx_mod));
+    s->at = at;
+    s->validated = false;
+    s->head = &sp->sets;
+    s->next = sp->sets;
+    sp->sets = s;
+    fill_mods(s->mods, sp, at, words);
+    return s->mods;
+}
+
 ptx_node *ptx_b_instr(ptx_context *ctx, const ptx_tok *guard, bool neg,
                       const ptx_tok *opcode, size_t mods, size_t ops, ptx_loc_t loc)
 {
     ptx_instr *in = node_new(ctx, PTX_NODE_INSTR, sizeof *in, loc);
     /* a DOTTED opcode: its words go before those the grammar collected */
-    const ptx_split *sp = ptx_intern_split(ctx, ctx->src + opcode->off, opcode->len);
+    ptx_split *sp = ptx_intern_split(ctx, ctx->src + opcode->off, opcode->len);
     uint32_t words = sp->nwords - 1;
     in->opcode = sp->words[0];
     if (guard) {
@@ -538,22 +568,22 @@ ptx_node *ptx_b_instr(ptx_context *ctx, const ptx_tok *guard, bool neg,
         n = 2 * (UINT16_MAX - words);
     }
     in->nmods = (uint16_t)(n / 2 + words);
-    if (in->nmods) {
-        in->mods = ptx_arena_alloc(&ctx->arena, in->nmods * sizeof *in->mods);
-        uint32_t off = opcode->off + sp->words[0]->len;
-        for (unsigned i = 0; i < words; i++) {
-            in->mods[i].name = sp->words[i + 1];
-            in->mods[i].off = off;
-            in->mods[i].id = 0;
-            in->mods[i].category = 0;
-            off += sp->words[i + 1]->len;
-        }
-        for (unsigned i = words; i < in->nmods; i++) {
-            in->mods[i].name = pairs[2 * (i - words)];
-            in->mods[i].off = (uint32_t)(uintptr_t)pairs[2 * (i - words) + 1];
-            in->mods[i].id = 0;
-            in->mods[i].category = 0;
-        }
+    if (!in->nmods)
+        return &in->base;
+    uint32_t at = opcode->off - loc.off;
+    if (n == 0) {
+        /* all in the opcode's token: shared with the instructions alike */
+        in->mods = shared_mods(ctx, sp, at, words);
+        in->shared_mods = 1;
+        return &in->base;
+    }
+    in->mods = ptx_arena_alloc(&ctx->arena, in->nmods * sizeof *in->mods);
+    fill_mods(in->mods, sp, at, words);
+    for (unsigned i = words; i < in->nmods; i++) {
+        in->mods[i].name = pairs[2 * (i - words)];
+        in->mods[i].off = (uint32_t)(uintptr_t)pairs[2 * (i - words) + 1] - loc.off;
+        in->mods[i].id = 0;
+        in->mods[i].category = 0;
     }
     return &in->base;
 }

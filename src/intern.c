@@ -171,7 +171,7 @@ static void regrow_splits(ptx_context *ctx)
 /* A dotted name is looked up in the table of splits by its bytes: a
  * module's few thousand opcodes stay in cache there, and the table of
  * all names (large, and missed) is searched only for a new one. */
-const ptx_split *ptx_intern_split(ptx_context *ctx, const char *s, size_t len)
+ptx_split *ptx_intern_split(ptx_context *ctx, const char *s, size_t len)
 {
     ptx_interner *in = &ctx->names;
     if (!in->splits || (in->nsplits + 1) * 2 > in->split_mask + 1)
@@ -188,6 +188,7 @@ const ptx_split *ptx_intern_split(ptx_context *ctx, const char *s, size_t len)
     ptx_split *sp = ptx_arena_alloc(&ctx->arena, sizeof *sp + nwords * sizeof sp->words[0]);
     sp->whole = whole;
     sp->nwords = nwords;
+    sp->sets = NULL;
     size_t start = 0;
     for (uint32_t w = 0; w < nwords; w++) {
         size_t end = start + 1;

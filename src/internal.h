@@ -61,11 +61,31 @@ typedef struct ptx_interner {
     size_t split_mask, nsplits;
 } ptx_interner;
 
+/* The modifiers of the instructions whose opcode is one dotted token
+ * ("ld.global.u32") are shared by all those written alike: the same
+ * token, starting at the same distance `at` from the start of the
+ * instruction (after the same guard), and, once validated, with the same
+ * ids and categories.  The sets of one token are chained from its split;
+ * an instruction whose mods are in a set has `shared_mods` set. */
+typedef struct ptx_mods_set ptx_mods_set;
+struct ptx_mods_set {
+    ptx_mods_set *next;
+    ptx_mods_set **head;      /* where the chain starts (in the split) */
+    uint32_t at;
+    bool validated;           /* ids and categories are set */
+    ptx_mod mods[];
+};
+
+/* The set that holds mods (an instruction's with shared_mods). */
+#define ptx_mods_set_of(m) \
+    ((ptx_mods_set *)(void *)((char *)(m) - offsetof(ptx_mods_set, mods)))
+
 /* A dotted name ("ld.global.u32") cut at its dots: words[0] is the part
  * before the first dot ("ld"), then each ".word" in order, all interned. */
 struct ptx_split {
     const ptx_name *whole;
     uint32_t nwords;
+    ptx_mods_set *sets;       /* the modifier sets of instructions with it */
     const ptx_name *words[];
 };
 
@@ -77,7 +97,7 @@ void ptx_intern_prefetch(const ptx_context *ctx, const char *s, size_t len);
 const ptx_name *ptx_intern(ptx_context *ctx, const char *s, size_t len);
 /* The words of the dotted name s[0..len): cut and interned once per
  * distinct name, then found by one lookup. */
-const ptx_split *ptx_intern_split(ptx_context *ctx, const char *s, size_t len);
+ptx_split *ptx_intern_split(ptx_context *ctx, const char *s, size_t len);
 /* Is interned name `n` the string literal `lit`?  (length first) */
 #define ptx_name_is(n, lit) \
     ((n)->len == sizeof(lit) - 1 && memcmp((n)->text, lit, sizeof(lit) - 1) == 0)

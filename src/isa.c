@@ -626,7 +626,7 @@ static void set_values(char *buf, size_t n, const ptx_isa_slot *s)
 
 static ptx_span mod_span(const ptx_instr *in, unsigned i)
 {
-    ptx_span s = { in->mods[i].off, in->mods[i].name->len };
+    ptx_span s = { ptx_mod_offset(in, i), in->mods[i].name->len };
     return s;
 }
 
@@ -1236,16 +1236,54 @@ static void memo_add(ptx_context *ctx, const memo_key *k, uint16_t form, const u
 
 _Static_assert(PTX_FAMILY_COUNT <= 256, "a family fits ptx_instr's byte");
 
-/* Records the form that fits and what each modifier says. */
-static void apply_form(ptx_instr *in, uint16_t index, const uint16_t *ids, const uint8_t *assign)
+static uint8_t category_of(const ptx_isa_form *form, const uint8_t *assign, unsigned i)
+{
+    return i < form->nname || assign[i] == SLOT_IGNORED ? PTX_CAT_NONE
+                                                        : form->slots[assign[i]].category;
+}
+
+/* Do the modifiers of set s say what ids and the form say? */
+static bool set_says(const ptx_mods_set *s, unsigned n, const ptx_isa_form *form,
+                     const uint16_t *ids, const uint8_t *assign)
+{
+    for (unsigned i = 0; i < n; i++)
+        if (s->mods[i].id != ids[i] || s->mods[i].category != category_of(form, assign, i))
+            return false;
+    return true;
+}
+
+/* Records the form that fits and what each modifier says.  Shared
+ * modifiers (internal.h) move to the validated set of their spelling that
+ * says the same, made on first need; the unvalidated set stays as it is
+ * for the instructions that do not validate. */
+static void apply_form(ptx_context *ctx, ptx_instr *in, uint16_t index, const uint16_t *ids,
+                       const uint8_t *assign)
 {
     const ptx_isa_form *form = &ptx_isa_forms[index];
     in->family = (uint8_t)form->family;
-    in->form = index;
+    ptx_mod *mods = in->mods;
+    if (in->shared_mods) {
+        ptx_mods_set *cur = ptx_mods_set_of(in->mods);
+        if (cur->validated && set_says(cur, in->nmods, form, ids, assign))
+            return;
+        for (ptx_mods_set *s = *cur->head; s; s = s->next) {
+            if (s->validated && s->at == cur->at && set_says(s, in->nmods, form, ids, assign)) {
+                in->mods = s->mods;
+                return;
+            }
+        }
+        ptx_mods_set *s = ptx_arena_alloc(&ctx->arena, sizeof *s + in->nmods * sizeof(ptx_mod));
+        s->at = cur->at;
+        s->validated = true;
+        s->head = cur->head;
+        s->next = *cur->head;
+        *cur->head = s;
+        memcpy(s->mods, cur->mods, in->nmods * sizeof(ptx_mod));
+        mods = in->mods = s->mods;
+    }
     for (unsigned i = 0; i < in->nmods; i++) {
-        in->mods[i].id = ids[i];
-        in->mods[i].category = i < form->nname || assign[i] == SLOT_IGNORED
-                                   ? PTX_CAT_NONE : form->slots[assign[i]].category;
+        mods[i].id = ids[i];
+        mods[i].category = category_of(form, assign, i);
     }
 }
 
@@ -1525,7 +1563,7 @@ static void check_instr(ptx_context *ctx, const ptx_module *m, ptx_instr *in,
     bool keyed = memo_key_make(&key, root, in, ids, rc);
     const memo_entry *hit = keyed ? memo_find(ctx, &key) : NULL;
     if (hit) {
-        apply_form(in, hit->form, ids, hit->assign);
+        apply_form(ctx, in, hit->form, ids, hit->assign);
         return;
     }
     uint64_t ignorable = 0;
@@ -1543,7 +1581,7 @@ static void check_instr(ptx_context *ctx, const ptx_module *m, ptx_instr *in,
         }
         verdict v = try_form(m, in, form, ids, ignorable, rc, assign);
         if (v.what == P_NONE) {
-            apply_form(in, (uint16_t)(root->first_form + k), ids, assign);
+            apply_form(ctx, in, (uint16_t)(root->first_form + k), ids, assign);
             if (keyed)
                 memo_add(ctx, &key, (uint16_t)(root->first_form + k), assign, in->nmods);
             return;

@@ -1012,7 +1012,7 @@ static void make_target(target *t, source *s, const ptx_instr *in)
     /* the opcode: right after the guard, where the modifiers begin */
     size_t op = in->base.span.off;
     if (in->nmods)
-        op = in->mods[0].off - in->opcode->len;
+        op = ptx_mod_offset(in, 0) - in->opcode->len;
     else if (in->guard) {
         const char *p = s->text;
         size_t end = in->base.span.off + in->base.span.len;
@@ -1025,7 +1025,7 @@ static void make_target(target *t, source *s, const ptx_instr *in)
     t->tok_ok = strncmp(s->text + op, in->opcode->text, in->opcode->len) == 0;
     size_t at = op + in->opcode->len;
     for (unsigned i = 0; i < in->nmods && t->tok_ok; i++) {
-        t->tok_ok = in->mods[i].off == at;
+        t->tok_ok = ptx_mod_offset(in, i) == at;
         at += in->mods[i].name->len;
     }
     t->tok_hi = at;

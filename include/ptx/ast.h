@@ -443,9 +443,13 @@ typedef struct ptx_label {
     const ptx_name *name;
 } ptx_label;
 
+/* An instruction's modifiers are often shared by the instructions written
+ * the same way (read them, never write them). */
 typedef struct ptx_mod {
     const ptx_name *name;       /* ".global", ".shared::cluster", ".b32"... */
-    uint32_t off;               /* source offset of the dot */
+    uint32_t off;               /* where the dot is, counted from the start
+                                   of the instruction (ptx_mod_offset gives
+                                   the source offset) */
     uint16_t id;                /* ptx_modifier (ptx/isa.h), once validated */
     uint8_t category;           /* ptx_mod_category: what it says; NONE for
                                    the words of the instruction's name */
@@ -457,12 +461,21 @@ typedef struct ptx_instr {
     const ptx_name *guard;      /* @p / @!p predicate, or NULL */
     uint8_t family;             /* ptx_family (ptx/isa.h); NONE if unknown */
     uint8_t guard_neg;
-    uint16_t form;              /* internal: the table form that matched */
+    uint8_t shared_mods;        /* internal: `mods` is shared (see ptx_mod) */
+    uint8_t pad;
     uint16_t nmods;             /* at most 65535, as nops: more is an error */
     uint16_t nops;
     ptx_mod *mods;              /* dot-words after the opcode, in source order */
     ptx_expr *ops;              /* operands in source order */
 } ptx_instr;
+
+/* The source offset of modifier i of `in`, or PTX_NO_OFFSET for one made
+ * by a program. */
+static inline uint32_t ptx_mod_offset(const ptx_instr *in, unsigned i)
+{
+    uint32_t off = in->mods[i].off;
+    return off == PTX_NO_OFFSET ? PTX_NO_OFFSET : in->base.span.off + off;
+}
 
 typedef struct ptx_loc {
     ptx_node base;

@@ -809,6 +809,42 @@ START_TEST(long_leaves_keep_span_and_value)
 }
 END_TEST
 
+/* Instructions whose opcode token and distance from their start (the
+ * guard before it) are the same share one array of modifiers; each
+ * modifier's offset is where it stands in each. */
+START_TEST(modifiers_shared_by_instructions_alike)
+{
+    ptx_context *ctx;
+    const ptx_module *m = parse(&ctx, "ld.global.u32 r1, [r2];\n"
+                                      "ld.global.u32 r3, [r4];\n"
+                                      "@p ld.global.u32 r1, [r2];\n"
+                                      "@q ld.global.u32 r1, [r2];\n"
+                                      "@!p ld.global.u32 r1, [r2];\n"
+                                      "@p  ld.global.u32 r1, [r2];\n"
+                                      "ld.global .u32 r1, [r2];\n"
+                                      "ld.shared.u32 r1, [r2];\n");
+    ck_assert_uint_eq(ptx_diag_count(ctx), 0);
+    const ptx_instr *in[8];
+    for (unsigned i = 0; i < 8; i++)
+        in[i] = instr_at(m, i);
+    ck_assert_ptr_eq(in[0]->mods, in[1]->mods);
+    ck_assert_ptr_eq(in[2]->mods, in[3]->mods);
+    ck_assert_ptr_ne(in[0]->mods, in[2]->mods);
+    ck_assert_ptr_ne(in[2]->mods, in[4]->mods);
+    ck_assert_ptr_eq(in[4]->mods, in[5]->mods);
+    ck_assert_int_eq(in[6]->shared_mods, 0);
+    ck_assert_ptr_ne(in[0]->mods, in[7]->mods);
+    size_t len;
+    const char *text = ptx_context_source(ctx, &len);
+    for (unsigned i = 0; i < 8; i++) {
+        ck_assert_uint_eq(in[i]->nmods, 2);
+        ck_assert_int_eq(strncmp(text + ptx_mod_offset(in[i], 0), i == 7 ? ".shared" : ".global", 7), 0);
+        ck_assert_int_eq(strncmp(text + ptx_mod_offset(in[i], 1), ".u32 ", 5), 0);
+    }
+    ptx_context_free(ctx);
+}
+END_TEST
+
 /* ======================================================================== */
 /* The shape of each operand kind */
 
@@ -951,7 +987,7 @@ START_TEST(one_token_instruction_as_grammar)
     ck_assert_uint_eq(a->nmods, b->nmods);
     for (unsigned i = 0; i < a->nmods; i++) {
         ck_assert_ptr_eq(a->mods[i].name, b->mods[i].name);
-        ck_assert_uint_eq(a->mods[i].off + shift, b->mods[i].off);
+        ck_assert_uint_eq(ptx_mod_offset(a, i) + shift, ptx_mod_offset(b, i));
     }
     ck_assert_uint_eq(a->nops, b->nops);
     for (unsigned i = 0; i < a->nops; i++)
@@ -1661,7 +1697,7 @@ START_TEST(spans_of_statements)
     p = ptx_context_position(ctx, ptx_expr_span(&mov->ops[1]).off);
     ck_assert_uint_eq(p.line, 6);
     ck_assert_uint_eq(p.col, 16);
-    p = ptx_context_position(ctx, mov->mods[0].off);
+    p = ptx_context_position(ctx, ptx_mod_offset(mov, 0));
     ck_assert_uint_eq(p.col, 6);
 
     const ptx_instr *bra = instr_at(m, 1);
@@ -1983,6 +2019,7 @@ Suite *grammar_suite(void)
     tcase_add_test(tc, expression_depth_limit);
     tcase_add_test(tc, two_return_parameters_warn);
     tcase_add_loop_test(tc, item_limits, 0, sizeof limit_cases / sizeof *limit_cases);
+    tcase_add_test(tc, modifiers_shared_by_instructions_alike);
     tcase_add_loop_test(tc, long_leaves_keep_span_and_value, 0,
                         sizeof long_leaves / sizeof *long_leaves);
     suite_add_tcase(s, tc);

@@ -117,6 +117,46 @@ START_TEST(memo_keeps_page_shapes_apart)
 }
 END_TEST
 
+/* Instructions written alike share their modifiers; validating one moves
+ * it to a set that says what its modifiers are, and an instruction that
+ * does not validate keeps modifiers that say nothing, whatever its twins
+ * say.  A cvt whose modifiers are written apart has modifiers of its
+ * own. */
+START_TEST(shared_modifiers_follow_validation)
+{
+    const char *src = ".version 9.0\n.target sm_90\n.address_size 64\n.visible .entry k()\n{\n"
+                      "\t.reg .b32 r<9>;\n"
+                      "\tadd.s32 r1, r2, r3;\n"        /* accepted */
+                      "\tadd.s32 r1, r2;\n"            /* one operand short */
+                      "\tadd.s32 r4, r5, r6;\n"        /* accepted */
+                      "\tadd .s32 r4, r5, r6;\n"       /* accepted, its own */
+                      "}\n";
+    ptx_context *ctx = NULL;
+    const ptx_module *m = test_parse_text(&ctx, src, strlen(src), true);
+    ck_assert_uint_eq(ptx_error_count(ctx), 1);
+    const ptx_func *f = (const ptx_func *)m->first;
+    const ptx_instr *ok = (const ptx_instr *)f->body->first->next;
+    const ptx_instr *bad = (const ptx_instr *)ok->base.next;
+    const ptx_instr *twin = (const ptx_instr *)bad->base.next;
+    const ptx_instr *apart = (const ptx_instr *)twin->base.next;
+    ck_assert_int_eq(ok->shared_mods, 1);
+    ck_assert_ptr_eq(ok->mods, twin->mods);
+    ck_assert_ptr_ne(ok->mods, bad->mods);
+    ck_assert_int_eq(ptx_instr_modifier(ok, PTX_CAT_TYPE, 0), PTX_MOD_S32);
+    ck_assert_int_eq(ptx_instr_modifier(twin, PTX_CAT_TYPE, 0), PTX_MOD_S32);
+    ck_assert_int_eq(bad->family, PTX_FAMILY_NONE);
+    ck_assert_uint_eq(bad->mods[0].id, 0);
+    ck_assert_uint_eq(bad->mods[0].category, PTX_CAT_NONE);
+    ck_assert_int_eq(apart->shared_mods, 0);
+    ck_assert_int_eq(ptx_instr_modifier(apart, PTX_CAT_TYPE, 0), PTX_MOD_S32);
+    size_t len;
+    const char *text = ptx_context_source(ctx, &len);
+    for (const ptx_instr *in = ok; in; in = (const ptx_instr *)in->base.next)
+        ck_assert_int_eq(strncmp(text + ptx_mod_offset(in, 0), ".s32 ", 5), 0);
+    ptx_context_free(ctx);
+}
+END_TEST
+
 Suite *isa_suite(void)
 {
     Suite *s = suite_create("isa");
@@ -124,6 +164,7 @@ Suite *isa_suite(void)
     tcase_add_loop_test(tc, instruction, 0, TEST_ISA_COUNT(cases));
     tcase_add_test(tc, decoded_modifiers);
     tcase_add_test(tc, memo_keeps_page_shapes_apart);
+    tcase_add_test(tc, shared_modifiers_follow_validation);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -263,11 +263,11 @@ static void check_mods(const char *body, const char *opcode, const char *const *
     const char *src = ptx_context_source(ctx, &len);
     for (unsigned i = 0; i < n; i++) {
         ck_assert_str_eq(in->mods[i].name->text, mods[i]);
-        /* off is where the dot-word stands in the source */
-        ck_assert(in->mods[i].off < len);
-        ck_assert(strncmp(src + in->mods[i].off, mods[i], strlen(mods[i])) == 0);
+        /* ptx_mod_offset is where the dot-word stands in the source */
+        ck_assert(ptx_mod_offset(in, i) < len);
+        ck_assert(strncmp(src + ptx_mod_offset(in, i), mods[i], strlen(mods[i])) == 0);
         if (i)
-            ck_assert_uint_gt(in->mods[i].off, in->mods[i - 1].off);
+            ck_assert_uint_gt(ptx_mod_offset(in, i), ptx_mod_offset(in, i - 1));
     }
     ptx_context_free(ctx);
 }
