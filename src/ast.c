@@ -1,6 +1,7 @@
 /* The AST builders called by the grammar's actions.  Each allocates in the
  * arena and checks the rules the grammar cannot say: orders, ranges and
  * placements that ptxas rejects.  Lists arrive on the scratch stack. */
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -107,6 +108,14 @@ static void *take(ptx_context *ctx, size_t mark, uint32_t *count)
 /* ---- expressions ------------------------------------------------------ */
 
 _Static_assert(sizeof(ptx_expr) == 16, "an expression node is 16 bytes (include/ptx/ast.h)");
+/* ptx_instr's small fields fill the room of its node header */
+_Static_assert(sizeof(ptx_instr) == 40, "an instruction is 40 bytes and its operands");
+_Static_assert(offsetof(ptx_instr, kind_) == offsetof(ptx_node, kind) &&
+               offsetof(ptx_instr, span_) == offsetof(ptx_node, span) &&
+               offsetof(ptx_instr, next_) == offsetof(ptx_node, next) &&
+               offsetof(ptx_instr, nmods) >= offsetof(ptx_node, span) + sizeof(ptx_span) &&
+               offsetof(ptx_instr, nops) + 2 <= offsetof(ptx_node, next),
+               "ptx_instr's header matches ptx_node's");
 _Static_assert(sizeof(ptx_leaf_value) == 8 && sizeof(((ptx_expr *)0)->u) == 8 &&
                sizeof(((ptx_expr_box *)0)->v) == 8, "a leaf's value is copied as 8 bytes");
 
@@ -193,36 +202,6 @@ static ptx_expr *parts_new(ptx_context *ctx, ptx_expr_kind kind, uint8_t op, ptx
     for (uint32_t i = 0; i < n; i++)
         cell_free(ctx, parts[i]);
     return e;
-}
-
-/* Operands are stored in an array of nodes: the `n` nodes are moved into
- * one, and their cells go back to cell_new. */
-static ptx_expr *move_exprs(ptx_context *ctx, ptx_expr *const *from, uint32_t n)
-{
-    if (!n)
-        return NULL;
-    ptx_expr *to = ptx_arena_alloc(&ctx->arena, n * sizeof *to);
-    for (uint32_t i = 0; i < n; i++) {
-        to[i] = *from[i];
-        cell_free(ctx, from[i]);
-    }
-    return to;
-}
-
-/* The expressions on the scratch above `mark`, moved into an array. */
-static ptx_expr *take_exprs(ptx_context *ctx, size_t mark, uint32_t *count)
-{
-    if (mark == PTX_NO_LIST || ctx->nscratch <= mark) {
-        *count = 0;
-        if (mark != PTX_NO_LIST)
-            ctx->nscratch = mark < ctx->nscratch ? mark : ctx->nscratch;
-        return NULL;
-    }
-    size_t n = ctx->nscratch - mark;
-    ptx_expr *to = move_exprs(ctx, (ptx_expr *const *)(ctx->scratch + mark), (uint32_t)n);
-    ctx->nscratch = mark;
-    *count = (uint32_t)n;
-    return to;
 }
 
 static ptx_span join(const ptx_expr *a, const ptx_expr *b)
@@ -535,29 +514,42 @@ static ptx_mod *shared_mods(ptx_context *ctx, ptx_split *sp, uint32_t at, uint32
 ptx_node *ptx_b_instr(ptx_context *ctx, const ptx_tok *guard, bool neg,
                       const ptx_tok *opcode, size_t mods, size_t ops, ptx_loc_t loc)
 {
-    ptx_instr *in = node_new(ctx, PTX_NODE_INSTR, sizeof *in, loc);
-    /* a DOTTED opcode: its words go before those the grammar collected */
-    ptx_split *sp = ptx_intern_split(ctx, ctx->src + opcode->off, opcode->len);
-    uint32_t words = sp->nwords - 1;
-    in->opcode = sp->words[0];
-    if (guard) {
-        in->guard = tok_name(ctx, guard);
-        in->guard_neg = neg;
-    }
-    uint32_t nops;
-    in->ops = take_exprs(ctx, ops, &nops);
-    if (nops > UINT16_MAX) {
+    /* the operands, on the scratch above `ops`, go into the node */
+    size_t have = ops != PTX_NO_LIST && ctx->nscratch > ops ? ctx->nscratch - ops : 0;
+    uint32_t nops = have > UINT16_MAX ? UINT16_MAX : (uint32_t)have;
+    if (have > UINT16_MAX)
         error_at(ctx, PTX_DIAG_LIMIT, span_of(loc),
                  "too many operands (the limit is %u)", (unsigned)UINT16_MAX);
-        nops = UINT16_MAX;
-    }
+    ptx_instr *in = ptx_arena_alloc(&ctx->arena,
+                                    sizeof *in + (nops + (guard != NULL)) * sizeof(ptx_expr));
+    memset(in, 0, sizeof *in);
+    in->base.kind = PTX_NODE_INSTR;
+    in->base.span = span_of(loc);
     in->nops = (uint16_t)nops;
-    for (uint32_t i = 0; i < in->nops; i++) {
+    ptx_expr *const *from = (ptx_expr *const *)(ctx->scratch + (have ? ops : 0));
+    for (size_t i = 0; i < have; i++) {
+        if (i < nops)
+            in->ops[i] = *from[i];
+        cell_free(ctx, from[i]);
+    }
+    if (have)
+        ctx->nscratch = ops;
+    for (uint32_t i = 0; i < nops; i++) {
         const ptx_expr *f = find_field(&in->ops[i]);
         if (f)
             error_at(ctx, PTX_DIAG_EXPR, ptx_expr_span(f),
                      "'name = value' is only allowed in initialisers of .texref, .samplerref and .surfref variables");
     }
+    if (guard) {
+        ptx_leaf_value v = { .name = tok_name(ctx, guard) };
+        ptx_expr_set_leaf(ctx, &in->ops[nops], PTX_EXPR_SYM, 0, tok_span(guard), v, NULL);
+        in->flags |= PTX_INSTR_GUARD;
+        in->guard_neg = neg;
+    }
+    /* a DOTTED opcode: its words go before those the grammar collected */
+    ptx_split *sp = ptx_intern_split(ctx, ctx->src + opcode->off, opcode->len);
+    uint32_t words = sp->nwords - 1;
+    in->opcode = sp->words[0];
     uint32_t n;
     void **pairs = take(ctx, mods, &n);
     if ((size_t)n / 2 + words > UINT16_MAX) {
@@ -574,7 +566,7 @@ ptx_node *ptx_b_instr(ptx_context *ctx, const ptx_tok *guard, bool neg,
     if (n == 0) {
         /* all in the opcode's token: shared with the instructions alike */
         in->mods = shared_mods(ctx, sp, at, words);
-        in->shared_mods = 1;
+        in->flags |= PTX_INSTR_SHARED_MODS;
         return &in->base;
     }
     in->mods = ptx_arena_alloc(&ctx->arena, in->nmods * sizeof *in->mods);

@@ -67,7 +67,8 @@ ptx_instr *ptx_new_instr(ptx_context *ctx, const char *opcode, ptx_expr *const *
         UNGUARD(ctx);
         return NULL;
     }
-    ptx_instr *in = ptx_arena_zalloc(&ctx->arena, sizeof *in);
+    ptx_instr *in = ptx_arena_alloc(&ctx->arena, sizeof *in + nops * sizeof(ptx_expr));
+    memset(in, 0, sizeof *in);
     in->base.kind = PTX_NODE_INSTR;
     in->base.span.off = PTX_NO_OFFSET;
     in->opcode = ptx_intern(ctx, opcode, root);
@@ -82,11 +83,8 @@ ptx_instr *ptx_new_instr(ptx_context *ctx, const char *opcode, ptx_expr *const *
         p = q;
     }
     in->nops = (uint16_t)nops;
-    if (nops) {
-        in->ops = ptx_arena_alloc(&ctx->arena, nops * sizeof *in->ops);
-        for (size_t i = 0; i < nops; i++)
-            in->ops[i] = *ops[i];
-    }
+    for (size_t i = 0; i < nops; i++)
+        in->ops[i] = *ops[i];
     UNGUARD(ctx);
     return in;
 }

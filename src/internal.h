@@ -66,7 +66,7 @@ typedef struct ptx_interner {
  * token, starting at the same distance `at` from the start of the
  * instruction (after the same guard), and, once validated, with the same
  * ids and categories.  The sets of one token are chained from its split;
- * an instruction whose mods are in a set has `shared_mods` set. */
+ * an instruction whose mods are in a set has PTX_INSTR_SHARED_MODS. */
 typedef struct ptx_mods_set ptx_mods_set;
 struct ptx_mods_set {
     ptx_mods_set *next;
@@ -76,7 +76,7 @@ struct ptx_mods_set {
     ptx_mod mods[];
 };
 
-/* The set that holds mods (an instruction's with shared_mods). */
+/* The set that holds mods (an instruction's with PTX_INSTR_SHARED_MODS). */
 #define ptx_mods_set_of(m) \
     ((ptx_mods_set *)(void *)((char *)(m) - offsetof(ptx_mods_set, mods)))
 

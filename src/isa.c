@@ -1262,7 +1262,7 @@ static void apply_form(ptx_context *ctx, ptx_instr *in, uint16_t index, const ui
     const ptx_isa_form *form = &ptx_isa_forms[index];
     in->family = (uint8_t)form->family;
     ptx_mod *mods = in->mods;
-    if (in->shared_mods) {
+    if (in->flags & PTX_INSTR_SHARED_MODS) {
         ptx_mods_set *cur = ptx_mods_set_of(in->mods);
         if (cur->validated && set_says(cur, in->nmods, form, ids, assign))
             return;
@@ -1530,7 +1530,7 @@ static void check_instr(ptx_context *ctx, const ptx_module *m, ptx_instr *in,
         return;
     if (!root) {
         ptx_span s = { in->base.span.off, in->opcode->len };
-        if (in->guard) {
+        if (ptx_instr_guard(in)) {
             /* the opcode follows the guard: find it in the source */
             const char *p = ctx->src + in->base.span.off, *end = p + in->base.span.len;
             const char *hit = p;

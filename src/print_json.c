@@ -283,9 +283,9 @@ static void instr(ptx_out *o, const ptx_instr *in)
 {
     ptx_out_str(o, "{\"k\":\"instr\"");
     range(o, in->base.span);
-    if (in->guard) {
+    if (ptx_instr_guard(in)) {
         key(o, "guard");
-        name(o, in->guard);
+        name(o, ptx_expr_name(ptx_instr_guard(in)));
         if (in->guard_neg)
             ptx_out_str(o, ",\"neg\":true");
     }

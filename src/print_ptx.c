@@ -210,9 +210,9 @@ static void out_func_head(printer *p, const ptx_func *f)
 static void out_instr(printer *p, const ptx_instr *in, unsigned indent)
 {
     ptx_out *o = p->o;
-    if (in->guard) {
+    if (ptx_instr_guard(in)) {
         ptx_out_str(o, in->guard_neg ? "@!" : "@");
-        ptx_out_name(o, in->guard);
+        ptx_out_name(o, ptx_expr_name(ptx_instr_guard(in)));
         ptx_out_char(o, ' ');
     }
     ptx_out_name(o, in->opcode);

@@ -157,9 +157,9 @@ static void out_instr(tree *t, unsigned depth, const ptx_instr *in)
 {
     ptx_out *o = t->o;
     line_start(t, depth, in->base.span, "instr ");
-    if (in->guard) {
+    if (ptx_instr_guard(in)) {
         ptx_out_str(o, in->guard_neg ? "@!" : "@");
-        ptx_out_name(o, in->guard);
+        ptx_out_name(o, ptx_expr_name(ptx_instr_guard(in)));
         ptx_out_char(o, ' ');
     }
     ptx_out_name(o, in->opcode);
@@ -356,9 +356,9 @@ static void out_compact(tree *t, const ptx_instr *in)
             ptx_out_u64(o, ptx_position_near(t->ctx, in->base.span.off, &t->line).line);
         ptx_out_str(o, "  ");
     }
-    if (in->guard) {
+    if (ptx_instr_guard(in)) {
         ptx_out_str(o, in->guard_neg ? "@!" : "@");
-        ptx_out_name(o, in->guard);
+        ptx_out_name(o, ptx_expr_name(ptx_instr_guard(in)));
         ptx_out_char(o, ' ');
     }
     ptx_out_name(o, in->opcode);

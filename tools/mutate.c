@@ -1013,7 +1013,7 @@ static void make_target(target *t, source *s, const ptx_instr *in)
     size_t op = in->base.span.off;
     if (in->nmods)
         op = ptx_mod_offset(in, 0) - in->opcode->len;
-    else if (in->guard) {
+    else if (ptx_instr_guard(in)) {
         const char *p = s->text;
         size_t end = in->base.span.off + in->base.span.len;
         while (op < end && p[op] != ' ' && p[op] != '\t')

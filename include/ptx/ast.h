@@ -455,19 +455,39 @@ typedef struct ptx_mod {
                                    the words of the instruction's name */
 } ptx_mod;
 
+/* flags of an instruction */
+enum {
+    PTX_INSTR_SHARED_MODS = 1,  /* internal: `mods` is shared (see ptx_mod) */
+    PTX_INSTR_GUARD = 2         /* it has a guard: ptx_instr_guard */
+};
+
+/* An instruction: 40 bytes and its operands.  Its small fields sit in the
+ * room the node header leaves; read `base` as for any node. */
 typedef struct ptx_instr {
-    ptx_node base;
+    union {
+        ptx_node base;
+        struct {
+            uint8_t kind_;      /* base.kind */
+            uint8_t family;     /* ptx_family (ptx/isa.h); NONE if unknown */
+            uint8_t guard_neg;  /* the guard is @!p */
+            uint8_t flags;      /* PTX_INSTR_* */
+            ptx_span span_;     /* base.span */
+            uint16_t nmods;     /* at most 65535, as nops: more is an error */
+            uint16_t nops;
+            ptx_node *next_;    /* base.next */
+        };
+    };
     const ptx_name *opcode;     /* "ld", "mbarrier"...: the first word */
-    const ptx_name *guard;      /* @p / @!p predicate, or NULL */
-    uint8_t family;             /* ptx_family (ptx/isa.h); NONE if unknown */
-    uint8_t guard_neg;
-    uint8_t shared_mods;        /* internal: `mods` is shared (see ptx_mod) */
-    uint8_t pad;
-    uint16_t nmods;             /* at most 65535, as nops: more is an error */
-    uint16_t nops;
     ptx_mod *mods;              /* dot-words after the opcode, in source order */
-    ptx_expr *ops;              /* operands in source order */
+    ptx_expr ops[];             /* operands in source order; after them, the
+                                   guard's name (a SYM) when there is one */
 } ptx_instr;
+
+/* The guard's predicate (@p or @!p: see guard_neg), or NULL. */
+static inline const ptx_expr *ptx_instr_guard(const ptx_instr *in)
+{
+    return (in->flags & PTX_INSTR_GUARD) ? &in->ops[in->nops] : NULL;
+}
 
 /* The source offset of modifier i of `in`, or PTX_NO_OFFSET for one made
  * by a program. */

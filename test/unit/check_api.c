@@ -86,7 +86,7 @@ START_TEST(insert_instruction_before_ret)
     ck_assert_uint_eq(ptx_mod_offset(add, 0), PTX_NO_OFFSET);
     ck_assert_uint_eq(ptx_expr_span(ops[0]).off, PTX_NO_OFFSET);
     ck_assert_uint_eq(ptx_expr_span(ops[1]).len, 0);
-    ck_assert_int_eq(add->shared_mods, 0);
+    ck_assert_int_eq(add->flags & PTX_INSTR_SHARED_MODS, 0);
     ck_assert_int_eq(ptx_insert_before(f->body, ret, &add->base), PTX_OK);
     ptx_instr *fence = ptx_new_instr(ctx, "fence.proxy.async::generic.release.sync_restrict::shared::cluster.cluster", NULL, 0);
     ck_assert_uint_eq(fence->nmods, 5);

@@ -832,7 +832,7 @@ START_TEST(modifiers_shared_by_instructions_alike)
     ck_assert_ptr_ne(in[0]->mods, in[2]->mods);
     ck_assert_ptr_ne(in[2]->mods, in[4]->mods);
     ck_assert_ptr_eq(in[4]->mods, in[5]->mods);
-    ck_assert_int_eq(in[6]->shared_mods, 0);
+    ck_assert_int_eq(in[6]->flags & PTX_INSTR_SHARED_MODS, 0);
     ck_assert_ptr_ne(in[0]->mods, in[7]->mods);
     size_t len;
     const char *text = ptx_context_source(ctx, &len);
@@ -853,7 +853,7 @@ START_TEST(shape_names)
     ptx_context *ctx;
     const ptx_instr *in = one_instr(&ctx, "mov.u32 %r1, %tid.x;");
     ck_assert_str_eq(in->opcode->text, "mov");
-    ck_assert_ptr_null(in->guard);
+    ck_assert_ptr_null(ptx_instr_guard(in));
     ck_assert_uint_eq(in->nmods, 1);
     ck_assert_str_eq(in->mods[0].name->text, ".u32");
     ck_assert_uint_eq(in->nops, 2);
@@ -982,7 +982,11 @@ START_TEST(one_token_instruction_as_grammar)
     ck_assert_uint_eq(shift, strlen(s) + 3);
     ck_assert_uint_eq(a->base.span.len, b->base.span.len);
     ck_assert_ptr_eq(a->opcode, b->opcode);
-    ck_assert_ptr_eq(a->guard, b->guard);
+    ck_assert_int_eq(!ptx_instr_guard(a), !ptx_instr_guard(b));
+    if (ptx_instr_guard(a)) {
+        ck_assert_ptr_eq(ptx_expr_name(ptx_instr_guard(a)), ptx_expr_name(ptx_instr_guard(b)));
+        ck_assert_uint_eq(ptx_expr_span(ptx_instr_guard(a)).off + shift, ptx_expr_span(ptx_instr_guard(b)).off);
+    }
     ck_assert_uint_eq(a->guard_neg, b->guard_neg);
     ck_assert_uint_eq(a->nmods, b->nmods);
     for (unsigned i = 0; i < a->nmods; i++) {
@@ -1308,10 +1312,10 @@ START_TEST(shape_guard)
     const ptx_module *m = parse(&ctx, "@%p1 bra L;\n@!%p1 bra L;\nL: ret;");
     ck_assert_uint_eq(ptx_diag_count(ctx), 0);
     const ptx_instr *a = instr_at(m, 0), *b = instr_at(m, 1);
-    ck_assert_str_eq(a->guard->text, "%p1");
+    ck_assert_str_eq(ptx_expr_name(ptx_instr_guard(a))->text, "%p1");
     ck_assert_uint_eq(a->guard_neg, 0);
     ck_assert_uint_eq(b->guard_neg, 1);
-    ck_assert_ptr_eq(a->guard, b->guard);
+    ck_assert_ptr_eq(ptx_expr_name(ptx_instr_guard(a)), ptx_expr_name(ptx_instr_guard(b)));
     ck_assert_ptr_eq(a->opcode, b->opcode);
     assert_sym(&a->ops[0], "L", NULL);
     const ptx_node *l = stmt_at(m, 2);

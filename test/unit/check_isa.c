@@ -139,7 +139,7 @@ START_TEST(shared_modifiers_follow_validation)
     const ptx_instr *bad = (const ptx_instr *)ok->base.next;
     const ptx_instr *twin = (const ptx_instr *)bad->base.next;
     const ptx_instr *apart = (const ptx_instr *)twin->base.next;
-    ck_assert_int_eq(ok->shared_mods, 1);
+    ck_assert_int_eq(ok->flags & PTX_INSTR_SHARED_MODS, PTX_INSTR_SHARED_MODS);
     ck_assert_ptr_eq(ok->mods, twin->mods);
     ck_assert_ptr_ne(ok->mods, bad->mods);
     ck_assert_int_eq(ptx_instr_modifier(ok, PTX_CAT_TYPE, 0), PTX_MOD_S32);
@@ -147,7 +147,7 @@ START_TEST(shared_modifiers_follow_validation)
     ck_assert_int_eq(bad->family, PTX_FAMILY_NONE);
     ck_assert_uint_eq(bad->mods[0].id, 0);
     ck_assert_uint_eq(bad->mods[0].category, PTX_CAT_NONE);
-    ck_assert_int_eq(apart->shared_mods, 0);
+    ck_assert_int_eq(apart->flags & PTX_INSTR_SHARED_MODS, 0);
     ck_assert_int_eq(ptx_instr_modifier(apart, PTX_CAT_TYPE, 0), PTX_MOD_S32);
     size_t len;
     const char *text = ptx_context_source(ctx, &len);
