@@ -410,16 +410,16 @@ static struct fault operand_fault(const ptx_expr *e, const ptx_isa_operand *op, 
 /* A form ptxas no longer takes in modules of this version and target */
 static bool withdrawn(const ptx_module *m, const ptx_isa_form *f)
 {
-    if (!f->gone_major && !f->gone_target[0])
+    if (!f->gone_major && !PTX_ISA_STR(f->gone_target)[0])
         return false;
     if (f->gone_major && (m->version_major < f->gone_major ||
                           (m->version_major == f->gone_major && m->version_minor < f->gone_minor)))
         return false;
-    if (f->gone_target[0]) {
+    if (PTX_ISA_STR(f->gone_target)[0]) {
         if (!m->ntargets)
             return false;
         target have = parse_target(m->targets[0]->text);
-        return have.arch && have.arch >= parse_target(f->gone_target).arch;
+        return have.arch && have.arch >= parse_target(PTX_ISA_STR(f->gone_target)).arch;
     }
     return true;
 }
@@ -565,7 +565,7 @@ static verdict try_form(const ptx_module *m, const ptx_instr *in, const ptx_isa_
         v.cost = 1;
         return v;
     }
-    const char *need = f->target[0] ? f->target : fam->target;
+    const char *need = PTX_ISA_STR(f->target)[0] ? PTX_ISA_STR(f->target) : fam->target;
     if (need[0] && m->ntargets) {
         target have = parse_target(m->targets[0]->text);
         /* a comma list: any one of the targets will do */
@@ -785,7 +785,7 @@ static void report_modifier(ptx_context *ctx, const explain *x, const ptx_instr 
         ptx_diag_add(ctx, PTX_SEV_ERROR, PTX_DIAG_INSTRUCTION, mod_span(in, v.index),
                      "'%s' with '%s' needs %s%s (form: %s)", op, word,
                      need.n == 1 && g->slots[best.slot].kind != PTX_SLOT_SET ? "the modifier " : "",
-                     vals, g->text);
+                     vals, PTX_ISA_STR(g->text));
         return;
     }
     if (g && best.what == P_DUPLICATE && best.index == v.index) {
@@ -795,18 +795,18 @@ static void report_modifier(ptx_context *ctx, const explain *x, const ptx_instr 
     if (g && (best.what == P_MODIFIER || best.what == P_DUPLICATE) && best.index != v.index) {
         ptx_diag_add(ctx, PTX_SEV_ERROR, PTX_DIAG_INSTRUCTION, mod_span(in, v.index),
                      "modifier '%s' cannot be combined with '%s' in '%s' (form: %s)", word,
-                     in->mods[best.index].name->text, op, g->text);
+                     in->mods[best.index].name->text, op, PTX_ISA_STR(g->text));
         return;
     }
     if (!g && same.n) {
         list_words(vals, sizeof vals, &same);
         ptx_diag_add(ctx, PTX_SEV_ERROR, PTX_DIAG_INSTRUCTION, mod_span(in, v.index),
                      "modifier '%s' is not valid in '%s': expected %s (closest form: %s)", word,
-                     op, vals, f->text);
+                     op, vals, PTX_ISA_STR(f->text));
         return;
     }
     ptx_diag_add(ctx, PTX_SEV_ERROR, PTX_DIAG_INSTRUCTION, mod_span(in, v.index),
-                 "modifier '%s' is not valid in '%s' (closest form: %s)", word, op, f->text);
+                 "modifier '%s' is not valid in '%s' (closest form: %s)", word, op, PTX_ISA_STR(f->text));
 }
 
 /* "1, 2 or 4" for the sizes a vector operand takes */
@@ -972,7 +972,7 @@ static void report(ptx_context *ctx, const explain *x, const ptx_instr *in,
         ptx_span s = v.index < in->nmods ? mod_span(in, v.index) : at;
         ptx_diag_add(ctx, PTX_SEV_ERROR, PTX_DIAG_INSTRUCTION, s,
                      "'%s%s' is not an instruction: '%s' continues with %s", op,
-                     v.index < in->nmods ? in->mods[v.index].name->text : "", op, f->text);
+                     v.index < in->nmods ? in->mods[v.index].name->text : "", op, PTX_ISA_STR(f->text));
         return;
     }
     case P_MODIFIER:
@@ -995,7 +995,7 @@ static void report(ptx_context *ctx, const explain *x, const ptx_instr *in,
         ptx_diag_add(ctx, PTX_SEV_ERROR, PTX_DIAG_INSTRUCTION, mod_span(in, v.index),
                      "%s '%s' is out of place in '%s': the %ss follow the order of the form (%s)",
                      ptx_isa_category_names[v.slot], in->mods[v.index].name->text, op,
-                     ptx_isa_category_names[v.slot], f->text);
+                     ptx_isa_category_names[v.slot], PTX_ISA_STR(f->text));
         return;
     case P_MISSING: {
         mod_list need = { { 0 }, 0 };
@@ -1003,7 +1003,7 @@ static void report(ptx_context *ctx, const explain *x, const ptx_instr *in,
         list_words(vals, sizeof vals, &need);
         ptx_diag_add(ctx, PTX_SEV_ERROR, PTX_DIAG_INSTRUCTION, at, "'%s' needs %s%s (form: %s)",
                      op, need.n == 1 && f->slots[v.slot].kind != PTX_SLOT_SET ? "the modifier " : "",
-                     vals, f->text);
+                     vals, PTX_ISA_STR(f->text));
         return;
     }
     case P_OPERAND_COUNT: {
@@ -1024,7 +1024,7 @@ static void report(ptx_context *ctx, const explain *x, const ptx_instr *in,
         count_words(vals, sizeof vals, counts);
         ptx_diag_add(ctx, PTX_SEV_ERROR, PTX_DIAG_INSTRUCTION, at,
                      "'%s' takes %s operand%s, found %u (form: %s)", op, vals,
-                     counts == 2 ? "" : "s", in->nops, f->text);
+                     counts == 2 ? "" : "s", in->nops, PTX_ISA_STR(f->text));
         return;
     }
     case P_OPERAND:
@@ -1036,30 +1036,30 @@ static void report(ptx_context *ctx, const explain *x, const ptx_instr *in,
         unsigned minor = f->since_major ? f->since_minor : fam->minor;
         ptx_diag_add(ctx, PTX_SEV_ERROR, PTX_DIAG_INSTRUCTION, at,
                      "'%s' (%s) requires PTX ISA .version %u.%u or later; this module is %u.%u",
-                     op, f->text, major, minor, m->version_major, m->version_minor);
+                     op, PTX_ISA_STR(f->text), major, minor, m->version_major, m->version_minor);
         return;
     }
     case P_WITHDRAWN:
-        if (f->gone_major && f->gone_target[0])
+        if (f->gone_major && PTX_ISA_STR(f->gone_target)[0])
             ptx_diag_add(ctx, PTX_SEV_ERROR, PTX_DIAG_INSTRUCTION, at,
                          "'%s' (%s) is not supported on .target %s and later from PTX ISA %u.%u; this module is %u.%u for %s",
-                         op, f->text, f->gone_target, f->gone_major, f->gone_minor,
+                         op, PTX_ISA_STR(f->text), PTX_ISA_STR(f->gone_target), f->gone_major, f->gone_minor,
                          m->version_major, m->version_minor, m->targets[0]->text);
-        else if (f->gone_target[0])
+        else if (PTX_ISA_STR(f->gone_target)[0])
             ptx_diag_add(ctx, PTX_SEV_ERROR, PTX_DIAG_INSTRUCTION, at,
                          "'%s' (%s) is not supported on .target %s and later; this module targets %s",
-                         op, f->text, f->gone_target, m->targets[0]->text);
+                         op, PTX_ISA_STR(f->text), PTX_ISA_STR(f->gone_target), m->targets[0]->text);
         else
             ptx_diag_add(ctx, PTX_SEV_ERROR, PTX_DIAG_INSTRUCTION, at,
                          "'%s' (%s) is not supported from PTX ISA %u.%u; this module is %u.%u",
-                         op, f->text, f->gone_major, f->gone_minor, m->version_major,
+                         op, PTX_ISA_STR(f->text), f->gone_major, f->gone_minor, m->version_major,
                          m->version_minor);
         return;
     case P_TARGET: {
-        const char *need = f->target[0] ? f->target : ptx_isa_families[f->family].target;
+        const char *need = PTX_ISA_STR(f->target)[0] ? PTX_ISA_STR(f->target) : ptx_isa_families[f->family].target;
         bool list = strchr(need, ',') != NULL;
         ptx_diag_add(ctx, PTX_SEV_ERROR, PTX_DIAG_INSTRUCTION, at,
-                     "'%s' (%s) requires .target %s%s%s; this module targets %s", op, f->text,
+                     "'%s' (%s) requires .target %s%s%s; this module targets %s", op, PTX_ISA_STR(f->text),
                      list ? "one of " : "", need,
                      list || need[strlen(need) - 1] == 'a' ? "" : " or later",
                      m->targets[0]->text);

@@ -50,9 +50,17 @@ typedef struct ptx_isa_operand {
     uint8_t optional;
 } ptx_isa_operand;
 
+/* The forms hold no pointers, so that their table needs no relocation
+ * and stays in read-only pages that are read in only where used (with
+ * pointers, a position-independent program writes all 1.7 MB of it at
+ * start).  Their strings are offsets into ptx_isa_strings: read them with
+ * PTX_ISA_STR. */
+extern const char ptx_isa_strings[];
+#define PTX_ISA_STR(off) (ptx_isa_strings + (off))
+
 typedef struct ptx_isa_form {
     uint16_t family;            /* ptx_family */
-    const char *text;           /* the template, for messages */
+    uint32_t text;              /* the template, for messages */
     uint8_t nname;
     uint16_t name[12];          /* fixed words after the opcode */
     uint8_t nslots;
@@ -60,10 +68,10 @@ typedef struct ptx_isa_form {
     uint8_t nops;
     ptx_isa_operand ops[16];
     uint8_t since_major, since_minor;   /* 0.0: the family's */
-    const char *target;                 /* "": the family's */
+    uint32_t target;                    /* "": the family's */
     uint8_t gone_major, gone_minor;     /* withdrawn from this version (0.0: never)... */
-    const char *gone_target;            /* ...on this target and later ("": any) */
-    const char *file;
+    uint32_t gone_target;               /* ...on this target and later ("": any) */
+    uint32_t file;
     int line;
 } ptx_isa_form;
 

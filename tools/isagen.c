@@ -129,6 +129,26 @@ static void *grow(void *p, int *cap, int n, size_t size)
     return p;
 }
 
+/* The strings of the forms, each once, one after another with their
+ * NULs: the forms refer to them by offset (src/isa_tables.h). */
+static char *pool;
+static int npool, cappool;
+
+static int pool_add(const char *s)
+{
+    if (!s)
+        s = "";
+    for (int at = 0; at < npool; at += (int)strlen(pool + at) + 1)
+        if (!strcmp(pool + at, s))
+            return at;
+    int n = (int)strlen(s) + 1, at = npool;
+    while (npool + n > cappool)
+        pool = grow(pool, &cappool, cappool, 1);
+    memcpy(pool + at, s, (size_t)n);
+    npool += n;
+    return at;
+}
+
 static char *dup(const char *s)
 {
     size_t n = strlen(s) + 1;
@@ -907,7 +927,7 @@ int main(int argc, char **argv)
         int k = fam_order[f->family];
         count[k]++;
         /* C11 has no empty initialiser: an empty list is written { 0 } */
-        fprintf(c, "    { %d, \"%s\", %d, {", k + 1, f->text, f->nname);
+        fprintf(c, "    { %d, %d, %d, {", k + 1, pool_add(f->text), f->nname);
         for (int j = 0; j < f->nname; j++)
             fprintf(c, "%s%d", j ? ", " : " ", remap[f->name[j]]);
         fprintf(c, "%s }, %d, {", f->nname ? "" : " 0", f->nslots);
@@ -926,11 +946,18 @@ int main(int argc, char **argv)
         }
         if (!f->nops)
             fprintf(c, " { 0, 0, 0, 0, 0, 0, 0 }");
-        fprintf(c, " }, %d, %d, \"%s\", %d, %d, \"%s\", \"%s\", %d },\n", f->since_major,
-                f->since_minor, f->target ? f->target : "", f->gone_major, f->gone_minor,
-                f->gone_target ? f->gone_target : "", f->file, f->line);
+        fprintf(c, " }, %d, %d, %d, %d, %d, %d, %d, %d },\n", f->since_major,
+                f->since_minor, pool_add(f->target), f->gone_major, f->gone_minor,
+                pool_add(f->gone_target), pool_add(f->file), f->line);
     }
-    fprintf(c, "};\n\nconst ptx_isa_root ptx_isa_roots[] = {\n");
+    fprintf(c, "};\n\nconst char ptx_isa_strings[] =");
+    for (int at = 0; at < npool || at == 0; at += (int)strlen(pool + at) + 1) {
+        fprintf(c, "\n    \"%s\\0\"", npool ? pool + at : "");
+        if (!npool)
+            break;
+    }
+    fprintf(c, ";\n");
+    fprintf(c, "\nconst ptx_isa_root ptx_isa_roots[] = {\n");
     int nroots = 0;
     for (int i = 0; i < nforms;) {
         int j = i;
