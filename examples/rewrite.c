@@ -19,7 +19,7 @@ static int rewrite(ptx_context *ctx, ptx_block *body)
         for (ptx_node *n = b->first; n; n = n->next) {
             if (n->kind == PTX_NODE_BLOCK && depth < MAX_DEPTH)
                 stack[depth++] = (ptx_block *)n;
-            if (n->kind == PTX_NODE_INSTR && strcmp(((ptx_instr *)n)->opcode->text, "ret") == 0) {
+            if (n->kind == PTX_NODE_INSTR && strcmp(ptx_instr_opcode((ptx_instr *)n)->text, "ret") == 0) {
                 ptx_instr *fence = ptx_new_instr(ctx, "membar.cta", NULL, 0);
                 if (!fence || ptx_insert_before(b, n, &fence->base) != PTX_OK)
                     return -1;

@@ -109,7 +109,7 @@ static void *take(ptx_context *ctx, size_t mark, uint32_t *count)
 
 _Static_assert(sizeof(ptx_expr) == 16, "an expression node is 16 bytes (include/ptx/ast.h)");
 /* ptx_instr's small fields fill the room of its node header */
-_Static_assert(sizeof(ptx_instr) == 40, "an instruction is 40 bytes and its operands");
+_Static_assert(sizeof(ptx_instr) == 32, "an instruction is 32 bytes and its operands");
 _Static_assert(offsetof(ptx_instr, kind_) == offsetof(ptx_node, kind) &&
                offsetof(ptx_instr, span_) == offsetof(ptx_node, span) &&
                offsetof(ptx_instr, next_) == offsetof(ptx_node, next) &&
@@ -481,17 +481,18 @@ void ptx_b_mod(ptx_context *ctx, const ptx_tok *word)
     ptx_scratch_push(ctx, (void *)(uintptr_t)word->off);
 }
 
-/* The first `words` modifiers, those of the opcode's token, which starts
- * `at` bytes into the instruction. */
+/* The opcode and the first `words` modifiers, those of the opcode's
+ * token, which starts `at` bytes into the instruction: mods[0] is the
+ * opcode's. */
 static void fill_mods(ptx_mod *mods, const ptx_split *sp, uint32_t at, uint32_t words)
 {
-    uint32_t off = at + sp->words[0]->len;
-    for (unsigned i = 0; i < words; i++) {
-        mods[i].name = sp->words[i + 1];
+    uint32_t off = at;
+    for (unsigned i = 0; i <= words; i++) {
+        mods[i].name = sp->words[i];
         mods[i].off = off;
         mods[i].id = 0;
         mods[i].category = 0;
-        off += sp->words[i + 1]->len;
+        off += sp->words[i]->len;
     }
 }
 
@@ -500,15 +501,15 @@ static ptx_mod *shared_mods(ptx_context *ctx, ptx_split *sp, uint32_t at, uint32
 {
     for (ptx_mods_set *s = sp->sets; s; s = s->next)
         if (s->at == at && !s->validated)
-            return s->mods;
-    ptx_mods_set *s = ptx_arena_alloc(&ctx->arena, sizeof *s + words * sizeof(ptx_mod));
+            return s->mods + 1;
+    ptx_mods_set *s = ptx_arena_alloc(&ctx->arena, sizeof *s + (words + 1) * sizeof(ptx_mod));
     s->at = at;
     s->validated = false;
     s->head = &sp->sets;
     s->next = sp->sets;
     sp->sets = s;
     fill_mods(s->mods, sp, at, words);
-    return s->mods;
+    return s->mods + 1;
 }
 
 ptx_node *ptx_b_instr(ptx_context *ctx, const ptx_tok *guard, bool neg,
@@ -549,7 +550,6 @@ ptx_node *ptx_b_instr(ptx_context *ctx, const ptx_tok *guard, bool neg,
     /* a DOTTED opcode: its words go before those the grammar collected */
     ptx_split *sp = ptx_intern_split(ctx, ctx->src + opcode->off, opcode->len);
     uint32_t words = sp->nwords - 1;
-    in->opcode = sp->words[0];
     uint32_t n;
     void **pairs = take(ctx, mods, &n);
     if ((size_t)n / 2 + words > UINT16_MAX) {
@@ -560,8 +560,6 @@ ptx_node *ptx_b_instr(ptx_context *ctx, const ptx_tok *guard, bool neg,
         n = 2 * (UINT16_MAX - words);
     }
     in->nmods = (uint16_t)(n / 2 + words);
-    if (!in->nmods)
-        return &in->base;
     uint32_t at = opcode->off - loc.off;
     if (n == 0) {
         /* all in the opcode's token: shared with the instructions alike */
@@ -569,8 +567,8 @@ ptx_node *ptx_b_instr(ptx_context *ctx, const ptx_tok *guard, bool neg,
         in->flags |= PTX_INSTR_SHARED_MODS;
         return &in->base;
     }
-    in->mods = ptx_arena_alloc(&ctx->arena, in->nmods * sizeof *in->mods);
-    fill_mods(in->mods, sp, at, words);
+    in->mods = (ptx_mod *)ptx_arena_alloc(&ctx->arena, (in->nmods + 1u) * sizeof *in->mods) + 1;
+    fill_mods(in->mods - 1, sp, at, words);
     for (unsigned i = words; i < in->nmods; i++) {
         in->mods[i].name = pairs[2 * (i - words)];
         in->mods[i].off = (uint32_t)(uintptr_t)pairs[2 * (i - words) + 1] - loc.off;

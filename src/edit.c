@@ -71,8 +71,9 @@ ptx_instr *ptx_new_instr(ptx_context *ctx, const char *opcode, ptx_expr *const *
     memset(in, 0, sizeof *in);
     in->base.kind = PTX_NODE_INSTR;
     in->base.span.off = PTX_NO_OFFSET;
-    in->opcode = ptx_intern(ctx, opcode, root);
-    in->mods = n ? ptx_arena_zalloc(&ctx->arena, n * sizeof *in->mods) : NULL;
+    in->mods = (ptx_mod *)ptx_arena_zalloc(&ctx->arena, (n + 1) * sizeof *in->mods) + 1;
+    in->mods[-1].name = ptx_intern(ctx, opcode, root);
+    in->mods[-1].off = PTX_NO_OFFSET;
     const char *p = opcode + root;
     while (*p == '.') {
         const char *q = p + 1;

@@ -76,9 +76,10 @@ struct ptx_mods_set {
     ptx_mod mods[];
 };
 
-/* The set that holds mods (an instruction's with PTX_INSTR_SHARED_MODS). */
+/* The set that holds mods (an instruction's with PTX_INSTR_SHARED_MODS);
+ * mods[0] of a set is the opcode's, an instruction's mods start at 1. */
 #define ptx_mods_set_of(m) \
-    ((ptx_mods_set *)(void *)((char *)(m) - offsetof(ptx_mods_set, mods)))
+    ((ptx_mods_set *)(void *)((char *)((m) - 1) - offsetof(ptx_mods_set, mods)))
 
 /* A dotted name ("ld.global.u32") cut at its dots: words[0] is the part
  * before the first dot ("ld"), then each ".word" in order, all interned. */

@@ -752,7 +752,7 @@ static void missing_values(const explain *x, const ptx_instr *in, const ptx_isa_
 static void report_modifier(ptx_context *ctx, const explain *x, const ptx_instr *in,
                             const ptx_isa_form *f, verdict v)
 {
-    const char *op = in->opcode->text;
+    const char *op = ptx_instr_opcode(in)->text;
     const char *word = in->mods[v.index].name->text;
     uint16_t id = x->ids[v.index];
     char vals[512];
@@ -876,7 +876,7 @@ static void pattern_list(char *buf, size_t n, const ptx_isa_selector *set)
 static void report_operand(ptx_context *ctx, const ptx_instr *in, const ptx_isa_operand *fo,
                            verdict v, unsigned vec)
 {
-    const char *op = in->opcode->text;
+    const char *op = ptx_instr_opcode(in)->text;
     const ptx_expr *e = &in->ops[v.index];
     unsigned n = v.index + 1;
     char words[512];
@@ -961,7 +961,7 @@ static void report(ptx_context *ctx, const explain *x, const ptx_instr *in,
                    const ptx_isa_form *f, verdict v)
 {
     const ptx_module *m = x->m;
-    const char *op = in->opcode->text;
+    const char *op = ptx_instr_opcode(in)->text;
     char vals[512];
     ptx_span at = in->base.span;
     switch (v.what) {
@@ -1247,7 +1247,7 @@ static bool set_says(const ptx_mods_set *s, unsigned n, const ptx_isa_form *form
                      const uint16_t *ids, const uint8_t *assign)
 {
     for (unsigned i = 0; i < n; i++)
-        if (s->mods[i].id != ids[i] || s->mods[i].category != category_of(form, assign, i))
+        if (s->mods[i + 1].id != ids[i] || s->mods[i + 1].category != category_of(form, assign, i))
             return false;
     return true;
 }
@@ -1268,18 +1268,19 @@ static void apply_form(ptx_context *ctx, ptx_instr *in, uint16_t index, const ui
             return;
         for (ptx_mods_set *s = *cur->head; s; s = s->next) {
             if (s->validated && s->at == cur->at && set_says(s, in->nmods, form, ids, assign)) {
-                in->mods = s->mods;
+                in->mods = s->mods + 1;
                 return;
             }
         }
-        ptx_mods_set *s = ptx_arena_alloc(&ctx->arena, sizeof *s + in->nmods * sizeof(ptx_mod));
+        ptx_mods_set *s = ptx_arena_alloc(&ctx->arena,
+                                          sizeof *s + (in->nmods + 1u) * sizeof(ptx_mod));
         s->at = cur->at;
         s->validated = true;
         s->head = cur->head;
         s->next = *cur->head;
         *cur->head = s;
-        memcpy(s->mods, cur->mods, in->nmods * sizeof(ptx_mod));
-        mods = in->mods = s->mods;
+        memcpy(s->mods, cur->mods, (in->nmods + 1u) * sizeof(ptx_mod));
+        mods = in->mods = s->mods + 1;
     }
     for (unsigned i = 0; i < in->nmods; i++) {
         mods[i].id = ids[i];
@@ -1523,25 +1524,15 @@ static uint8_t regs_lookup(const reg_table *t, const ptx_name *name)
 static void check_instr(ptx_context *ctx, const ptx_module *m, ptx_instr *in,
                         reg_table *regs)
 {
-    const ptx_isa_root *root = root_of(in->opcode);
+    const ptx_isa_root *root = root_of(ptx_instr_opcode(in));
     if (!root && PTX_FAMILY_COUNT - 1 < ALL_FAMILIES)
         return;
     if (!check_parenthesised(ctx, in, root))
         return;
     if (!root) {
-        ptx_span s = { in->base.span.off, in->opcode->len };
-        if (ptx_instr_guard(in)) {
-            /* the opcode follows the guard: find it in the source */
-            const char *p = ctx->src + in->base.span.off, *end = p + in->base.span.len;
-            const char *hit = p;
-            while (hit < end && !(strncmp(hit, in->opcode->text, in->opcode->len) == 0 &&
-                                  hit > p && (hit[-1] == ' ' || hit[-1] == '\t' || hit[-1] == '\n')))
-                hit++;
-            if (hit < end)
-                s.off = (uint32_t)(hit - ctx->src);
-        }
+        ptx_span s = { ptx_mod_offset(in, -1), ptx_instr_opcode(in)->len };
         ptx_diag_add(ctx, PTX_SEV_ERROR, PTX_DIAG_INSTRUCTION, s,
-                     "unknown instruction '%s'", in->opcode->text);
+                     "unknown instruction '%s'", ptx_instr_opcode(in)->text);
         return;
     }
     uint16_t ids_small[64];
@@ -1551,7 +1542,7 @@ static void check_instr(ptx_context *ctx, const ptx_module *m, ptx_instr *in,
         if (!ids[i]) {
             ptx_diag_add(ctx, PTX_SEV_ERROR, PTX_DIAG_INSTRUCTION, mod_span(in, i),
                          "unknown modifier '%s' for '%s'", in->mods[i].name->text,
-                         in->opcode->text);
+                         ptx_instr_opcode(in)->text);
             return;
         }
     }
@@ -1610,7 +1601,7 @@ static void check_instr(ptx_context *ctx, const ptx_module *m, ptx_instr *in,
             if (ids[i] == form->name[0] && ids[0] != form->name[0]) {
                 ptx_diag_add(ctx, PTX_SEV_ERROR, PTX_DIAG_INSTRUCTION, mod_span(in, i),
                              "'%s' is part of the instruction name: write '%s%s' before the other modifiers",
-                             in->mods[i].name->text, in->opcode->text, in->mods[i].name->text);
+                             in->mods[i].name->text, ptx_instr_opcode(in)->text, in->mods[i].name->text);
                 return;
             }
         }

@@ -290,7 +290,7 @@ static void instr(ptx_out *o, const ptx_instr *in)
             ptx_out_str(o, ",\"neg\":true");
     }
     key(o, "op");
-    name(o, in->opcode);
+    name(o, ptx_instr_opcode(in));
     if (in->family) {
         key(o, "family");
         const char *f = ptx_family_name((ptx_family)in->family);

@@ -215,7 +215,7 @@ static void out_instr(printer *p, const ptx_instr *in, unsigned indent)
         ptx_out_name(o, ptx_expr_name(ptx_instr_guard(in)));
         ptx_out_char(o, ' ');
     }
-    ptx_out_name(o, in->opcode);
+    ptx_out_name(o, ptx_instr_opcode(in));
     for (unsigned i = 0; i < in->nmods; i++)
         ptx_out_name(o, in->mods[i].name);
     for (uint32_t i = 0; i < in->nops; i++) {

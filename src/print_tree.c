@@ -162,7 +162,7 @@ static void out_instr(tree *t, unsigned depth, const ptx_instr *in)
         ptx_out_name(o, ptx_expr_name(ptx_instr_guard(in)));
         ptx_out_char(o, ' ');
     }
-    ptx_out_name(o, in->opcode);
+    ptx_out_name(o, ptx_instr_opcode(in));
     if (in->nmods) {
         ptx_out_str(o, "  modifiers");
         for (unsigned i = 0; i < in->nmods; i++) {
@@ -361,7 +361,7 @@ static void out_compact(tree *t, const ptx_instr *in)
         ptx_out_name(o, ptx_expr_name(ptx_instr_guard(in)));
         ptx_out_char(o, ' ');
     }
-    ptx_out_name(o, in->opcode);
+    ptx_out_name(o, ptx_instr_opcode(in));
     for (unsigned i = 0; i < in->nmods; i++)
         ptx_out_name(o, in->mods[i].name);
     for (uint32_t i = 0; i < in->nops; i++) {

@@ -105,7 +105,7 @@ static bool collect(ptx_iter *it, const ptx_node *func, fstats *s)
         if (n->kind == PTX_NODE_INSTR) {
             const ptx_instr *in = (const ptx_instr *)n;
             s->instructions++;
-            add_family(s, in->family ? ptx_family_name((ptx_family)in->family) : in->opcode->text, 1);
+            add_family(s, in->family ? ptx_family_name((ptx_family)in->family) : ptx_instr_opcode(in)->text, 1);
         } else if (n->kind == PTX_NODE_DECL) {
             const ptx_decl *d = (const ptx_decl *)n;
             for (uint32_t i = 0; i < d->nvars; i++) {

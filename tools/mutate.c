@@ -543,10 +543,10 @@ static void mutate_modifiers(target *t, rng *r)
     size_t n = in->nmods + 1;
     const char **w = xmalloc((n + 1) * sizeof *w);
     const char **x = xmalloc((n + 1) * sizeof *x);
-    w[0] = in->opcode->text;
+    w[0] = ptx_instr_opcode(in)->text;
     for (size_t i = 1; i < n; i++)
         w[i] = in->mods[i - 1].name->text;
-    const root_info *root = find_root(in->opcode->text);
+    const root_info *root = find_root(ptx_instr_opcode(in)->text);
     for (size_t i = 1; i < n; i++) {
         /* drop */
         size_t k = 0;
@@ -577,7 +577,7 @@ static void mutate_modifiers(target *t, rng *r)
         /* another of the same category, from this opcode's tables */
         ptx_mod_category cat = (ptx_mod_category)in->mods[i - 1].category;
         ptx_modifier alt[PTX_MOD_COUNT];
-        size_t nalt = ptx_opcode_modifiers(in->opcode->text, cat, alt, PTX_MOD_COUNT);
+        size_t nalt = ptx_opcode_modifiers(ptx_instr_opcode(in)->text, cat, alt, PTX_MOD_COUNT);
         for (size_t a = 0; a < nalt && a < PTX_MOD_COUNT; a++) {
             const char *nw = ptx_modifier_name(alt[a]);
             if (strcmp(nw, w[i]) == 0)
@@ -658,7 +658,7 @@ static void mutate_modifiers(target *t, rng *r)
 static void mutate_opcode(target *t, rng *r)
 {
     const ptx_instr *in = t->in;
-    const char *op = in->opcode->text;
+    const char *op = ptx_instr_opcode(in)->text;
     size_t n = strlen(op);
     size_t lo = t->tok_lo, hi = lo + n;
     /* misspellings, as in public.tsv */
@@ -929,11 +929,11 @@ static char shape_char(const ptx_expr *e)
 /* "ld.global.u32|ra": what makes two instructions alike here */
 static char *instr_key(const ptx_instr *in, char **opcode)
 {
-    size_t len = in->opcode->len + 2 + in->nops;
+    size_t len = ptx_instr_opcode(in)->len + 2 + in->nops;
     for (unsigned i = 0; i < in->nmods; i++)
         len += in->mods[i].name->len;
     char *k = xmalloc(len + 1), *p = k;
-    p += sprintf(p, "%s", in->opcode->text);
+    p += sprintf(p, "%s", ptx_instr_opcode(in)->text);
     for (unsigned i = 0; i < in->nmods; i++)
         p += sprintf(p, "%s", in->mods[i].name->text);
     *opcode = xstrndup(k, (size_t)(p - k));
@@ -990,7 +990,7 @@ static void collect_instrs(source *s, bool every_file)
             free(key);
             key = k2;
         }
-        add_root(in->opcode->text, in->family != PTX_FAMILY_NONE);
+        add_root(ptx_instr_opcode(in)->text, in->family != PTX_FAMILY_NONE);
         if (npicks == cappicks)
             picks = xrealloc(picks, (cappicks = cappicks ? 2 * cappicks : 4096) * sizeof *picks);
         picks[npicks].key = key;
@@ -1012,7 +1012,7 @@ static void make_target(target *t, source *s, const ptx_instr *in)
     /* the opcode: right after the guard, where the modifiers begin */
     size_t op = in->base.span.off;
     if (in->nmods)
-        op = ptx_mod_offset(in, 0) - in->opcode->len;
+        op = ptx_mod_offset(in, 0) - ptx_instr_opcode(in)->len;
     else if (ptx_instr_guard(in)) {
         const char *p = s->text;
         size_t end = in->base.span.off + in->base.span.len;
@@ -1022,8 +1022,8 @@ static void make_target(target *t, source *s, const ptx_instr *in)
             op++;
     }
     t->tok_lo = op;
-    t->tok_ok = strncmp(s->text + op, in->opcode->text, in->opcode->len) == 0;
-    size_t at = op + in->opcode->len;
+    t->tok_ok = strncmp(s->text + op, ptx_instr_opcode(in)->text, ptx_instr_opcode(in)->len) == 0;
+    size_t at = op + ptx_instr_opcode(in)->len;
     for (unsigned i = 0; i < in->nmods && t->tok_ok; i++) {
         t->tok_ok = ptx_mod_offset(in, i) == at;
         at += in->mods[i].name->len;

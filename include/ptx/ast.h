@@ -444,7 +444,8 @@ typedef struct ptx_label {
 } ptx_label;
 
 /* An instruction's modifiers are often shared by the instructions written
- * the same way (read them, never write them). */
+ * the same way (read them, never write them).  Before the first is one
+ * for the opcode (ptx_instr_opcode), with its offset. */
 typedef struct ptx_mod {
     const ptx_name *name;       /* ".global", ".shared::cluster", ".b32"... */
     uint32_t off;               /* where the dot is, counted from the start
@@ -461,7 +462,7 @@ enum {
     PTX_INSTR_GUARD = 2         /* it has a guard: ptx_instr_guard */
 };
 
-/* An instruction: 40 bytes and its operands.  Its small fields sit in the
+/* An instruction: 32 bytes and its operands.  Its small fields sit in the
  * room the node header leaves; read `base` as for any node. */
 typedef struct ptx_instr {
     union {
@@ -477,11 +478,18 @@ typedef struct ptx_instr {
             ptx_node *next_;    /* base.next */
         };
     };
-    const ptx_name *opcode;     /* "ld", "mbarrier"...: the first word */
-    ptx_mod *mods;              /* dot-words after the opcode, in source order */
+    ptx_mod *mods;              /* dot-words after the opcode, in source order;
+                                   mods[-1] is the opcode: ptx_instr_opcode */
     ptx_expr ops[];             /* operands in source order; after them, the
                                    guard's name (a SYM) when there is one */
 } ptx_instr;
+
+/* The opcode: "ld", "mbarrier"..., the first word of the instruction's
+ * name. */
+static inline const ptx_name *ptx_instr_opcode(const ptx_instr *in)
+{
+    return in->mods[-1].name;
+}
 
 /* The guard's predicate (@p or @!p: see guard_neg), or NULL. */
 static inline const ptx_expr *ptx_instr_guard(const ptx_instr *in)
@@ -489,9 +497,9 @@ static inline const ptx_expr *ptx_instr_guard(const ptx_instr *in)
     return (in->flags & PTX_INSTR_GUARD) ? &in->ops[in->nops] : NULL;
 }
 
-/* The source offset of modifier i of `in`, or PTX_NO_OFFSET for one made
- * by a program. */
-static inline uint32_t ptx_mod_offset(const ptx_instr *in, unsigned i)
+/* The source offset of modifier i of `in` (-1: the opcode), or
+ * PTX_NO_OFFSET for one made by a program. */
+static inline uint32_t ptx_mod_offset(const ptx_instr *in, int i)
 {
     uint32_t off = in->mods[i].off;
     return off == PTX_NO_OFFSET ? PTX_NO_OFFSET : in->base.span.off + off;

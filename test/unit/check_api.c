@@ -79,7 +79,7 @@ START_TEST(insert_instruction_before_ret)
     ptx_expr *ops[2] = { ptx_new_name(ctx, "%r1"), ptx_new_int(ctx, -7) };
     ptx_instr *add = ptx_new_instr(ctx, "add.s32", (ptx_expr *[]){ ops[0], ops[0], ops[1] }, 3);
     ck_assert_ptr_nonnull(add);
-    ck_assert_str_eq(add->opcode->text, "add");
+    ck_assert_str_eq(ptx_instr_opcode(add)->text, "add");
     ck_assert_uint_eq(add->nmods, 1);
     ck_assert_str_eq(add->mods[0].name->text, ".s32");
     /* made by the program: no source offsets, nothing shared */

@@ -837,6 +837,9 @@ START_TEST(modifiers_shared_by_instructions_alike)
     size_t len;
     const char *text = ptx_context_source(ctx, &len);
     for (unsigned i = 0; i < 8; i++) {
+        /* the opcode, with its offset, before the modifiers */
+        ck_assert_str_eq(ptx_instr_opcode(in[i])->text, "ld");
+        ck_assert_int_eq(strncmp(text + ptx_mod_offset(in[i], -1), "ld.", 3), 0);
         ck_assert_uint_eq(in[i]->nmods, 2);
         ck_assert_int_eq(strncmp(text + ptx_mod_offset(in[i], 0), i == 7 ? ".shared" : ".global", 7), 0);
         ck_assert_int_eq(strncmp(text + ptx_mod_offset(in[i], 1), ".u32 ", 5), 0);
@@ -852,7 +855,7 @@ START_TEST(shape_names)
 {
     ptx_context *ctx;
     const ptx_instr *in = one_instr(&ctx, "mov.u32 %r1, %tid.x;");
-    ck_assert_str_eq(in->opcode->text, "mov");
+    ck_assert_str_eq(ptx_instr_opcode(in)->text, "mov");
     ck_assert_ptr_null(ptx_instr_guard(in));
     ck_assert_uint_eq(in->nmods, 1);
     ck_assert_str_eq(in->mods[0].name->text, ".u32");
@@ -885,7 +888,7 @@ START_TEST(shape_dotted_opcode)
     const ptx_module *m = parse(&ctx, "ld.global.L1::no_allocate .u32 r1, [r2];");
     ck_assert_uint_eq(ptx_diag_count(ctx), 0);
     const ptx_instr *in = instr_at(m, 0);
-    ck_assert_str_eq(in->opcode->text, "ld");
+    ck_assert_str_eq(ptx_instr_opcode(in)->text, "ld");
     ck_assert_uint_eq(in->nmods, 3);
     ck_assert_str_eq(in->mods[0].name->text, ".global");
     ck_assert_str_eq(in->mods[1].name->text, ".L1::no_allocate");
@@ -981,7 +984,7 @@ START_TEST(one_token_instruction_as_grammar)
     uint32_t shift = b->base.span.off - a->base.span.off;
     ck_assert_uint_eq(shift, strlen(s) + 3);
     ck_assert_uint_eq(a->base.span.len, b->base.span.len);
-    ck_assert_ptr_eq(a->opcode, b->opcode);
+    ck_assert_ptr_eq(ptx_instr_opcode(a), ptx_instr_opcode(b));
     ck_assert_int_eq(!ptx_instr_guard(a), !ptx_instr_guard(b));
     if (ptx_instr_guard(a)) {
         ck_assert_ptr_eq(ptx_expr_name(ptx_instr_guard(a)), ptx_expr_name(ptx_instr_guard(b)));
@@ -1287,9 +1290,9 @@ START_TEST(one_token_instruction_after_error)
     ck_assert_str_eq(first_message(ctx),
                      "unexpected instruction 'add.s32 r1, r2, r3;', expected ',' or ';'");
     const ptx_instr *add = instr_at(m, 0);
-    ck_assert_str_eq(add->opcode->text, "add");
+    ck_assert_str_eq(ptx_instr_opcode(add)->text, "add");
     ck_assert_uint_eq(add->nops, 3);
-    ck_assert_str_eq(instr_at(m, 1)->opcode->text, "ret");
+    ck_assert_str_eq(ptx_instr_opcode(instr_at(m, 1))->text, "ret");
     ptx_context_free(ctx);
 }
 END_TEST
@@ -1316,7 +1319,7 @@ START_TEST(shape_guard)
     ck_assert_uint_eq(a->guard_neg, 0);
     ck_assert_uint_eq(b->guard_neg, 1);
     ck_assert_ptr_eq(ptx_expr_name(ptx_instr_guard(a)), ptx_expr_name(ptx_instr_guard(b)));
-    ck_assert_ptr_eq(a->opcode, b->opcode);
+    ck_assert_ptr_eq(ptx_instr_opcode(a), ptx_instr_opcode(b));
     assert_sym(&a->ops[0], "L", NULL);
     const ptx_node *l = stmt_at(m, 2);
     ck_assert_int_eq(l->kind, PTX_NODE_LABEL);
@@ -1504,7 +1507,7 @@ START_TEST(shape_call)
     const ptx_module *m = parse(&ctx, "call.uni (r), f, (a, b);\ncall f;\ncall (r), %rp, (a), proto;");
     ck_assert_uint_eq(ptx_diag_count(ctx), 0);
     const ptx_instr *c = instr_at(m, 0);
-    ck_assert_str_eq(c->opcode->text, "call");
+    ck_assert_str_eq(ptx_instr_opcode(c)->text, "call");
     ck_assert_uint_eq(c->nmods, 1);
     ck_assert_str_eq(c->mods[0].name->text, ".uni");
     ck_assert_uint_eq(c->nops, 3);
@@ -1520,7 +1523,7 @@ START_TEST(shape_call)
     const ptx_instr *c2 = instr_at(m, 1);
     ck_assert_uint_eq(c2->nops, 1);
     ck_assert_ptr_eq(ptx_expr_name(&c2->ops[0]), ptx_expr_name(&c->ops[1]));
-    ck_assert_ptr_eq(c2->opcode, c->opcode);
+    ck_assert_ptr_eq(ptx_instr_opcode(c2), ptx_instr_opcode(c));
 
     const ptx_instr *c3 = instr_at(m, 2);
     ck_assert_uint_eq(c3->nops, 4);
@@ -1676,9 +1679,9 @@ START_TEST(interning_across_places)
     ck_assert_ptr_eq(ptx_expr_name(&mov2->ops[0]), gname);
     ck_assert_ptr_eq(ptx_expr_name(&mov2->ops[1]), rname);
     ck_assert_ptr_eq(ptx_expr_name(&bra->ops[0]), l->name);
-    ck_assert_ptr_eq(mov1->opcode, mov2->opcode);
+    ck_assert_ptr_eq(ptx_instr_opcode(mov1), ptx_instr_opcode(mov2));
     ck_assert_ptr_eq(mov1->mods[0].name, mov2->mods[0].name);
-    ck_assert_ptr_ne(mov1->opcode, add->opcode);
+    ck_assert_ptr_ne(ptx_instr_opcode(mov1), ptx_instr_opcode(add));
     ck_assert_ptr_ne(rname, gname);
     ptx_context_free(ctx);
 }
@@ -1981,7 +1984,7 @@ START_TEST(error_recovery)
     /* the good statements are in the tree, in order */
     for (unsigned i = 0; i < 4; i++) {
         const ptx_instr *in = instr_at(m, i);
-        ck_assert_str_eq(in->opcode->text, "mov");
+        ck_assert_str_eq(ptx_instr_opcode(in)->text, "mov");
         ck_assert_uint_eq(in->nops, 2);
         assert_int(&in->ops[1], i + 1);
         ck_assert_uint_eq(ptx_context_position(ctx, in->base.span.off).line, 6 + 2 * i);

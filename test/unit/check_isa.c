@@ -9,6 +9,7 @@
 
 static const isa_case cases[] = {
     { "sm_90", "foo.s32 r1, r2, r3;", 2, "unknown instruction 'foo'" },
+    { "sm_90", "@!p  foo r1, r2, r3;", 7, "unknown instruction 'foo'" },
     { "sm_90", "add.s33 r1, r2, r3;", 5, "unknown modifier '.s33' for 'add'" },
     { "sm_90", "mul.s32.wide rd1, r2, r3;", 9,
       "'.wide' is part of the instruction name: write 'mul.wide' before the other modifiers" },

@@ -257,7 +257,7 @@ static void check_mods(const char *body, const char *opcode, const char *const *
     ck_assert_msg(ptx_diag_count(ctx) == 0, "'%s': %s", body,
                   ptx_diag_count(ctx) ? ptx_diag_get(ctx, 0)->message : "");
     const ptx_instr *in = instr_at(m, 0);
-    ck_assert_str_eq(in->opcode->text, opcode);
+    ck_assert_str_eq(ptx_instr_opcode(in)->text, opcode);
     ck_assert_uint_eq(in->nmods, n);
     size_t len;
     const char *src = ptx_context_source(ctx, &len);
@@ -350,7 +350,7 @@ START_TEST(comments_anywhere)
     ck_assert_uint_eq(m->version_major, 9);
     ck_assert_uint_eq(m->address_size, 64);
     const ptx_instr *in = instr_at(m, 0);
-    ck_assert_str_eq(in->opcode->text, "mov");
+    ck_assert_str_eq(ptx_instr_opcode(in)->text, "mov");
     ck_assert_uint_eq(in->nmods, 1);
     ck_assert_str_eq(in->mods[0].name->text, ".b32");
     ck_assert_uint_eq(in->nops, 2);
@@ -367,7 +367,7 @@ START_TEST(comment_star_runs)
     ptx_context *ctx;
     const ptx_module *m = parse(&ctx, "/** a ** b ***/ ret; /* x */ /* y **/");
     ck_assert_uint_eq(ptx_diag_count(ctx), 0);
-    ck_assert_str_eq(instr_at(m, 0)->opcode->text, "ret");
+    ck_assert_str_eq(ptx_instr_opcode(instr_at(m, 0))->text, "ret");
     ptx_context_free(ctx);
 }
 END_TEST
@@ -389,7 +389,7 @@ START_TEST(line_markers_skipped)
     const ptx_module *m = parse_raw(&ctx, text, strlen(text));
     ck_assert_msg(ptx_diag_count(ctx) == 0, "%s", ptx_diag_count(ctx) ? ptx_diag_get(ctx, 0)->message : "");
     const ptx_instr *in = instr_at(m, 0);
-    ck_assert_str_eq(in->opcode->text, "ret");
+    ck_assert_str_eq(ptx_instr_opcode(in)->text, "ret");
     ck_assert_ptr_null(in->base.next);
     /* the markers do not change the reported positions */
     ptx_position p = ptx_context_position(ctx, in->base.span.off);
@@ -485,8 +485,8 @@ START_TEST(reject_non_ascii_in_comment)
     ptx_context *ctx;
     const ptx_module *m = parse(&ctx, "ret; // \xff\nexit;");
     ck_assert_uint_eq(ptx_error_count(ctx), 1);
-    ck_assert_str_eq(instr_at(m, 0)->opcode->text, "ret");
-    ck_assert_str_eq(instr_at(m, 1)->opcode->text, "exit");
+    ck_assert_str_eq(ptx_instr_opcode(instr_at(m, 0))->text, "ret");
+    ck_assert_str_eq(ptx_instr_opcode(instr_at(m, 1))->text, "exit");
     ptx_context_free(ctx);
 }
 END_TEST
