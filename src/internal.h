@@ -33,13 +33,11 @@ char *ptx_arena_strndup(ptx_arena *a, const char *s, size_t n);
 
 typedef struct ptx_split ptx_split;
 
-/* A slot of the interning table: the name's hash, length and first
- * eight bytes beside it, so that a probe reads one slot and, for a name
- * of up to eight bytes (registers), nothing else. */
+/* A slot of the interning table: the name's hash and length beside it,
+ * so that a probe reads the name only when both match. */
 typedef struct ptx_intern_slot {
     uint32_t hash;            /* 0: empty */
     uint32_t len;
-    uint64_t head;            /* the first min(len, 8) bytes, zero-padded */
     const ptx_name *name;
 } ptx_intern_slot;
 
