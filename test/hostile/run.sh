@@ -73,7 +73,7 @@ run line_comment 600 60 "$f"
 expect "100 MB comment line" 0 '^$' 0
 
 { kernel; yes 'add.s32 %r1, %r2, %r3;' | tr -d '\n' | head -c $MB100 | sed 's/add[^;]*$//'; printf '\nret;\n}\n'; } >"$f"
-run line_statements 2500 120 "$f"
+run line_statements 800 120 "$f"
 expect "100 MB line of 4 million statements" 0 '^$' 0
 
 { kernel; printf 'mov.b32 %%r1, 1'; bytes $MB100 1; printf 'abc;\nret;\n}\n'; } >"$f"
