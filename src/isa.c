@@ -193,7 +193,8 @@ enum {
     F_SELECTOR,             /* a selector the operand does not take */
     F_IMAGE,                /* not [handle, coordinates] as an image address */
     F_NOT_PRED,             /* a register declared with another type than .pred */
-    F_PRED                  /* a predicate where the form takes no predicate */
+    F_PRED,                 /* a predicate where the form takes no predicate */
+    F_VALUE                 /* a constant of a value the form does not take */
 };
 
 /* What the function declares an operand's name as: only predicates are
@@ -346,11 +347,74 @@ static bool is_bf16_type(uint16_t id)
                   strcmp(ptx_isa_mod_names[id], ".bf16x2") == 0);
 }
 
-/* How an operand fails the form's operand `op` (F_OK: it does not);
- * `vec` is the size the .vN modifier gives; `bf16`: the operand has type
- * .bf16 or .bf16x2 */
-static struct fault operand_fault(const ptx_expr *e, const ptx_isa_operand *op, unsigned vec,
-                                  bool bf16)
+/* The value of a constant expression without names (WARP_SZ is 32), as
+ * ptxas computes it in 64 bits; false when it has a name or divides by
+ * zero. */
+static bool const_value(const ptx_expr *e, int64_t *out)
+{
+    int64_t a, b;
+    switch ((ptx_expr_kind)e->kind) {
+    case PTX_EXPR_INT:
+        *out = (int64_t)ptx_expr_int(e);
+        return true;
+    case PTX_EXPR_SYM:
+        if (ptx_expr_sel(e) || !ptx_name_is(ptx_expr_name(e), "WARP_SZ"))
+            return false;
+        *out = 32;
+        return true;
+    case PTX_EXPR_PAREN: case PTX_EXPR_CAST:
+        return const_value(ptx_expr_a(e), out);
+    case PTX_EXPR_LIST:
+        return ptx_expr_count(e) == 1 && const_value(ptx_expr_a(e), out);
+    case PTX_EXPR_UNARY:
+        if (!const_value(ptx_expr_a(e), &a))
+            return false;
+        *out = e->op == PTX_OP_NEG ? (int64_t)(0 - (uint64_t)a) : e->op == PTX_OP_BNOT ? ~a
+               : e->op == PTX_OP_LNOT ? !a : a;
+        return true;
+    case PTX_EXPR_COND:
+        if (!const_value(ptx_expr_item(e, 0), &a))
+            return false;
+        return const_value(ptx_expr_item(e, a ? 1 : 2), out);
+    case PTX_EXPR_BINARY: {
+        if (!const_value(ptx_expr_a(e), &a) || !const_value(ptx_expr_b(e), &b))
+            return false;
+        uint64_t x = (uint64_t)a, y = (uint64_t)b;
+        switch ((ptx_op)e->op) {
+        case PTX_OP_ADD: *out = (int64_t)(x + y); return true;
+        case PTX_OP_SUB: *out = (int64_t)(x - y); return true;
+        case PTX_OP_MUL: *out = (int64_t)(x * y); return true;
+        case PTX_OP_DIV: case PTX_OP_MOD:
+            if (b == 0 || (a == INT64_MIN && b == -1))
+                return false;
+            *out = e->op == PTX_OP_DIV ? a / b : a % b;
+            return true;
+        case PTX_OP_SHL: *out = (int64_t)(x << (y & 63)); return true;
+        case PTX_OP_SHR: *out = a >> (y & 63); return true;
+        case PTX_OP_BAND: *out = (int64_t)(x & y); return true;
+        case PTX_OP_BOR: *out = (int64_t)(x | y); return true;
+        case PTX_OP_BXOR: *out = (int64_t)(x ^ y); return true;
+        case PTX_OP_LT: *out = a < b; return true;
+        case PTX_OP_GT: *out = a > b; return true;
+        case PTX_OP_LE: *out = a <= b; return true;
+        case PTX_OP_GE: *out = a >= b; return true;
+        case PTX_OP_EQ: *out = a == b; return true;
+        case PTX_OP_NE: *out = a != b; return true;
+        case PTX_OP_LAND: *out = a && b; return true;
+        case PTX_OP_LOR: *out = a || b; return true;
+        default: return false;
+        }
+    }
+    default:
+        return false;
+    }
+}
+
+/* How an operand fails the form's operand `op` by its kind, shape or
+ * selector (F_OK: it does not); `vec` is the size the .vN modifier gives;
+ * `bf16`: the operand has type .bf16 or .bf16x2 */
+static struct fault operand_fault_kind(const ptx_expr *e, const ptx_isa_operand *op,
+                                       unsigned vec, bool bf16)
 {
     const struct fault ok = { F_OK, 0 }, kind = { F_KIND, 0 };
     unsigned acc = op->accept;
@@ -405,6 +469,22 @@ static struct fault operand_fault(const ptx_expr *e, const ptx_isa_operand *op, 
     default:
         return (acc & PTX_ACC_IMM) && is_constant_expr(e) ? ok : kind;
     }
+}
+
+/* How an operand fails the form's operand `op` (F_OK: it does not): by
+ * its kind, shape or selector, or a constant by its value. */
+static struct fault operand_fault(const ptx_expr *e, const ptx_isa_operand *op, unsigned vec,
+                                  bool bf16)
+{
+    struct fault f = operand_fault_kind(e, op, vec, bf16);
+    int64_t v;
+    if (f.what != F_OK || !op->values || !const_value(e, &v))
+        return f;
+    const ptx_isa_vlist *l = &ptx_isa_values[op->values - 1];
+    for (unsigned k = 0; k < l->n; k++)
+        if (l->v[k] == v)
+            return f;
+    return (struct fault){ F_VALUE, 0 };
 }
 
 /* A form ptxas no longer takes in modules of this version and target */
@@ -881,6 +961,19 @@ static void report_operand(ptx_context *ctx, const ptx_instr *in, const ptx_isa_
     unsigned n = v.index + 1;
     char words[512];
     switch (v.fault.what) {
+    case F_VALUE: {
+        const ptx_isa_vlist *l = &ptx_isa_values[fo->values - 1];
+        size_t used = 0;
+        for (unsigned k = 0; k < l->n && used < sizeof words; k++)
+            used += (size_t)snprintf(words + used, sizeof words - used, "%s%lld",
+                                     k == 0 ? "" : k + 1 == l->n ? " or " : ", ",
+                                     (long long)l->v[k]);
+        int64_t val = 0;
+        const_value(e, &val);
+        ptx_diag_add(ctx, PTX_SEV_ERROR, PTX_DIAG_INSTRUCTION, ptx_expr_span(e),
+                     "operand %u of '%s' must be %s, not %lld", n, op, words, (long long)val);
+        return;
+    }
     case F_SIZE:
         size_words(words, sizeof words, fo, vec);
         ptx_diag_add(ctx, PTX_SEV_ERROR, PTX_DIAG_INSTRUCTION, ptx_expr_span(e),
@@ -1172,9 +1265,16 @@ static bool memo_key_make(memo_key *k, const ptx_isa_root *root, const ptx_instr
     for (unsigned i = 0; i < in->nmods; i++)
         key_add(k, ids[i]);
     key_add(k, in->nops);
-    for (unsigned i = 0; i < in->nops; i++)
+    for (unsigned i = 0; i < in->nops; i++) {
+        /* where a form takes some values only, a constant's value counts;
+         * outside 0..0xFFFE the instruction is not memoised */
+        int64_t v;
+        if (root->values && const_value(&in->ops[i], &v) &&
+            (v < 0 || v >= 0xFFFF || !key_add(k, 0xFFFF) || !key_add(k, (unsigned)v)))
+            return false;
         if (!operand_key(k, &in->ops[i]) || !key_add(k, rc[i]))
             return false;
+    }
     /* four words at a time: a word-by-word multiply chain showed in
      * profiles */
     for (unsigned i = k->n; i % 4; i++)

@@ -48,7 +48,17 @@ typedef struct ptx_isa_operand {
     uint16_t selector;          /* ptx_isa_selectors index + 1; 0: selectors unchecked */
     uint8_t coords;             /* PTX_ACC_IMAGE: the fewest coordinates */
     uint8_t optional;
+    uint16_t values;            /* ptx_isa_values index + 1: the values a
+                                   constant may have; 0: any */
 } ptx_isa_operand;
+
+/* The values a constant operand may have (written i=4|8|16). */
+typedef struct ptx_isa_vlist {
+    uint8_t n;
+    int64_t v[8];
+} ptx_isa_vlist;
+
+extern const ptx_isa_vlist ptx_isa_values[];
 
 /* The forms hold no pointers, so that their table needs no relocation
  * and stays in read-only pages that are read in only where used (with
@@ -87,6 +97,8 @@ typedef struct ptx_isa_family {
 typedef struct ptx_isa_root {
     const char *name;
     uint16_t first_form, nforms;
+    uint8_t values;             /* a form has an operand with values: the memo
+                                   of accepted shapes keys constants by value */
 } ptx_isa_root;
 
 extern const char *const ptx_isa_mod_names[PTX_MOD_COUNT];

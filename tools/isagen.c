@@ -61,7 +61,17 @@ typedef struct {
     int selector;   /* selector index + 1; 0: unchecked */
     int coords;     /* ACC_IMAGE: the fewest coordinates */
     int optional;
+    int values;     /* index + 1 in vlists: the values a constant may have; 0: any */
 } operand_t;
+
+/* The value lists of operands written i=V|V... (each list once). */
+enum { MAX_VALUES = 8 };
+typedef struct {
+    int n;
+    long long v[MAX_VALUES];
+} vlist_t;
+static vlist_t *vlists;
+static int nvlists, capvlists;
 
 typedef struct {
     int family;
@@ -288,6 +298,33 @@ static bool parse_operand(int family, char *s, operand_t *op, bool inner)
             op->accept |= ACC_PAIR;
         s[--n] = '\0';
     }
+    char *eq = strchr(s, '=');
+    if (eq) {
+        /* i=V|V...: the values a constant may have */
+        *eq = '\0';
+        if (inner || (op->accept & ACC_PAIR) || (strcmp(s, "i") != 0 && strcmp(s, "ri") != 0))
+            return false;       /* a trailing '|' is a list ending too soon */
+        vlist_t l = { 0, { 0 } };
+        for (char *v = eq + 1;; v++) {
+            char *end;
+            if (l.n == MAX_VALUES || !(isdigit((unsigned char)*v) || *v == '-'))
+                return false;
+            l.v[l.n++] = strtoll(v, &end, 10);
+            v = end;
+            if (!*v)
+                break;
+            if (*v != '|')
+                return false;
+        }
+        int k = 0;
+        while (k < nvlists && (vlists[k].n != l.n || memcmp(vlists[k].v, l.v, sizeof l.v) != 0))
+            k++;
+        if (k == nvlists) {
+            vlists = grow(vlists, &capvlists, nvlists, sizeof *vlists);
+            vlists[nvlists++] = l;
+        }
+        op->values = k + 1;
+    }
     char *dot = strchr(s, '.');
     if (dot) {
         *dot = '\0';
@@ -458,8 +495,10 @@ static void parse_form(const char *file, int line, int family, char *text)
                 fail(file, line, "more than %d operands", MAX_OPS);
                 return;
             }
+            char written[MAX_TOK];
+            snprintf(written, sizeof written, "%s", o);   /* parse_operand cuts o up */
             if (!parse_operand(family, o, &f->ops[f->nops], false)) {
-                fail(file, line, "'%s' is not an operand kind (see grammar/isa/README.md)", o);
+                fail(file, line, "'%s' is not an operand kind (see grammar/isa/README.md)", written);
                 return;
             }
             if (f->nops && f->ops[f->nops - 1].optional && !f->ops[f->nops].optional) {
@@ -895,6 +934,16 @@ int main(int argc, char **argv)
             fprintf(c, "%s\"%s\"", k ? ", " : " ", selectors[i].patterns[k]);
         fprintf(c, "%s };\n", selectors[i].n ? "" : " 0");
     }
+    fprintf(c, "\nconst ptx_isa_vlist ptx_isa_values[] = {\n");
+    for (int i = 0; i < nvlists; i++) {
+        fprintf(c, "    { %d, {", vlists[i].n);
+        for (int k = 0; k < vlists[i].n; k++)
+            fprintf(c, "%s%lldLL", k ? ", " : " ", vlists[i].v[k]);
+        fprintf(c, " } },\n");
+    }
+    if (!nvlists)
+        fprintf(c, "    { 0, { 0 } },\n");
+    fprintf(c, "};\n");
     fprintf(c, "\nconst ptx_isa_selector ptx_isa_selectors[] = {\n");
     for (int i = 0; i < nselectors; i++)
         fprintf(c, "    { \"%s\", %d, sel%d },\n", selectors[i].name, selectors[i].n, i);
@@ -941,11 +990,11 @@ int main(int argc, char **argv)
         fprintf(c, "%s }, %d, {", f->nslots ? "" : " { 0, 0, 0 }", f->nops);
         for (int j = 0; j < f->nops; j++) {
             const operand_t *o = &f->ops[j];
-            fprintf(c, "%s{ %d, %d, %uu, %d, %d, %d, %d }", j ? ", " : " ", o->accept, o->vec,
-                    o->sizes, o->items, o->selector, o->coords, o->optional);
+            fprintf(c, "%s{ %d, %d, %uu, %d, %d, %d, %d, %d }", j ? ", " : " ", o->accept, o->vec,
+                    o->sizes, o->items, o->selector, o->coords, o->optional, o->values);
         }
         if (!f->nops)
-            fprintf(c, " { 0, 0, 0, 0, 0, 0, 0 }");
+            fprintf(c, " { 0, 0, 0, 0, 0, 0, 0, 0 }");
         fprintf(c, " }, %d, %d, %d, %d, %d, %d, %d, %d },\n", f->since_major,
                 f->since_minor, pool_add(f->target), f->gone_major, f->gone_minor,
                 pool_add(f->gone_target), pool_add(f->file), f->line);
@@ -963,7 +1012,11 @@ int main(int argc, char **argv)
         int j = i;
         while (j < nforms && !strcmp(forms[order[j]].root, forms[order[i]].root))
             j++;
-        fprintf(c, "    { \"%s\", %d, %d },\n", forms[order[i]].root, i, j - i);
+        int values = 0;
+        for (int k = i; k < j; k++)
+            for (int o = 0; o < forms[order[k]].nops; o++)
+                values |= forms[order[k]].ops[o].values != 0;
+        fprintf(c, "    { \"%s\", %d, %d, %d },\n", forms[order[i]].root, i, j - i, values);
         nroots++;
         i = j;
     }

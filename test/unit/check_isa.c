@@ -54,6 +54,10 @@ static const isa_case cases[] = {
     { "sm_80", "elect.sync r1|p1, 0xffffffff;", 2,
       "'elect' (elect .sync {.sync} {.sync} {.sync}) requires .target sm_90 or later; this module targets sm_80" },
     { "sm_90", "add.s32 r1, r2, {r3};", 18, "operand 3 of 'add' must be a register or a constant" },
+    /* constants of some values only (ptxas: "expected to be 16") */
+    { "sm_90", "cp.async.cg.shared.global [rd1], [rd2], 8;", 42, "operand 3 of 'cp' must be 16, not 8" },
+    { "sm_90", "cp.async.ca.shared.global [rd1], [rd2], 2*16;", 42,
+      "operand 3 of 'cp' must be 4, 8 or 16, not 32" },
 };
 
 START_TEST(instruction)
@@ -92,7 +96,7 @@ END_TEST
 
 /* The memo of accepted shapes must tell apart what the page checks look
  * at: the elements of a vector or a list, the coordinates of an image
- * address, a selector's text.  Each valid instruction comes first, then its
+ * address, a selector's text, a constant's value where it counts.  Each valid instruction comes first, then its
  * invalid twin. */
 START_TEST(memo_keeps_page_shapes_apart)
 {
@@ -107,11 +111,13 @@ START_TEST(memo_keeps_page_shapes_apart)
                       "\tsuld.b.2d.b32.trap r1, [surf, {r5}];\n"              /* 15 */
                       "\tvadd4.u32.u32.u32 r1, r2.b3210, r3, r4;\n"           /* 16: accepted */
                       "\tvadd4.u32.u32.u32 r1, r2.b8000, r3, r4;\n"           /* 17 */
+                      "\tcp.async.cg.shared.global [rd1], [rd2], 16;\n"       /* 18: accepted */
+                      "\tcp.async.cg.shared.global [rd1], [rd2], 8;\n"        /* 19 */
                       "\tret;\n}\n";
     ptx_context *ctx = NULL;
     test_parse_text(&ctx, src, strlen(src), true);
-    ck_assert_uint_eq(ptx_error_count(ctx), 4);
-    for (unsigned i = 0; i < 4; i++)
+    ck_assert_uint_eq(ptx_error_count(ctx), 5);
+    for (unsigned i = 0; i < 5; i++)
         ck_assert_uint_eq(ptx_context_position(ctx, ptx_diag_get(ctx, i)->span.off).line,
                           11 + 2 * i);
     ptx_context_free(ctx);
