@@ -482,7 +482,7 @@ static struct fault operand_fault(const ptx_expr *e, const ptx_isa_operand *op, 
         return f;
     const ptx_isa_vlist *l = &ptx_isa_values[op->values - 1];
     for (unsigned k = 0; k < l->n; k++)
-        if (l->v[k] == v)
+        if (v >= l->v[k].lo && v <= l->v[k].hi && (!l->v[k].mod || v % l->v[k].mod == 0))
             return f;
     return (struct fault){ F_VALUE, 0 };
 }
@@ -964,10 +964,21 @@ static void report_operand(ptx_context *ctx, const ptx_instr *in, const ptx_isa_
     case F_VALUE: {
         const ptx_isa_vlist *l = &ptx_isa_values[fo->values - 1];
         size_t used = 0;
-        for (unsigned k = 0; k < l->n && used < sizeof words; k++)
-            used += (size_t)snprintf(words + used, sizeof words - used, "%s%lld",
-                                     k == 0 ? "" : k + 1 == l->n ? " or " : ", ",
-                                     (long long)l->v[k]);
+        for (unsigned k = 0; k < l->n && used < sizeof words; k++) {
+            long long lo = l->v[k].lo, hi = l->v[k].hi, mod = l->v[k].mod;
+            const char *sep = k == 0 ? "" : k + 1 == l->n ? " or " : ", ";
+            int w;
+            if (lo == hi)
+                w = snprintf(words + used, sizeof words - used, "%s%lld", sep, lo);
+            else if (!mod)
+                w = snprintf(words + used, sizeof words - used, "%s%lld to %lld", sep, lo, hi);
+            else if (lo == INT64_MIN)
+                w = snprintf(words + used, sizeof words - used, "%sa multiple of %lld", sep, mod);
+            else
+                w = snprintf(words + used, sizeof words - used,
+                             "%sa multiple of %lld from %lld to %lld", sep, mod, lo, hi);
+            used += (size_t)(w > 0 ? w : 0);
+        }
         int64_t val = 0;
         const_value(e, &val);
         ptx_diag_add(ctx, PTX_SEV_ERROR, PTX_DIAG_INSTRUCTION, ptx_expr_span(e),

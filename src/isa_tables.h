@@ -52,10 +52,14 @@ typedef struct ptx_isa_operand {
                                    constant may have; 0: any */
 } ptx_isa_operand;
 
-/* The values a constant operand may have (written i=4|8|16). */
+/* The values a constant operand may have (written i=4|8|16, i=0..15,
+ * i=%32, i=24..256%8): any of n, each lo..hi and, unless mod is 0, a
+ * multiple of mod. */
 typedef struct ptx_isa_vlist {
     uint8_t n;
-    int64_t v[8];
+    struct {
+        int64_t lo, hi, mod;
+    } v[8];
 } ptx_isa_vlist;
 
 extern const ptx_isa_vlist ptx_isa_values[];

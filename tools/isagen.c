@@ -7,6 +7,7 @@
  * (--dict also writes a libFuzzer dictionary: opcodes and modifiers)
  */
 #include <ctype.h>
+#include <limits.h>
 #include <errno.h>
 #include <stdarg.h>
 #include <stdbool.h>
@@ -64,12 +65,50 @@ typedef struct {
     int values;     /* index + 1 in vlists: the values a constant may have; 0: any */
 } operand_t;
 
-/* The value lists of operands written i=V|V... (each list once). */
+/* The value lists of operands written i=V|V... (each list once): a value
+ * is N, a range N..M, a multiple %S, or the multiples in a range N..M%S. */
 enum { MAX_VALUES = 8 };
 typedef struct {
-    int n;
-    long long v[MAX_VALUES];
+    long long n;    /* as wide as the rest: no padding, compared with memcmp */
+    long long lo[MAX_VALUES], hi[MAX_VALUES], mod[MAX_VALUES];
 } vlist_t;
+
+/* one value of a list at *p; advances *p */
+static bool parse_value(char **p, vlist_t *l)
+{
+    char *v = *p, *end;
+    long long lo = LLONG_MIN, hi = LLONG_MAX, mod = 0;
+    if (*v != '%') {
+        if (!isdigit((unsigned char)*v) && !(*v == '-' && isdigit((unsigned char)v[1])))
+            return false;
+        lo = hi = strtoll(v, &end, 10);
+        v = end;
+        if (v[0] == '.' && v[1] == '.') {
+            v += 2;
+            if (!isdigit((unsigned char)*v) && !(*v == '-' && isdigit((unsigned char)v[1])))
+                return false;
+            hi = strtoll(v, &end, 10);
+            v = end;
+            if (hi < lo)
+                return false;
+        }
+    }
+    if (*v == '%') {
+        if (!isdigit((unsigned char)v[1]))
+            return false;
+        mod = strtoll(v + 1, &end, 10);
+        v = end;
+        if (mod < 2)
+            return false;
+    }
+    if (l->n == MAX_VALUES || v == *p)
+        return false;
+    l->lo[l->n] = lo;
+    l->hi[l->n] = hi;
+    l->mod[l->n++] = mod;
+    *p = v;
+    return true;
+}
 static vlist_t *vlists;
 static int nvlists, capvlists;
 
@@ -304,20 +343,18 @@ static bool parse_operand(int family, char *s, operand_t *op, bool inner)
         *eq = '\0';
         if (inner || (op->accept & ACC_PAIR) || (strcmp(s, "i") != 0 && strcmp(s, "ri") != 0))
             return false;       /* a trailing '|' is a list ending too soon */
-        vlist_t l = { 0, { 0 } };
+        vlist_t l;
+        memset(&l, 0, sizeof l);
         for (char *v = eq + 1;; v++) {
-            char *end;
-            if (l.n == MAX_VALUES || !(isdigit((unsigned char)*v) || *v == '-'))
+            if (!parse_value(&v, &l))
                 return false;
-            l.v[l.n++] = strtoll(v, &end, 10);
-            v = end;
             if (!*v)
                 break;
             if (*v != '|')
                 return false;
         }
         int k = 0;
-        while (k < nvlists && (vlists[k].n != l.n || memcmp(vlists[k].v, l.v, sizeof l.v) != 0))
+        while (k < nvlists && memcmp(&vlists[k], &l, sizeof l) != 0)
             k++;
         if (k == nvlists) {
             vlists = grow(vlists, &capvlists, nvlists, sizeof *vlists);
@@ -936,13 +973,20 @@ int main(int argc, char **argv)
     }
     fprintf(c, "\nconst ptx_isa_vlist ptx_isa_values[] = {\n");
     for (int i = 0; i < nvlists; i++) {
-        fprintf(c, "    { %d, {", vlists[i].n);
-        for (int k = 0; k < vlists[i].n; k++)
-            fprintf(c, "%s%lldLL", k ? ", " : " ", vlists[i].v[k]);
+        fprintf(c, "    { %lld, {", vlists[i].n);
+        for (int k = 0; k < vlists[i].n; k++) {
+            const vlist_t *l = &vlists[i];
+            fprintf(c, "%s{ ", k ? ", " : " ");
+            if (l->lo[k] == LLONG_MIN)
+                fprintf(c, "INT64_MIN, INT64_MAX");
+            else
+                fprintf(c, "%lldLL, %lldLL", l->lo[k], l->hi[k]);
+            fprintf(c, ", %lldLL }", l->mod[k]);
+        }
         fprintf(c, " } },\n");
     }
     if (!nvlists)
-        fprintf(c, "    { 0, { 0 } },\n");
+        fprintf(c, "    { 0, { { 0, 0, 0 } } },\n");
     fprintf(c, "};\n");
     fprintf(c, "\nconst ptx_isa_selector ptx_isa_selectors[] = {\n");
     for (int i = 0; i < nselectors; i++)

@@ -58,6 +58,10 @@ static const isa_case cases[] = {
     { "sm_90", "cp.async.cg.shared.global [rd1], [rd2], 8;", 42, "operand 3 of 'cp' must be 16, not 8" },
     { "sm_90", "cp.async.ca.shared.global [rd1], [rd2], 2*16;", 42,
       "operand 3 of 'cp' must be 4, 8 or 16, not 32" },
+    { "sm_90", "bar.sync 16;", 11, "operand 1 of 'bar' must be 0 to 15, not 16" },
+    { "sm_90", "barrier.sync r1, 33;", 19, "operand 2 of 'barrier' must be a multiple of 32, not 33" },
+    { "sm_90a", "setmaxnreg.inc.sync.aligned.u32 23;", 34,
+      "operand 1 of 'setmaxnreg' must be a multiple of 8 from 24 to 256, not 23" },
 };
 
 START_TEST(instruction)
