@@ -62,6 +62,9 @@ static const isa_case cases[] = {
     { "sm_90", "barrier.sync r1, 33;", 19, "operand 2 of 'barrier' must be a multiple of 32, not 33" },
     { "sm_90a", "setmaxnreg.inc.sync.aligned.u32 23;", 34,
       "operand 1 of 'setmaxnreg' must be a multiple of 8 from 24 to 256, not 23" },
+    { "sm_90", "discard.global.L2 [rd1], 64;", 27, "operand 2 of 'discard' must be 128, not 64" },
+    { "sm_90a", "wgmma.mma_async.sync.aligned.m64n8k16.f32.f16.f16 {f0, f1, f2, f3}, rd1, rd2, p, 1, 1, 0, 2;",
+      92, "operand 8 of 'wgmma' must be 0 or 1, not 2" },
 };
 
 START_TEST(instruction)
