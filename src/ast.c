@@ -193,6 +193,12 @@ void ptx_expr_set_parts(ptx_context *ctx, ptx_expr *e, ptx_expr_kind kind, uint8
     e->u.more = m;
 }
 
+/* How many items the scratch holds above `mark` (none for PTX_NO_LIST). */
+static size_t above(const ptx_context *ctx, size_t mark)
+{
+    return mark != PTX_NO_LIST && ctx->nscratch > mark ? ctx->nscratch - mark : 0;
+}
+
 /* A node of `kind` with `n` parts, whose cells go back to cell_new. */
 static ptx_expr *parts_new(ptx_context *ctx, ptx_expr_kind kind, uint8_t op, ptx_span span,
                            ptx_expr *const *parts, uint32_t n, uint32_t count)
@@ -365,14 +371,10 @@ static void check_address(ptx_context *ctx, const ptx_expr *addr)
 
 ptx_expr *ptx_b_list(ptx_context *ctx, ptx_expr_kind kind, size_t mark, ptx_loc_t loc)
 {
-    uint32_t n = 0;
-    ptx_expr *const *parts = NULL;
-    if (mark != PTX_NO_LIST && ctx->nscratch > mark) {
-        n = (uint32_t)(ctx->nscratch - mark);
-        parts = (ptx_expr *const *)(ctx->scratch + mark);
-    }
+    uint32_t n = (uint32_t)above(ctx, mark);
+    ptx_expr *const *parts = n ? (ptx_expr *const *)(ctx->scratch + mark) : NULL;
     ptx_expr *e = parts_new(ctx, kind, 0, span_of(loc), parts, n, n);
-    if (mark != PTX_NO_LIST && ctx->nscratch > mark)
+    if (n)
         ctx->nscratch = mark;
     if (kind == PTX_EXPR_ADDR)
         check_address(ctx, e);
@@ -496,18 +498,25 @@ static void fill_mods(ptx_mod *mods, const ptx_split *sp, uint32_t at, uint32_t 
     }
 }
 
+ptx_mods_set *ptx_mods_set_new(ptx_context *ctx, ptx_mods_set **head, uint32_t at,
+                               bool validated, uint32_t nmods)
+{
+    ptx_mods_set *s = ptx_arena_alloc(&ctx->arena, sizeof *s + (nmods + 1u) * sizeof(ptx_mod));
+    s->at = at;
+    s->validated = validated;
+    s->head = head;
+    s->next = *head;
+    *head = s;
+    return s;
+}
+
 /* The not yet validated set of sp's modifiers at `at` (internal.h). */
 static ptx_mod *shared_mods(ptx_context *ctx, ptx_split *sp, uint32_t at, uint32_t words)
 {
     for (ptx_mods_set *s = sp->sets; s; s = s->next)
         if (s->at == at && !s->validated)
             return s->mods + 1;
-    ptx_mods_set *s = ptx_arena_alloc(&ctx->arena, sizeof *s + (words + 1) * sizeof(ptx_mod));
-    s->at = at;
-    s->validated = false;
-    s->head = &sp->sets;
-    s->next = sp->sets;
-    sp->sets = s;
+    ptx_mods_set *s = ptx_mods_set_new(ctx, &sp->sets, at, false, words);
     fill_mods(s->mods, sp, at, words);
     return s->mods + 1;
 }
@@ -516,7 +525,7 @@ ptx_node *ptx_b_instr(ptx_context *ctx, const ptx_tok *guard, bool neg,
                       const ptx_tok *opcode, size_t mods, size_t ops, ptx_loc_t loc)
 {
     /* the operands, on the scratch above `ops`, go into the node */
-    size_t have = ops != PTX_NO_LIST && ctx->nscratch > ops ? ctx->nscratch - ops : 0;
+    size_t have = above(ctx, ops);
     uint32_t nops = have > UINT16_MAX ? UINT16_MAX : (uint32_t)have;
     if (have > UINT16_MAX)
         error_at(ctx, PTX_DIAG_LIMIT, span_of(loc),

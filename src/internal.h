@@ -74,6 +74,11 @@ struct ptx_mods_set {
     ptx_mod mods[];
 };
 
+/* A new set of nmods modifiers and the opcode's entry at `at`, first in
+ * the chain at *head; its entries are left for the caller to fill. */
+ptx_mods_set *ptx_mods_set_new(ptx_context *ctx, ptx_mods_set **head, uint32_t at,
+                               bool validated, uint32_t nmods);
+
 /* The set that holds mods (an instruction's with PTX_INSTR_SHARED_MODS);
  * mods[0] of a set is the opcode's, an instruction's mods start at 1. */
 #define ptx_mods_set_of(m) \

@@ -229,6 +229,12 @@ static bool is_name(const ptx_expr *e)
     return e->kind == PTX_EXPR_SYM;
 }
 
+/* WARP_SZ, without a selector: a constant (32) */
+static bool is_warp_sz(const ptx_expr *e)
+{
+    return e->kind == PTX_EXPR_SYM && !ptx_expr_sel(e) && ptx_name_is(ptx_expr_name(e), "WARP_SZ");
+}
+
 static bool is_constant_expr(const ptx_expr *e)
 {
     switch ((ptx_expr_kind)e->kind) {
@@ -251,7 +257,7 @@ static bool is_pure_constant(const ptx_expr *e)
     case PTX_EXPR_INT: case PTX_EXPR_FLOAT: case PTX_EXPR_F32: case PTX_EXPR_F64:
         return true;
     case PTX_EXPR_SYM:
-        return !ptx_expr_sel(e) && strcmp(ptx_expr_name(e)->text, "WARP_SZ") == 0;
+        return is_warp_sz(e);
     case PTX_EXPR_UNARY: case PTX_EXPR_PAREN: case PTX_EXPR_CAST:
         return is_pure_constant(ptx_expr_a(e));
     case PTX_EXPR_BINARY:
@@ -276,7 +282,7 @@ static bool item_ok(const ptx_expr *e, unsigned items, bool list)
         items = PTX_ACC_NAME | PTX_ACC_IMM | PTX_ACC_SINK;
     switch ((ptx_expr_kind)e->kind) {
     case PTX_EXPR_SYM:
-        if (!ptx_expr_sel(e) && strcmp(ptx_expr_name(e)->text, "WARP_SZ") == 0)
+        if (is_warp_sz(e))
             return items & PTX_ACC_IMM;
         return (items & PTX_ACC_NAME) && !(list && ptx_expr_sel(e));
     case PTX_EXPR_SINK:
@@ -358,7 +364,7 @@ static bool const_value(const ptx_expr *e, int64_t *out)
         *out = (int64_t)ptx_expr_int(e);
         return true;
     case PTX_EXPR_SYM:
-        if (ptx_expr_sel(e) || !ptx_name_is(ptx_expr_name(e), "WARP_SZ"))
+        if (!is_warp_sz(e))
             return false;
         *out = 32;
         return true;
@@ -1383,13 +1389,7 @@ static void apply_form(ptx_context *ctx, ptx_instr *in, uint16_t index, const ui
                 return;
             }
         }
-        ptx_mods_set *s = ptx_arena_alloc(&ctx->arena,
-                                          sizeof *s + (in->nmods + 1u) * sizeof(ptx_mod));
-        s->at = cur->at;
-        s->validated = true;
-        s->head = cur->head;
-        s->next = *cur->head;
-        *cur->head = s;
+        ptx_mods_set *s = ptx_mods_set_new(ctx, cur->head, cur->at, true, in->nmods);
         memcpy(s->mods, cur->mods, (in->nmods + 1u) * sizeof(ptx_mod));
         mods = in->mods = s->mods + 1;
     }

@@ -73,19 +73,25 @@ typedef struct {
     long long lo[MAX_VALUES], hi[MAX_VALUES], mod[MAX_VALUES];
 } vlist_t;
 
+/* a decimal, maybe negative, starts at v */
+static bool number_at(const char *v)
+{
+    return isdigit((unsigned char)v[0]) || (v[0] == '-' && isdigit((unsigned char)v[1]));
+}
+
 /* one value of a list at *p; advances *p */
 static bool parse_value(char **p, vlist_t *l)
 {
     char *v = *p, *end;
     long long lo = LLONG_MIN, hi = LLONG_MAX, mod = 0;
     if (*v != '%') {
-        if (!isdigit((unsigned char)*v) && !(*v == '-' && isdigit((unsigned char)v[1])))
+        if (!number_at(v))
             return false;
         lo = hi = strtoll(v, &end, 10);
         v = end;
         if (v[0] == '.' && v[1] == '.') {
             v += 2;
-            if (!isdigit((unsigned char)*v) && !(*v == '-' && isdigit((unsigned char)v[1])))
+            if (!number_at(v))
                 return false;
             hi = strtoll(v, &end, 10);
             v = end;
@@ -1044,11 +1050,10 @@ int main(int argc, char **argv)
                 pool_add(f->gone_target), pool_add(f->file), f->line);
     }
     fprintf(c, "};\n\nconst char ptx_isa_strings[] =");
-    for (int at = 0; at < npool || at == 0; at += (int)strlen(pool + at) + 1) {
-        fprintf(c, "\n    \"%s\\0\"", npool ? pool + at : "");
-        if (!npool)
-            break;
-    }
+    if (!npool)
+        fprintf(c, " \"\"");
+    for (int at = 0; at < npool; at += (int)strlen(pool + at) + 1)
+        fprintf(c, "\n    \"%s\\0\"", pool + at);
     fprintf(c, ";\n");
     fprintf(c, "\nconst ptx_isa_root ptx_isa_roots[] = {\n");
     int nroots = 0;
