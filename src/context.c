@@ -307,7 +307,7 @@ static ptx_status parse_owned(ptx_context *ctx)
     _Static_assert(PTX_INPUT_MAX < UINT32_MAX - 2, "offsets up to srclen + 1 fit in 32 bits");
     ptx_run_parser(ctx);
     if (ctx->module && !ctx->stopped && !ctx->no_validate)
-        ptx_isa_validate(ctx, ctx->module);
+        ptx_sema_run(ctx, ctx->module);
     return ctx->nerrors ? PTX_ERR_INPUT : PTX_OK;
 }
 

@@ -229,8 +229,23 @@ const ptx_stmt_run *ptx_stmt_run_at(ptx_context *ctx, uint32_t off, uint32_t len
  * (for the benchmark's phase timings). */
 size_t ptx_run_scanner(ptx_context *ctx);
 
-/* Checks every instruction of m against the syntax tables (isa.c). */
-void ptx_isa_validate(ptx_context *ctx, ptx_module *m);
+/* What the semantic pass (sema.c) says an operand's names are declared as,
+ * for the syntax tables: only predicates are told apart (a predicate-only
+ * operand given a .b32 register is ptxas's "Arguments mismatch"); unknown
+ * names, and pairs of both kinds, are not judged by the tables. */
+enum { PTX_RC_UNKNOWN, PTX_RC_PRED, PTX_RC_OTHER };
+
+struct ptx_isa_form;
+/* Checks `in` against the syntax tables (isa.c), given what each
+ * operand's names are declared as (rc[i], PTX_RC_*); sets its family and
+ * its modifiers' ids and categories.  Returns the form it matched, or NULL
+ * after reporting why none does. */
+const struct ptx_isa_form *ptx_isa_check(ptx_context *ctx, const ptx_module *m, ptx_instr *in,
+                                         const uint8_t *rc);
+
+/* The semantic pass (sema.c): scopes, symbols and operand types, with each
+ * instruction checked against the tables on the way. */
+void ptx_sema_run(ptx_context *ctx, ptx_module *m);
 
 /* ---- output buffering (print_util.c) --------------------------------- */
 

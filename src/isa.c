@@ -197,12 +197,6 @@ enum {
     F_VALUE                 /* a constant of a value the form does not take */
 };
 
-/* What the function declares an operand's name as: only predicates are
- * told apart (a predicate-only operand given a .b32 register is ptxas's
- * "Arguments mismatch"); names declared nowhere in the function, or with
- * and without .pred in different blocks, are not judged. */
-enum { RC_UNKNOWN, RC_PRED, RC_OTHER };
-
 static bool slot_takes(const ptx_isa_slot *s, uint16_t id)
 {
     if (s->kind == PTX_SLOT_LIT || s->kind == PTX_SLOT_OPT_LIT)
@@ -625,10 +619,10 @@ static verdict try_form(const ptx_module *m, const ptx_instr *in, const ptx_isa_
         for (unsigned i = 0; i < in->nops; i++) {
             bool bf16 = computes && is_bf16_type(i == 0 ? first_type : last_type);
             struct fault fl = operand_fault(&in->ops[i], &f->ops[i], vec, bf16);
-            if (fl.what == F_OK && rc[i] == RC_OTHER &&
+            if (fl.what == F_OK && rc[i] == PTX_RC_OTHER &&
                 (f->ops[i].accept & (PTX_ACC_PRED | PTX_ACC_NAME)) == PTX_ACC_PRED)
                 fl.what = F_NOT_PRED;
-            if (fl.what == F_OK && rc[i] == RC_PRED &&
+            if (fl.what == F_OK && rc[i] == PTX_RC_PRED &&
                 (f->ops[i].accept & (PTX_ACC_PRED | PTX_ACC_NAME)) == PTX_ACC_NAME)
                 fl.what = F_PRED;
             if (fl.what != F_OK) {
@@ -800,7 +794,7 @@ struct explain {
     const ptx_module *m;
     const ptx_isa_root *root;
     const uint16_t *ids;        /* the instruction's modifiers, decoded */
-    const uint8_t *rc;          /* the operands' register classes (RC_*) */
+    const uint8_t *rc;          /* the operands' register classes (PTX_RC_*) */
     uint8_t *assign;            /* scratch for try_form */
 };
 
@@ -1472,179 +1466,19 @@ static bool check_parenthesised(ptx_context *ctx, const ptx_instr *in, const ptx
     return true;
 }
 
-/* ---- the registers a function declares ---------------------------------- */
-
-typedef struct reg_entry {
-    const ptx_name *name;       /* a single name, or the prefix of name<N> */
-    uint8_t rc;                 /* RC_PRED, RC_OTHER; RC_UNKNOWN: declared both ways */
-} reg_entry;
-
-/* Declarations seen so far in the current function (the walk meets them
- * before the instructions after them; a name used before its declaration
- * is not judged).  Single names hash by pointer; ranges are few. */
-typedef struct reg_table {
-    reg_entry *singles;         /* open addressing, name NULL: empty */
-    size_t mask, nsingles;
-    reg_entry *ranges;
-    size_t nranges, capranges;
-    /* answers already given, direct-mapped by name; valid while `version`
-     * is theirs: a hash of the declarations so far in the function, so that
-     * functions that declare alike (nvcc's %p, %r, %rd... in each) share
-     * them */
-    struct reg_seen { const ptx_name *name; uint32_t version; uint8_t rc; } *seen;
-    uint32_t version;
-} reg_table;
-
-#define REG_VERSION0 2166136261u
-
-static void regs_note(reg_table *t, const ptx_name *name, bool range, uint8_t rc)
-{
-    uintptr_t w = (uintptr_t)name ^ (uintptr_t)range << 1 ^ (uintptr_t)rc << 2;
-    t->version = (t->version ^ (uint32_t)(w ^ w >> 32)) * 16777619u;
-    if (t->version == 0)
-        t->version = 1;             /* 0 marks an empty cache entry */
-}
-
-enum { REG_SEEN = 1024 };
-
-static void regs_clear(reg_table *t)
-{
-    if (t->singles)
-        memset(t->singles, 0, (t->mask + 1) * sizeof *t->singles);
-    t->nsingles = t->nranges = 0;
-    t->version = REG_VERSION0;
-}
-
-static reg_entry *regs_slot(const reg_table *t, const ptx_name *name)
-{
-    size_t i = ((uintptr_t)name >> 4) & t->mask;
-    while (t->singles[i].name && t->singles[i].name != name)
-        i = (i + 1) & t->mask;
-    return &t->singles[i];
-}
-
-static void regs_add(ptx_context *ctx, reg_table *t, const ptx_var *v, uint8_t rc)
-{
-    regs_note(t, v->name, v->has_range, rc);
-    if (v->has_range) {
-        for (size_t i = 0; i < t->nranges; i++) {
-            reg_entry *r = &t->ranges[i];
-            if (r->name == v->name) {
-                r->rc = r->rc == rc ? rc : RC_UNKNOWN;
-                return;
-            }
-        }
-        if (t->nranges == t->capranges) {
-            size_t cap = t->capranges ? 2 * t->capranges : 16;
-            reg_entry *e = ptx_arena_alloc(&ctx->arena, cap * sizeof *e);
-            if (t->nranges)
-                memcpy(e, t->ranges, t->nranges * sizeof *e);
-            t->ranges = e;
-            t->capranges = cap;
-        }
-        t->ranges[t->nranges++] = (reg_entry){ v->name, rc };
-        return;
-    }
-    if (!t->singles || (t->nsingles + 1) * 2 > t->mask + 1) {
-        reg_table old = *t;
-        size_t cap = t->singles ? 2 * (t->mask + 1) : 64;
-        t->singles = ptx_arena_zalloc(&ctx->arena, cap * sizeof *t->singles);
-        t->mask = cap - 1;
-        for (size_t i = 0; old.singles && i <= old.mask; i++)
-            if (old.singles[i].name)
-                *regs_slot(t, old.singles[i].name) = old.singles[i];
-    }
-    reg_entry *e = regs_slot(t, v->name);
-    if (e->name) {
-        e->rc = e->rc == rc ? rc : RC_UNKNOWN;
-        return;
-    }
-    *e = (reg_entry){ v->name, rc };
-    t->nsingles++;
-}
-
-static void regs_declare(ptx_context *ctx, reg_table *t, const ptx_decl *d)
-{
-    if (d->space != PTX_SPACE_REG)
-        return;
-    uint8_t rc = d->type == PTX_TYPE_PRED ? RC_PRED : RC_OTHER;
-    for (uint32_t i = 0; i < d->nvars; i++)
-        regs_add(ctx, t, &d->vars[i], rc);
-}
-
-static uint8_t regs_lookup(const reg_table *t, const ptx_name *name);
-
-/* What `e` (a name, !name, or a pair a|b) is declared as. */
-static uint8_t regs_class(ptx_context *ctx, reg_table *t, const ptx_expr *e)
-{
-    if (e->kind == PTX_EXPR_PAIR) {
-        uint8_t a = regs_class(ctx, t, ptx_expr_a(e)), b = regs_class(ctx, t, ptx_expr_b(e));
-        return a == RC_OTHER || b == RC_OTHER ? RC_OTHER : a == b ? a : RC_UNKNOWN;
-    }
-    if (e->kind == PTX_EXPR_UNARY && e->op == PTX_OP_LNOT)
-        e = ptx_expr_a(e);
-    if (e->kind != PTX_EXPR_SYM || ptx_expr_sel(e) || (!t->nsingles && !t->nranges))
-        return RC_UNKNOWN;
-    const ptx_name *name = ptx_expr_name(e);
-    if (!t->seen)
-        t->seen = ptx_arena_zalloc(&ctx->arena, REG_SEEN * sizeof *t->seen);
-    struct reg_seen *c = &t->seen[((uintptr_t)name >> 4) & (REG_SEEN - 1)];
-    if (c->name != name || c->version != t->version)
-        *c = (struct reg_seen){ name, t->version, regs_lookup(t, name) };
-    return c->rc;
-}
-
-static uint8_t regs_lookup(const reg_table *t, const ptx_name *name)
-{
-    if (t->nsingles) {
-        const reg_entry *s = regs_slot(t, name);
-        if (s->name)
-            return s->rc;
-    }
-    if (!t->nranges)
-        return RC_UNKNOWN;
-    /* name<N> declares name0 .. name(N-1): split off the number.  A
-     * number past N is an undeclared register, an error of its own; the
-     * class goes by the prefix (so that answers hold from function to
-     * function) */
-    uint32_t digits = 0;
-    const char *text = name->text;
-    while (digits < name->len && text[name->len - 1 - digits] >= '0' &&
-           text[name->len - 1 - digits] <= '9')
-        digits++;
-    if (!digits || digits == name->len || (digits > 1 && text[name->len - digits] == '0'))
-        return RC_UNKNOWN;
-    uint32_t plen = name->len - digits;
-    uint8_t rc = RC_UNKNOWN;
-    bool found = false;
-    for (size_t i = 0; i < t->nranges; i++) {
-        const reg_entry *r = &t->ranges[i];
-        if (r->name->len != plen)
-            continue;
-        uint32_t k = 0;
-        while (k < plen && r->name->text[k] == text[k])
-            k++;
-        if (k < plen)
-            continue;
-        rc = found && rc != r->rc ? RC_UNKNOWN : r->rc;
-        found = true;
-    }
-    return rc;
-}
-
-static void check_instr(ptx_context *ctx, const ptx_module *m, ptx_instr *in,
-                        reg_table *regs)
+const ptx_isa_form *ptx_isa_check(ptx_context *ctx, const ptx_module *m, ptx_instr *in,
+                                  const uint8_t *rc)
 {
     const ptx_isa_root *root = root_of(ptx_instr_opcode(in));
     if (!root && PTX_FAMILY_COUNT - 1 < ALL_FAMILIES)
-        return;
+        return NULL;
     if (!check_parenthesised(ctx, in, root))
-        return;
+        return NULL;
     if (!root) {
         ptx_span s = { ptx_mod_offset(in, -1), ptx_instr_opcode(in)->len };
         ptx_diag_add(ctx, PTX_SEV_ERROR, PTX_DIAG_INSTRUCTION, s,
                      "unknown instruction '%s'", ptx_instr_opcode(in)->text);
-        return;
+        return NULL;
     }
     uint16_t ids_small[64];
     uint16_t *ids = in->nmods <= 64 ? ids_small : ptx_arena_alloc(&ctx->arena, in->nmods * sizeof *ids);
@@ -1654,19 +1488,15 @@ static void check_instr(ptx_context *ctx, const ptx_module *m, ptx_instr *in,
             ptx_diag_add(ctx, PTX_SEV_ERROR, PTX_DIAG_INSTRUCTION, mod_span(in, i),
                          "unknown modifier '%s' for '%s'", in->mods[i].name->text,
                          ptx_instr_opcode(in)->text);
-            return;
+            return NULL;
         }
     }
-    uint8_t rc_small[64];
-    uint8_t *rc = in->nops <= 64 ? rc_small : ptx_arena_alloc(&ctx->arena, in->nops);
-    for (unsigned i = 0; i < in->nops; i++)
-        rc[i] = regs_class(ctx, regs, &in->ops[i]);
     memo_key key;
     bool keyed = memo_key_make(&key, root, in, ids, rc);
     const memo_entry *hit = keyed ? memo_find(ctx, &key) : NULL;
     if (hit) {
         apply_form(ctx, in, hit->form, ids, hit->assign);
-        return;
+        return &ptx_isa_forms[hit->form];
     }
     uint64_t ignorable = 0;
     unsigned ignorable_family = 0;
@@ -1686,7 +1516,7 @@ static void check_instr(ptx_context *ctx, const ptx_module *m, ptx_instr *in,
             apply_form(ctx, in, (uint16_t)(root->first_form + k), ids, assign);
             if (keyed)
                 memo_add(ctx, &key, (uint16_t)(root->first_form + k), assign, in->nmods);
-            return;
+            return form;
         }
         if (v.cost < best.cost) {
             best = v;
@@ -1713,7 +1543,7 @@ static void check_instr(ptx_context *ctx, const ptx_module *m, ptx_instr *in,
                 ptx_diag_add(ctx, PTX_SEV_ERROR, PTX_DIAG_INSTRUCTION, mod_span(in, i),
                              "'%s' is part of the instruction name: write '%s%s' before the other modifiers",
                              in->mods[i].name->text, ptx_instr_opcode(in)->text, in->mods[i].name->text);
-                return;
+                return NULL;
             }
         }
     }
@@ -1721,6 +1551,7 @@ static void check_instr(ptx_context *ctx, const ptx_module *m, ptx_instr *in,
         explain x = { m, root, ids, rc, assign };
         report(ctx, &x, in, best_form, best);
     }
+    return NULL;
 }
 
 ptx_status ptx_print_instruction_table(ptx_write_fn write, void *user)
@@ -1745,28 +1576,4 @@ ptx_status ptx_print_instruction_table(ptx_write_fn write, void *user)
     ptx_status st = ptx_out_finish(o);
     free(o);
     return st;
-}
-
-void ptx_isa_validate(ptx_context *ctx, ptx_module *m)
-{
-    ptx_iter *it = ptx_iter_new(m);
-    if (!it)
-        longjmp(ctx->oom, 1);
-    const ptx_node *n;
-    ptx_event ev;
-    reg_table regs = { .version = REG_VERSION0 };
-    while ((ev = ptx_iter_next(it, &n)) > 0 && !ctx->stopped) {
-        if (ev != PTX_EVENT_ENTER)
-            continue;
-        if (n->kind == PTX_NODE_INSTR)
-            check_instr(ctx, m, (ptx_instr *)n, &regs);
-        else if (n->kind == PTX_NODE_FUNC)
-            regs_clear(&regs);
-        else if (n->kind == PTX_NODE_DECL)
-            regs_declare(ctx, &regs, (const ptx_decl *)n);
-    }
-    bool nomem = ev == PTX_EVENT_NOMEM;
-    ptx_iter_free(it);
-    if (nomem)
-        longjmp(ctx->oom, 1);
 }

@@ -50,7 +50,21 @@ typedef struct ptx_isa_operand {
     uint8_t optional;
     uint16_t values;            /* ptx_isa_values index + 1: the values a
                                    constant may have; 0: any */
+    uint8_t tkind;              /* the operand's type (":TYPE" in the tables):
+                                   0 unchecked; 'T' the instruction's type
+                                   modifier number tbits (1..4); or 'u', 's',
+                                   'b', 'f', 'p' with tbits the width */
+    uint8_t tbits;
+    uint8_t tflags;             /* PTX_OT_* */
 } ptx_isa_operand;
+
+/* ptx_isa_operand.tflags */
+enum {
+    PTX_OT_RELAXED = 1,         /* a wider integer register is fine (ld, st, cvt) */
+    PTX_OT_SREG = 2,            /* a special register is fine (mov, cvt) */
+    PTX_OT_SYMADDR = 4,         /* a variable's or function's address is fine (mov, cvta) */
+    PTX_OT_WIDE = 8             /* twice the width of the type slot (mul.wide) */
+};
 
 /* The values a constant operand may have (written i=4|8|16, i=0..15,
  * i=%32, i=24..256%8): any of n, each lo..hi and, unless mod is 0, a

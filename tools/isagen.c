@@ -63,7 +63,57 @@ typedef struct {
     int coords;     /* ACC_IMAGE: the fewest coordinates */
     int optional;
     int values;     /* index + 1 in vlists: the values a constant may have; 0: any */
+    int tkind;      /* the operand's type: 0 unchecked, 'T' a type slot, or u s b f p */
+    int tbits;      /* 'T': the slot (1..4); otherwise the width in bits */
+    int tflags;     /* OT_* */
 } operand_t;
+
+/* an operand's type flags (src/isa_tables.h: PTX_OT_*) */
+enum { OT_RELAXED = 1, OT_SREG = 2, OT_SYMADDR = 4, OT_WIDE = 8 };
+
+/* ":TYPE" after an operand: t1..t4 (the instruction's type modifiers in
+ * order; t1w: twice as wide), or a fixed type (u32, b64, pred...); then
+ * flags: '+' a wider integer register is fine, '$' a special register is
+ * fine, '&' a variable's or function's address is fine. */
+static bool parse_optype(const char *t, operand_t *op)
+{
+    if (t[0] == 't' && t[1] >= '1' && t[1] <= '4') {
+        op->tkind = 'T';
+        op->tbits = t[1] - '0';
+        t += 2;
+        if (*t == 'w') {
+            op->tflags |= OT_WIDE;
+            t++;
+        }
+    } else if (!strncmp(t, "pred", 4)) {
+        op->tkind = 'p';
+        op->tbits = 1;
+        t += 4;
+    } else if (strchr("usbf", t[0]) && isdigit((unsigned char)t[1])) {
+        char *end;
+        long bits = strtol(t + 1, &end, 10);
+        if (bits != 8 && bits != 16 && bits != 32 && bits != 64 && bits != 128)
+            return false;
+        if (bits == 128 ? t[0] != 'b' : t[0] == 'f' && bits == 8)
+            return false;
+        op->tkind = t[0];
+        op->tbits = (int)bits;
+        t = end;
+    } else {
+        return false;
+    }
+    for (; *t; t++) {
+        if (*t == '+')
+            op->tflags |= OT_RELAXED;
+        else if (*t == '$')
+            op->tflags |= OT_SREG;
+        else if (*t == '&')
+            op->tflags |= OT_SYMADDR;
+        else
+            return false;
+    }
+    return true;
+}
 
 /* The value lists of operands written i=V|V... (each list once): a value
  * is N, a range N..M, a multiple %S, or the multiples in a range N..M%S. */
@@ -333,6 +383,12 @@ static bool parse_operand(int family, char *s, operand_t *op, bool inner)
 {
     memset(op, 0, sizeof *op);
     bool sized = false;
+    char *colon = strchr(s, ':');
+    if (colon) {
+        *colon = '\0';
+        if (inner || !parse_optype(colon + 1, op))
+            return false;
+    }
     size_t n = strlen(s);
     while (n && (s[n - 1] == '?' || s[n - 1] == '_' || s[n - 1] == '|')) {
         if (s[n - 1] == '?')
@@ -1040,11 +1096,12 @@ int main(int argc, char **argv)
         fprintf(c, "%s }, %d, {", f->nslots ? "" : " { 0, 0, 0 }", f->nops);
         for (int j = 0; j < f->nops; j++) {
             const operand_t *o = &f->ops[j];
-            fprintf(c, "%s{ %d, %d, %uu, %d, %d, %d, %d, %d }", j ? ", " : " ", o->accept, o->vec,
-                    o->sizes, o->items, o->selector, o->coords, o->optional, o->values);
+            fprintf(c, "%s{ %d, %d, %uu, %d, %d, %d, %d, %d, %d, %d, %d }", j ? ", " : " ",
+                    o->accept, o->vec, o->sizes, o->items, o->selector, o->coords, o->optional,
+                    o->values, o->tkind, o->tbits, o->tflags);
         }
         if (!f->nops)
-            fprintf(c, " { 0, 0, 0, 0, 0, 0, 0, 0 }");
+            fprintf(c, " { 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0 }");
         fprintf(c, " }, %d, %d, %d, %d, %d, %d, %d, %d },\n", f->since_major,
                 f->since_minor, pool_add(f->target), f->gone_major, f->gone_minor,
                 pool_add(f->gone_target), pool_add(f->file), f->line);

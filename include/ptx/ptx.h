@@ -118,7 +118,9 @@ typedef enum ptx_diag_code {
     PTX_DIAG_EXPR,            /* a malformed expression or operand */
     PTX_DIAG_LIMIT,           /* a documented limit was reached */
     PTX_DIAG_UNSUPPORTED,     /* a construct ptxas no longer accepts */
-    PTX_DIAG_INSTRUCTION      /* an instruction the syntax tables do not allow */
+    PTX_DIAG_INSTRUCTION,     /* an instruction the syntax tables do not allow */
+    PTX_DIAG_SYMBOL,          /* an unknown, misused or duplicate name */
+    PTX_DIAG_TYPE             /* an operand whose type the instruction does not take */
 } ptx_diag_code;
 
 /* A message longer than this many bytes (one quoting a 100 MB token, say)

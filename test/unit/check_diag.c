@@ -498,7 +498,7 @@ START_TEST(iter_nodes_in_source_order)
     /* every ENTER is further into the source than the one before */
     static const char src[] = HDR
         ".global .b32 a, b;\n.entry k()\n{\n.reg .b32 r<4>;\nA: { B: mov.b32 r1, 1; { } }\n"
-        ".loc 1 2 3\n.pragma \"nounroll\";\np: .callprototype _ ();\nt: .branchtargets A, B;\nret;\n}\n"
+        ".loc 1 2 3\n.pragma \"nounroll\";\np: .callprototype _ ();\nt: .branchtargets A;\nret;\n}\n"
         ".file 1 \"x.cu\"\n.target sm_90a\n";
     ptx_context *ctx = ptx_context_new();
     const ptx_module *m = NULL;

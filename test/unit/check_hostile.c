@@ -389,8 +389,8 @@ END_TEST
 START_TEST(statement_soup)
 {
     static const char *const stmts[] = {
-        "\t.reg .b32 %r<8>;\n", "\t.reg .pred %p<2>;\n", "\t.reg .b64 %rd<4>;\n",
-        "\t.reg .f32 %f<4>;\n", "\t.shared .align 8 .b8 s[16];\n", "\t.local .u32 l[2];\n",
+        "\tmov.b32 %r2, %r3;\n", "\tnot.pred %p0, %p1;\n", "\tmov.b64 %rd2, %rd1;\n",
+        "\tadd.f32 %f1, %f2, %f3;\n", "\t.shared .align 8 .b8 s[16];\n", "\t.local .u32 l[2];\n",
         "\tadd.s32 %r1, %r2, %r3;\n", "\tmov.u32 %r1, %tid.x;\n", "\t@%p1 bra $L1;\n",
         "$L1:\n", "\tsetp.lt.s32 %p1, %r1, 10;\n", "\tld.global.v2.f32 {%f1, %f2}, [%rd1+8];\n",
         "\tst.shared.u32 [s], %r1;\n", "\tmov.b32 %r4, (1 << 4) - -3;\n", "\t{\n", "\t}\n",
@@ -400,7 +400,8 @@ START_TEST(statement_soup)
     };
     static const char head[] = TEST_HDR ".file 1 \"s.cu\"\n"
         ".func (.reg .b32 r) f(.reg .b32 a)\n{\n\tmov.b32 r, a;\n\tret;\n}\n"
-        ".visible .entry k()\n{\n";
+        ".visible .entry k()\n{\n"
+        "\t.reg .b32 %r<8>;\n\t.reg .pred %p<2>;\n\t.reg .b64 %rd<4>;\n\t.reg .f32 %f<4>;\n";
     uint64_t seed = 0x57a7ULL + (uint64_t)_i;
     char buf[8192];
     unsigned accepted = 0;

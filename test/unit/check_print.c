@@ -346,7 +346,7 @@ static const char rich[] =
     ".visible .entry k(\n"
     "\t.param .u64 .ptr.global.align 16 p,\n"
     "\t.param .u64 .ptr .align 8 q,\n"
-    "\t.param .u32 n\n"
+    "\t.param .u32 count\n"
     ")\n"
     ".maxntid 128, 1, 1\n"
     ".minnctapersm 2\n"
@@ -367,7 +367,7 @@ static const char rich[] =
     "\tvadd.s32.u32.s32 %r3, %r1.b0, %r2.h1;\n"
     "\tmov.u64 %rd3, g[1];\n"
     "\t{\n"
-    "\t\t.param .b32 pa;\n"
+    "\t\t.param .align 8 .b8 pa[16];\n"
     "\t\t.param .b32 pr;\n"
     "\t\tst.param.b32 [pa], %r1;\n"
     "\t\tcall.uni (pr), f, (%r1, pa);\n"
@@ -384,7 +384,7 @@ static const char rich[] =
     "\ttex.2d.v4.s32.f32 {%r1, %r2, %r3, %r4}, [tr, {%f0, %f2}];\n"
     "\tmov.f64 %fd, 1e300;\n"
     "\tmov.f64 %fd, 0d3FF0000000000000;\n"
-    "\tst.global.b32 [smem+8], 0b101;\n"
+    "\tst.shared.b32 [smem+8], 0b101;\n"
     "\tmbarrier.arrive.shared::cluster.b64 _, [%rd1];\n"
     "\tret;\n"
     "}\n"
@@ -676,8 +676,8 @@ START_TEST(round_trip_keeps_lines)
         ".global .b32 a; .global .b32 b;\n"
         ".visible .entry k(.param .u64 p) .maxntid 32 { .reg .b32 r; mov.b32 r, 1;\n"
         "ret; }\n"
-        ".visible .func f() { ret; } .visible .func g()\n"
-        "{\n"
+        ".visible .func (.reg .b32 x) f(.reg .b32 y, .reg .b32 z) { ret; } .visible .func g()\n"
+        "{ .reg .b32 r;\n"
         "\tL: { ret; }\n"
         "\tadd.s32 r, r,\n"
         "\t  1; sub.s32 r,\n"
@@ -690,7 +690,7 @@ START_TEST(round_trip_keeps_lines)
         ".global .b32 c;\n";
     ck_assert_str_eq(lines_kept(dense, why, sizeof why, &nodes), "");
     /* ".b8 1\n.b8 2" is one node: a run of two lines */
-    ck_assert_uint_eq(nodes, 22);
+    ck_assert_uint_eq(nodes, 23);
 }
 END_TEST
 
@@ -736,11 +736,14 @@ START_TEST(writer_failure_midway)
     /* output of several buffers: the second write fails, no write after it */
     enum { N = 20000 };
     static const char stmt[] = "mov.b32 %r1, %r2;\n";
-    size_t len = strlen(test_head) + N * strlen(stmt) + strlen(test_tail);
+    static const char decl[] = ".reg .b32 %r<3>;\n";
+    size_t len = strlen(test_head) + strlen(decl) + N * strlen(stmt) + strlen(test_tail);
     char *text = malloc(len + 1);
     ck_assert_ptr_nonnull(text);
     size_t k = strlen(test_head);
     memcpy(text, test_head, k);
+    memcpy(text + k, decl, strlen(decl));
+    k += strlen(decl);
     for (int i = 0; i < N; i++, k += strlen(stmt))
         memcpy(text + k, stmt, strlen(stmt));
     memcpy(text + k, test_tail, strlen(test_tail) + 1);
@@ -761,6 +764,7 @@ START_TEST(writer_failure_midway)
     ck_assert_int_eq(ptx_print_ptx(NULL, m, test_buf_write, &b), PTX_OK);
     ck_assert_uint_gt(b.calls, 2);
     ck_assert_uint_eq(b.len, strlen(HDR) + strlen(".visible .entry k()\n{\n}\n") +
+                                 strlen("\t.reg .b32 %r<3>;\n") +
                                  N * strlen("\tmov.b32 \t%r1, %r2;\n"));
     free(b.p);
     ptx_context_free(ctx);
@@ -785,20 +789,22 @@ END_TEST
 
 /* "mov.b32 %r1, LIT;" printed canonically is "\tmov.b32 \t%r1, OUT;" and
  * reads back as the same expression. */
-static void check_literal(const char *lit, const char *out)
+/* `lit` as the source of a mov of type `type` (".b32": integers and 0f,
+ * ".f64": decimal floating point, as ptxas wants them) */
+static void check_literal_as(const char *type, const char *lit, const char *out)
 {
-    char body[128];
-    snprintf(body, sizeof body, "mov.b32 %%r1, %s;", lit);
+    char body[160];
+    snprintf(body, sizeof body, ".reg %s %%r1;\nmov%s %%r1, %s;", type, type, lit);
     ptx_context *ctx;
     const ptx_module *m = parse(&ctx, body);
     char *text = ptx_text(NULL, m);
     char want[128];
-    snprintf(want, sizeof want, "\n\tmov.b32 \t%%r1, %s;\n", out);
+    snprintf(want, sizeof want, "\n\tmov%s \t%%r1, %s;\n", type, out);
     ck_assert_msg(strstr(text, want) != NULL, "'%s' printed as:\n%s", lit, text);
     ptx_context *ctx2;
     const ptx_module *m2 = parse_clean(&ctx2, text);
-    const ptx_expr *a = &((const ptx_instr *)((const ptx_func *)m->first)->body->first)->ops[1];
-    const ptx_expr *b = &((const ptx_instr *)((const ptx_func *)m2->first)->body->first)->ops[1];
+    const ptx_expr *a = &((const ptx_instr *)((const ptx_func *)m->first)->body->first->next)->ops[1];
+    const ptx_expr *b = &((const ptx_instr *)((const ptx_func *)m2->first)->body->first->next)->ops[1];
     ck_assert_int_eq(a->kind, b->kind);
     ck_assert_uint_eq(a->flags, b->flags);
     switch ((ptx_expr_kind)a->kind) {
@@ -819,6 +825,11 @@ static void check_literal(const char *lit, const char *out)
     free(text);
     ptx_context_free(ctx);
     ptx_context_free(ctx2);
+}
+
+static void check_literal(const char *lit, const char *out)
+{
+    check_literal_as(".b32", lit, out);
 }
 
 START_TEST(literal_integers)
@@ -850,17 +861,17 @@ END_TEST
 
 START_TEST(literal_floats)
 {
-    check_literal("1.5", "1.5");
-    check_literal("1e300", "1e+300");
-    check_literal("5.", "5.0");
-    check_literal(".5", "0.5");
-    check_literal("0.1", "0.1");
-    check_literal("1.0", "1.0");
-    check_literal("123456789.0", "123456789.0");
-    check_literal("0.30000000000000004", "0.30000000000000004");
-    check_literal("1.5E-3", "0.0015");
-    check_literal("2.2250738585072014e-308", "2.2250738585072014e-308");
-    check_literal("1.7976931348623157e308", "1.7976931348623157e+308");
+    check_literal_as(".f64", "1.5", "1.5");
+    check_literal_as(".f64", "1e300", "1e+300");
+    check_literal_as(".f64", "5.", "5.0");
+    check_literal_as(".f64", ".5", "0.5");
+    check_literal_as(".f64", "0.1", "0.1");
+    check_literal_as(".f64", "1.0", "1.0");
+    check_literal_as(".f64", "123456789.0", "123456789.0");
+    check_literal_as(".f64", "0.30000000000000004", "0.30000000000000004");
+    check_literal_as(".f64", "1.5E-3", "0.0015");
+    check_literal_as(".f64", "2.2250738585072014e-308", "2.2250738585072014e-308");
+    check_literal_as(".f64", "1.7976931348623157e308", "1.7976931348623157e+308");
 }
 END_TEST
 

@@ -1,0 +1,1305 @@
+/* The semantic pass: scopes, symbols and operand types, as ptxas judges
+ * them.  One walk over the module in source order, as ptxas reads it:
+ *
+ * - module scope: variables and functions, each usable after its
+ *   declaration; a function's parameters and its body's top level share
+ *   one scope, each { } block opens another (an inner name hides an outer
+ *   one); labels belong to their block and are known in it and the blocks
+ *   inside it from the block's start (forward branches);
+ * - every instruction is checked against the syntax tables (isa.c), told
+ *   which operands are predicates; then each name in it is resolved and
+ *   each operand's type compared with what the matched form says
+ *   (grammar/isa: an operand's ":TYPE");
+ * - what the pass learns stays in its own tables, freed at the end.
+ *
+ * Each rule was asked of ptxas 13.0 both ways (test/unit/check_sema.c). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+#include "isa_tables.h"
+
+/* ---- symbols ------------------------------------------------------------ */
+
+enum { S_REG = 1, S_VAR, S_FUNC, S_LABEL };
+
+typedef struct sym sym;
+struct sym {
+    const ptx_name *name;       /* a range's prefix: %r of %r<10> */
+    sym *shadow;                /* the symbol of the same name it hides */
+    const ptx_node *node;       /* ptx_decl, ptx_func, ptx_label, ptx_callproto... */
+    ptx_span span;              /* where it is declared */
+    uint32_t range;             /* name<range>; 0 for a single name */
+    uint32_t scope;
+    uint8_t kind;               /* S_* */
+    uint8_t type, vec, space;   /* S_REG, S_VAR: as declared */
+    uint8_t is_extern;
+    uint8_t array;              /* S_VAR: declared with dimensions */
+};
+
+typedef struct slot {
+    const ptx_name *key;
+    sym *top;                   /* NULL once its scope is left */
+} slot;
+
+typedef struct cache_entry {
+    const ptx_name *name;
+    uint32_t epoch;
+    sym *s;
+} cache_entry;
+
+enum { CACHE_SIZE = 1024 };
+
+typedef struct sema {
+    ptx_context *ctx;
+    const ptx_module *m;
+    slot *slots;
+    size_t mask, nslots;
+    sym **ranges;               /* the ranges in scope, innermost last */
+    size_t nranges, capranges;
+    sym **undo;                 /* the symbols declared, in order */
+    size_t nundo, capundo;
+    size_t *marks;              /* nundo where each open scope began */
+    size_t nmarks, capmarks;
+    uint32_t scope;             /* 0: module */
+    uint32_t epoch;             /* changes with every declaration and scope exit */
+    cache_entry *cache;
+    unsigned target;            /* the sm number of the first .target (0: none) */
+    unsigned version;           /* major * 10 + minor */
+    const ptx_func *func;       /* the function whose body is walked */
+} sema;
+
+static void *grow(sema *S, void *p, size_t *cap, size_t n, size_t size)
+{
+    if (n < *cap)
+        return p;
+    size_t c = *cap ? 2 * *cap : 16;
+    void *q = realloc(p, c * size);
+    if (!q)
+        longjmp(S->ctx->oom, 1);
+    *cap = c;
+    return q;
+}
+
+static slot *slot_of(const sema *S, const ptx_name *name)
+{
+    size_t i = name->hash & S->mask;
+    while (S->slots[i].key && S->slots[i].key != name)
+        i = (i + 1) & S->mask;
+    return &S->slots[i];
+}
+
+static void table_grow(sema *S)
+{
+    if (S->slots && (S->nslots + 1) * 2 <= S->mask + 1)
+        return;
+    slot *old = S->slots;
+    size_t oldn = old ? S->mask + 1 : 0;
+    size_t n = old ? 2 * oldn : 256;
+    S->slots = calloc(n, sizeof *S->slots);
+    if (!S->slots) {
+        S->slots = old;
+        longjmp(S->ctx->oom, 1);
+    }
+    S->mask = n - 1;
+    for (size_t i = 0; i < oldn; i++)
+        if (old[i].key)
+            *slot_of(S, old[i].key) = old[i];
+    free(old);
+}
+
+static sym *new_sym(sema *S, uint8_t kind, const ptx_name *name, ptx_span span,
+                    const ptx_node *node)
+{
+    sym *s = ptx_arena_zalloc(&S->ctx->arena, sizeof *s);
+    s->kind = kind;
+    s->name = name;
+    s->span = span;
+    s->node = node;
+    s->scope = S->scope;
+    return s;
+}
+
+/* Makes `s` visible from now until its scope ends. */
+static void push_sym(sema *S, sym *s)
+{
+    S->epoch++;
+    S->undo = grow(S, S->undo, &S->capundo, S->nundo, sizeof *S->undo);
+    S->undo[S->nundo++] = s;
+    if (s->range) {
+        S->ranges = grow(S, S->ranges, &S->capranges, S->nranges, sizeof *S->ranges);
+        S->ranges[S->nranges++] = s;
+        return;
+    }
+    table_grow(S);
+    slot *sl = slot_of(S, s->name);
+    if (!sl->key) {
+        sl->key = s->name;
+        S->nslots++;
+    }
+    s->shadow = sl->top;
+    sl->top = s;
+}
+
+static void open_scope(sema *S)
+{
+    S->marks = grow(S, S->marks, &S->capmarks, S->nmarks, sizeof *S->marks);
+    S->marks[S->nmarks++] = S->nundo;
+    S->scope++;
+}
+
+static void close_scope(sema *S)
+{
+    size_t mark = S->marks[--S->nmarks];
+    while (S->nundo > mark) {
+        sym *s = S->undo[--S->nundo];
+        if (s->range)
+            S->nranges--;
+        else
+            slot_of(S, s->name)->top = s->shadow;
+    }
+    S->scope--;
+    S->epoch++;
+}
+
+/* The number at the end of `name` (%r12: 12, prefix length 2); false
+ * when there is none, or it has a leading zero. */
+static bool split_number(const ptx_name *name, uint32_t *plen, uint64_t *num)
+{
+    uint32_t d = 0;
+    while (d < name->len && name->text[name->len - 1 - d] >= '0' &&
+           name->text[name->len - 1 - d] <= '9')
+        d++;
+    if (!d || d == name->len || d > 9 || (d > 1 && name->text[name->len - d] == '0'))
+        return false;
+    *plen = name->len - d;
+    *num = strtoull(name->text + *plen, NULL, 10);
+    return true;
+}
+
+/* The range of the innermost scope that declares `name` (%r5 of %r<10>). */
+static sym *range_of(const sema *S, const ptx_name *name)
+{
+    uint32_t plen;
+    uint64_t num;
+    if (!S->nranges || !split_number(name, &plen, &num))
+        return NULL;
+    for (size_t i = S->nranges; i-- > 0;) {
+        sym *r = S->ranges[i];
+        /* an inner %t<2> hides %t0 and %t1 of an outer %t<4>, not %t3 */
+        if (r->name->len == plen && num < r->range && memcmp(r->name->text, name->text, plen) == 0)
+            return r;
+    }
+    return NULL;
+}
+
+static sym *lookup(sema *S, const ptx_name *name)
+{
+    cache_entry *c = &S->cache[name->hash & (CACHE_SIZE - 1)];
+    if (c->name == name && c->epoch == S->epoch)
+        return c->s;
+    sym *s = NULL;
+    if (S->slots) {
+        slot *sl = slot_of(S, name);
+        s = sl->key ? sl->top : NULL;
+    }
+    sym *r = range_of(S, name);
+    if (r && (!s || r->scope > s->scope))
+        s = r;
+    *c = (cache_entry){ name, S->epoch, s };
+    return s;
+}
+
+static const char *kind_word(const sym *s)
+{
+    switch (s->kind) {
+    case S_REG: return "register";
+    case S_FUNC: return "function";
+    case S_LABEL: return "label";
+    default: return "variable";
+    }
+}
+
+static void previous_here(sema *S, const sym *s)
+{
+    if (s->span.off != PTX_NO_OFFSET)
+        ptx_diag_add(S->ctx, PTX_SEV_NOTE, PTX_DIAG_SYMBOL, s->span,
+                     "previous definition of '%s' is here", s->name->text);
+}
+
+/* `a` and `b` name the same thing in one scope: the later one in the
+ * source is the redefinition. */
+static void redefinition(sema *S, const sym *a, const sym *b, const char *what)
+{
+    const sym *first = a->span.off <= b->span.off ? a : b;
+    const sym *later = first == a ? b : a;
+    ptx_diag_add(S->ctx, PTX_SEV_ERROR, PTX_DIAG_SYMBOL, later->span,
+                 "redefinition of %s '%s'", what ? what : kind_word(later), later->name->text);
+    previous_here(S, first);
+}
+
+/* The symbol of the current scope that `s` (not yet pushed) clashes with. */
+static sym *clash(sema *S, const sym *s)
+{
+    if (s->range) {
+        for (size_t i = S->nranges; i-- > 0;) {
+            sym *r = S->ranges[i];
+            if (r->scope != S->scope)
+                break;
+            if (r->name == s->name)
+                return r;
+        }
+        return NULL;
+    }
+    sym *old = NULL;
+    if (S->slots) {
+        slot *sl = slot_of(S, s->name);
+        if (sl->key && sl->top && sl->top->scope == S->scope)
+            old = sl->top;
+    }
+    if (!old) {
+        sym *r = range_of(S, s->name);
+        if (r && r->scope == S->scope)
+            old = r;
+    }
+    return old;
+}
+
+static void declare(sema *S, sym *s)
+{
+    sym *old = clash(S, s);
+    if (old) {
+        if (old->kind == S_VAR && s->kind == S_VAR && (old->is_extern || s->is_extern)) {
+            /* .extern then a definition (or two .extern): one variable */
+            if (!s->is_extern)
+                push_sym(S, s);
+            return;
+        }
+        redefinition(S, old, s, old->kind == S_LABEL || s->kind == S_LABEL ? "label" : NULL);
+        return;
+    }
+    push_sym(S, s);
+}
+
+static void declare_decl(sema *S, const ptx_decl *d)
+{
+    for (uint32_t i = 0; i < d->nvars; i++) {
+        const ptx_var *v = &d->vars[i];
+        if (ptx_name_is(v->name, "_"))
+            continue;
+        sym *s = new_sym(S, d->space == PTX_SPACE_REG ? S_REG : S_VAR, v->name, v->span,
+                         &d->base);
+        s->type = d->type;
+        s->vec = d->vec;
+        s->space = d->space;
+        s->is_extern = d->linkage == PTX_LINK_EXTERN;
+        s->array = v->ndims != 0;
+        s->range = v->has_range ? v->range : 0;
+        if (v->has_range && !v->range)
+            continue;           /* %r<0> declares nothing */
+        declare(S, s);
+    }
+}
+
+static void declare_params(sema *S, ptx_decl *const *ds, uint32_t n)
+{
+    for (uint32_t i = 0; i < n; i++)
+        declare_decl(S, ds[i]);
+}
+
+static void declare_func(sema *S, const ptx_func *f)
+{
+    sym *s = new_sym(S, S_FUNC, f->name, f->base.span, &f->base);
+    /* point at the name, not the whole function */
+    const char *src = S->ctx->src;
+    if (f->base.span.off != PTX_NO_OFFSET && src) {
+        const char *p = src + f->base.span.off, *end = p + f->base.span.len;
+        while (p + f->name->len <= end) {
+            const char *q = memchr(p, f->name->text[0], (size_t)(end - p));
+            if (!q || q + f->name->len > end)
+                break;
+            if (memcmp(q, f->name->text, f->name->len) == 0) {
+                s->span.off = (uint32_t)(q - src);
+                s->span.len = f->name->len;
+                break;
+            }
+            p = q + 1;
+        }
+    }
+    sym *old = clash(S, s);
+    if (!old) {
+        push_sym(S, s);
+        return;
+    }
+    if (old->kind != S_FUNC) {
+        redefinition(S, old, s, "function");
+        return;
+    }
+    const ptx_func *g = (const ptx_func *)old->node;
+    if (g->body && f->body) {
+        redefinition(S, old, s, "function");
+        return;
+    }
+    if (g->nparams != f->nparams || g->nret != f->nret) {
+        ptx_diag_add(S->ctx, PTX_SEV_ERROR, PTX_DIAG_SYMBOL, s->span,
+                     "'%s' is declared again with %u parameter%s and %u return value%s where "
+                     "its earlier declaration has %u and %u",
+                     f->name->text, f->nparams, f->nparams == 1 ? "" : "s", f->nret,
+                     f->nret == 1 ? "" : "s", g->nparams, g->nret);
+        previous_here(S, old);
+        return;
+    }
+    if (f->body) {
+        old->node = &f->base;   /* the definition is what calls see */
+        S->epoch++;
+    }
+}
+
+/* Labels of the block's own statements (not of blocks inside it): known
+ * from the block's start. */
+static void declare_labels(sema *S, const ptx_node *first)
+{
+    for (const ptx_node *n = first; n; n = n->next) {
+        const ptx_name *name = NULL;
+        if (n->kind == PTX_NODE_LABEL)
+            name = ((const ptx_label *)n)->name;
+        else if (n->kind == PTX_NODE_CALLPROTO)
+            name = ((const ptx_callproto *)n)->label;
+        else if (n->kind == PTX_NODE_TARGETS)
+            name = ((const ptx_targets *)n)->label;
+        if (!name)
+            continue;
+        ptx_span sp = { n->span.off, name->len };
+        declare(S, new_sym(S, S_LABEL, name, sp, n));
+    }
+}
+
+/* ---- special registers --------------------------------------------------- */
+
+typedef struct sreg {
+    const char *name;
+    char kind;                  /* u b p */
+    uint8_t bits;
+    uint8_t vec;                /* takes .x .y .z (.w): a v4 */
+    uint8_t count;              /* %pm<8>, %envreg<32>: numbered 0..count-1 */
+    uint8_t legacy;             /* a narrower width that mov and cvt also read */
+    uint8_t major, minor;       /* the PTX version that introduced it */
+    uint8_t sm;                 /* the oldest target */
+} sreg;
+
+/* PTX ISA 9.0 section 10 (../shared/ptx-isa/spec-data/special_registers.md) */
+static const sreg sregs[] = {
+    { "%tid", 'u', 32, 1, 0, 16, 1, 0, 0 },
+    { "%ntid", 'u', 32, 1, 0, 16, 1, 0, 0 },
+    { "%laneid", 'u', 32, 0, 0, 0, 1, 3, 0 },
+    { "%warpid", 'u', 32, 0, 0, 0, 1, 3, 0 },
+    { "%nwarpid", 'u', 32, 0, 0, 0, 2, 0, 20 },
+    { "%ctaid", 'u', 32, 1, 0, 16, 1, 0, 0 },
+    { "%nctaid", 'u', 32, 1, 0, 16, 1, 0, 0 },
+    { "%smid", 'u', 32, 0, 0, 0, 1, 3, 0 },
+    { "%nsmid", 'u', 32, 0, 0, 0, 2, 0, 20 },
+    { "%gridid", 'u', 64, 0, 0, 32, 1, 0, 0 },
+    { "%is_explicit_cluster", 'p', 1, 0, 0, 0, 7, 8, 90 },
+    { "%clusterid", 'u', 32, 1, 0, 0, 7, 8, 90 },
+    { "%nclusterid", 'u', 32, 1, 0, 0, 7, 8, 90 },
+    { "%cluster_ctaid", 'u', 32, 1, 0, 0, 7, 8, 90 },
+    { "%cluster_nctaid", 'u', 32, 1, 0, 0, 7, 8, 90 },
+    { "%cluster_ctarank", 'u', 32, 0, 0, 0, 7, 8, 90 },
+    { "%cluster_nctarank", 'u', 32, 0, 0, 0, 7, 8, 90 },
+    { "%lanemask_eq", 'u', 32, 0, 0, 0, 2, 0, 20 },
+    { "%lanemask_le", 'u', 32, 0, 0, 0, 2, 0, 20 },
+    { "%lanemask_lt", 'u', 32, 0, 0, 0, 2, 0, 20 },
+    { "%lanemask_ge", 'u', 32, 0, 0, 0, 2, 0, 20 },
+    { "%lanemask_gt", 'u', 32, 0, 0, 0, 2, 0, 20 },
+    { "%clock", 'u', 32, 0, 0, 0, 1, 0, 0 },
+    { "%clock_hi", 'u', 32, 0, 0, 0, 5, 0, 20 },
+    { "%clock64", 'u', 64, 0, 0, 0, 2, 0, 20 },
+    { "%pm", 'u', 32, 0, 8, 0, 1, 3, 0 },
+    { "%envreg", 'b', 32, 0, 32, 0, 2, 1, 0 },
+    { "%globaltimer", 'u', 64, 0, 0, 0, 3, 1, 30 },
+    { "%globaltimer_lo", 'u', 32, 0, 0, 0, 3, 1, 30 },
+    { "%globaltimer_hi", 'u', 32, 0, 0, 0, 3, 1, 30 },
+    { "%reserved_smem_offset_begin", 'b', 32, 0, 0, 0, 7, 6, 80 },
+    { "%reserved_smem_offset_end", 'b', 32, 0, 0, 0, 7, 6, 80 },
+    { "%reserved_smem_offset_cap", 'b', 32, 0, 0, 0, 7, 6, 80 },
+    { "%reserved_smem_offset_", 'b', 32, 0, 2, 0, 7, 6, 80 },
+    { "%total_smem_size", 'u', 32, 0, 0, 0, 4, 1, 20 },
+    { "%aggr_smem_size", 'u', 32, 0, 0, 0, 8, 1, 90 },
+    { "%dynamic_smem_size", 'u', 32, 0, 0, 0, 4, 1, 20 },
+    { "%current_graph_exec", 'u', 64, 0, 0, 0, 8, 0, 50 },
+};
+
+/* %pm0_64 .. %pm7_64 (PTX 4.0, sm_50) */
+static const sreg pm64 = { "%pm_64", 'u', 64, 0, 8, 0, 4, 0, 50 };
+
+static const sreg *sreg_find(const ptx_name *name)
+{
+    const char *t = name->text;
+    for (size_t i = 0; i < sizeof sregs / sizeof sregs[0]; i++) {
+        const sreg *r = &sregs[i];
+        size_t n = strlen(r->name);
+        if (strncmp(t, r->name, n) != 0)
+            continue;
+        if (!r->count) {
+            if (!t[n])
+                return r;
+            continue;
+        }
+        /* numbered: %pm3, %envreg31, %reserved_smem_offset_1, %pm3_64 */
+        const char *d = t + n;
+        unsigned v = 0, nd = 0;
+        while (d[nd] >= '0' && d[nd] <= '9' && nd < 3)
+            v = v * 10 + (unsigned)(d[nd++] - '0');
+        if (!nd || (nd > 1 && d[0] == '0'))
+            continue;
+        if (!d[nd] && v < r->count)
+            return r;
+        if (r->count == 8 && !strcmp(d + nd, "_64") && v < 8)
+            return &pm64;
+    }
+    return NULL;
+}
+
+/* ---- types ---------------------------------------------------------------- */
+
+/* What a register holds or an operand wants, as far as ptxas compares
+ * them: kind u s b f, 'x' (.f16x2), 'p' (.pred), 'B' (a type that lives
+ * in .bN registers only: .bf16, .tf32, .f32x2...), 'o' (opaque), 0
+ * (unknown: not compared). */
+typedef struct tclass {
+    char k;
+    uint16_t bits;
+} tclass;
+
+static tclass decl_class(unsigned t)
+{
+    switch ((ptx_type)t) {
+    case PTX_TYPE_S8: return (tclass){ 's', 8 };
+    case PTX_TYPE_S16: return (tclass){ 's', 16 };
+    case PTX_TYPE_S32: return (tclass){ 's', 32 };
+    case PTX_TYPE_S64: return (tclass){ 's', 64 };
+    case PTX_TYPE_U8: return (tclass){ 'u', 8 };
+    case PTX_TYPE_U16: return (tclass){ 'u', 16 };
+    case PTX_TYPE_U32: return (tclass){ 'u', 32 };
+    case PTX_TYPE_U64: return (tclass){ 'u', 64 };
+    case PTX_TYPE_F16: return (tclass){ 'f', 16 };
+    case PTX_TYPE_F16X2: return (tclass){ 'x', 32 };
+    case PTX_TYPE_F32: return (tclass){ 'f', 32 };
+    case PTX_TYPE_F64: return (tclass){ 'f', 64 };
+    case PTX_TYPE_B8: return (tclass){ 'b', 8 };
+    case PTX_TYPE_B16: return (tclass){ 'b', 16 };
+    case PTX_TYPE_B32: return (tclass){ 'b', 32 };
+    case PTX_TYPE_B64: return (tclass){ 'b', 64 };
+    case PTX_TYPE_B128: return (tclass){ 'b', 128 };
+    case PTX_TYPE_PRED: return (tclass){ 'p', 1 };
+    case PTX_TYPE_TEXREF: case PTX_TYPE_SAMPLERREF: case PTX_TYPE_SURFREF:
+        return (tclass){ 'o', 64 };
+    default: return (tclass){ 0, 0 };
+    }
+}
+
+/* An instruction type modifier (".u32", ".bf16x2") as ptxas compares it. */
+static tclass mod_class(const char *t)
+{
+    static const struct { const char *name; uint16_t bits; } bonly[] = {
+        { ".bf16", 16 }, { ".bf16x2", 32 }, { ".tf32", 32 }, { ".f32x2", 64 },
+        { ".u16x2", 32 }, { ".s16x2", 32 }, { ".e4m3x2", 16 }, { ".e5m2x2", 16 },
+        { ".e2m3x2", 16 }, { ".e3m2x2", 16 }, { ".ue8m0x2", 16 }, { ".e2m1x2", 8 },
+        { ".e4m3x4", 32 }, { ".e5m2x4", 32 }, { ".e2m3x4", 32 }, { ".e3m2x4", 32 },
+        { ".e2m1x4", 16 },
+    };
+    if (!strcmp(t, ".pred"))
+        return (tclass){ 'p', 1 };
+    if (!strcmp(t, ".f16x2"))
+        return (tclass){ 'x', 32 };
+    for (size_t i = 0; i < sizeof bonly / sizeof bonly[0]; i++)
+        if (!strcmp(t, bonly[i].name))
+            return (tclass){ 'B', bonly[i].bits };
+    if (t[0] == '.' && strchr("usbf", t[1]) && t[1] && t[2] >= '1' && t[2] <= '9') {
+        char *end;
+        unsigned long bits = strtoul(t + 2, &end, 10);
+        if (!*end && (bits == 8 || bits == 16 || bits == 32 || bits == 64 || bits == 128))
+            return (tclass){ t[1], (uint16_t)bits };
+    }
+    return (tclass){ 0, 0 };
+}
+
+static bool is_int(char k)
+{
+    return k == 'u' || k == 's' || k == 'b';
+}
+
+/* Does a register of class `r` fit an operand that wants `e`? */
+static bool fits(tclass e, tclass r, bool relaxed)
+{
+    if (!e.k || !r.k || r.k == 'o')
+        return true;
+    if (e.k == 'p' || r.k == 'p')
+        return e.k == r.k;
+    bool wider = relaxed && r.bits > e.bits && r.k == 'b' ? true
+               : relaxed && r.bits > e.bits && is_int(e.k) && is_int(r.k);
+    if (r.bits != e.bits && !wider)
+        return false;
+    switch (e.k) {
+    case 'b': return true;
+    case 'u': case 's': return is_int(r.k);
+    case 'f': return r.k == 'f' || r.k == 'b';
+    case 'x': return r.k == 'x' || r.k == 'b';
+    case 'B': return r.k == 'b';
+    default: return true;
+    }
+}
+
+static const char *class_name(tclass c, char *buf, size_t n)
+{
+    switch (c.k) {
+    case 'p': return ".pred";
+    case 'x': return ".f16x2";
+    case 'o': return "an opaque type";
+    case 'B': snprintf(buf, n, ".b%u", c.bits); return buf;
+    default: snprintf(buf, n, ".%c%u", c.k, c.bits); return buf;
+    }
+}
+
+/* What operand `op` of `in` wants: its ":TYPE" in the tables. */
+static tclass wanted(const ptx_instr *in, const ptx_isa_operand *op)
+{
+    if (!op || !op->tkind)
+        return (tclass){ 0, 0 };
+    if (op->tkind != 'T')
+        return (tclass){ (char)op->tkind, op->tbits };
+    ptx_modifier id = ptx_instr_modifier(in, PTX_CAT_TYPE, op->tbits - 1u);
+    if (!id)
+        return (tclass){ 0, 0 };
+    tclass c = mod_class(ptx_isa_mod_names[id]);
+    if (op->tflags & PTX_OT_WIDE)
+        c.bits *= 2;
+    return c;
+}
+
+/* The kind of literal a constant expression is: 'i' integer, 'f' decimal
+ * floating point, 'h' 0f/0d, 'm' mixed, 0 not a constant. */
+static char literal_kind(const ptx_expr *e)
+{
+    switch ((ptx_expr_kind)e->kind) {
+    case PTX_EXPR_INT: return 'i';
+    case PTX_EXPR_FLOAT: return 'f';
+    case PTX_EXPR_F32: case PTX_EXPR_F64: return 'h';
+    case PTX_EXPR_SYM:
+        return ptx_name_is(ptx_expr_name(e), "WARP_SZ") && !ptx_expr_sel(e) ? 'i' : 0;
+    case PTX_EXPR_CAST: return 'i';
+    case PTX_EXPR_UNARY:
+        if (e->op == PTX_OP_LNOT || e->op == PTX_OP_BNOT)
+            return 'i';
+        return literal_kind(ptx_expr_a(e));
+    case PTX_EXPR_PAREN: return literal_kind(ptx_expr_a(e));
+    case PTX_EXPR_BINARY: {
+        if (e->op >= PTX_OP_LT && e->op <= PTX_OP_NE)
+            return 'i';
+        char a = literal_kind(ptx_expr_a(e)), b = literal_kind(ptx_expr_b(e));
+        if (!a || !b)
+            return 0;
+        return a == b ? a : 'm';
+    }
+    case PTX_EXPR_COND: {
+        char a = literal_kind(ptx_expr_item(e, 1)), b = literal_kind(ptx_expr_item(e, 2));
+        if (!a || !b)
+            return 0;
+        return a == b ? a : 'm';
+    }
+    default: return 0;
+    }
+}
+
+/* ---- operands --------------------------------------------------------------- */
+
+typedef struct ictx {
+    sema *S;
+    const ptx_instr *in;
+    const ptx_isa_form *form;   /* NULL: the tables rejected it */
+    const char *op;             /* the opcode, for messages */
+    unsigned spaces;            /* space modifiers */
+    const char *space;          /* the one space modifier (".global") or NULL */
+} ictx;
+
+static bool error(sema *S, ptx_diag_code code, ptx_span sp, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 4, 5)))
+#endif
+    ;
+static bool error(sema *S, ptx_diag_code code, ptx_span sp, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    bool ok = ptx_diag_vadd(S->ctx, PTX_SEV_ERROR, code, sp, fmt, ap);
+    va_end(ap);
+    return ok;
+}
+
+static bool target_at_least(const sema *S, unsigned sm)
+{
+    return !S->target || S->target >= sm;
+}
+
+static void unknown_symbol(sema *S, const ptx_expr *e)
+{
+    const ptx_name *n = ptx_expr_name(e);
+    const char *t = n->text;
+    if (t[0] == '%' && t[1] >= '0' && t[1] <= '9')
+        error(S, PTX_DIAG_SYMBOL, ptx_expr_span(e),
+              "unknown symbol '%s': an inline-asm operand placeholder is not PTX "
+              "(write the register it stands for)", t);
+    else
+        error(S, PTX_DIAG_SYMBOL, ptx_expr_span(e), "unknown symbol '%s'", t);
+}
+
+/* A special register named by `e` (a SYM with no declaration): checks its
+ * selector and the version and target it needs; returns its type, or a
+ * class with k 0 when it is not one. */
+static tclass special(sema *S, const ictx *I, const ptx_expr *e, const ptx_isa_operand *op,
+                      bool *found)
+{
+    const sreg *r = sreg_find(ptx_expr_name(e));
+    *found = r != NULL;
+    if (!r)
+        return (tclass){ 0, 0 };
+    const char *name = ptx_expr_name(e)->text;
+    const ptx_name *sel = ptx_expr_sel(e);
+    ptx_span sp = ptx_expr_span(e);
+    if (sel && !r->vec) {
+        error(S, PTX_DIAG_SYMBOL, sp, "'%s' has no components: write '%s' without '%s'", name,
+              name, sel->text);
+        return (tclass){ 0, 0 };
+    }
+    if (sel && strcmp(sel->text, ".x") && strcmp(sel->text, ".y") && strcmp(sel->text, ".z") &&
+        strcmp(sel->text, ".w")) {
+        error(S, PTX_DIAG_SYMBOL, sp, "'%s' has components .x, .y and .z, not '%s'", name,
+              sel->text);
+        return (tclass){ 0, 0 };
+    }
+    unsigned v = r->major * 10u + r->minor;
+    if (S->version && S->version < v)
+        error(S, PTX_DIAG_SYMBOL, sp, "'%s' needs PTX ISA %u.%u (the module is .version %u.%u)",
+              name, r->major, r->minor, S->m->version_major, S->m->version_minor);
+    else if (r->sm && !target_at_least(S, r->sm))
+        error(S, PTX_DIAG_SYMBOL, sp, "'%s' needs .target sm_%u or later", name, r->sm);
+    if (!I || !op || !op->tkind)
+        return (tclass){ 0, 0 };
+    if (!(op->tflags & PTX_OT_SREG)) {
+        error(S, PTX_DIAG_TYPE, sp,
+              "special register '%s' cannot be an operand of '%s': copy it into a register "
+              "with mov first", name, I->op);
+        return (tclass){ 0, 0 };
+    }
+    if (r->vec && !sel && !(op->accept & PTX_ACC_VEC)) {
+        error(S, PTX_DIAG_TYPE, sp, "'%s' is a vector: name one component ('%s.x')", name, name);
+        return (tclass){ 0, 0 };
+    }
+    tclass c = { r->kind, r->bits };
+    tclass w = wanted(I->in, op);
+    if (w.k && r->legacy && w.bits == r->legacy && is_int(w.k))
+        return (tclass){ 0, 0 };
+    return c;
+}
+
+static void mismatch(sema *S, const ictx *I, const ptx_expr *e, tclass want, tclass have,
+                     const char *what)
+{
+    char b1[16], b2[16];
+    error(S, PTX_DIAG_TYPE, ptx_expr_span(e),
+          "operand '%s' of '%s' is %s %s; the instruction needs %s", ptx_expr_name(e)->text,
+          I->op, what, class_name(have, b1, sizeof b1), class_name(want, b2, sizeof b2));
+}
+
+/* A name as a value operand (not in an address): resolved, and checked
+ * against what the operand wants. */
+static void check_name(sema *S, const ictx *I, const ptx_expr *e, const ptx_isa_operand *op)
+{
+    const ptx_name *name = ptx_expr_name(e);
+    sym *s = lookup(S, name);
+    ptx_span sp = ptx_expr_span(e);
+    bool typed = op && op->tkind;
+    bool label_ok = op && (op->accept & PTX_ACC_LABEL);
+    if (!s) {
+        if (ptx_name_is(name, "WARP_SZ") && !ptx_expr_sel(e))
+            return;
+        bool found;
+        tclass c = special(S, I, e, op, &found);
+        if (!found) {
+            unknown_symbol(S, e);
+            return;
+        }
+        tclass w = typed ? wanted(I->in, op) : (tclass){ 0, 0 };
+        if (c.k && !fits(w, c, op && (op->tflags & PTX_OT_RELAXED)))
+            mismatch(S, I, e, w, c, "a special register of type");
+        return;
+    }
+    if (s->kind == S_LABEL) {
+        if (!label_ok && op)
+            error(S, PTX_DIAG_SYMBOL, sp,
+                  "'%s' is a label: only branches and branch-target lists take labels",
+                  name->text);
+        return;
+    }
+    if (label_ok && !(op->accept & (PTX_ACC_NAME | PTX_ACC_PRED))) {
+        /* a variable is a jump table there (call (r), %r0, (x), jmptbl) */
+        if (s->kind == S_REG)
+            error(S, PTX_DIAG_SYMBOL, sp, "'%s' is a %s: '%s' needs a label or a function name here",
+                  name->text, kind_word(s), I->op);
+        return;
+    }
+    if (s->kind == S_FUNC) {
+        if (typed && !(op->tflags & PTX_OT_SYMADDR))
+            error(S, PTX_DIAG_SYMBOL, sp,
+                  "'%s' is a function: '%s' takes its address only with mov", name->text, I->op);
+        return;
+    }
+    if (s->kind == S_VAR) {
+        if (typed && !(op->tflags & PTX_OT_SYMADDR))
+            error(S, PTX_DIAG_SYMBOL, sp,
+                  "'%s' is a %s variable, not a register: load it with ld%s, or take its "
+                  "address with mov", name->text, ptx_space_name(s->space),
+                  ptx_space_name(s->space));
+        return;
+    }
+    /* a register */
+    if (!typed)
+        return;
+    tclass r = decl_class(s->type);
+    const ptx_name *sel = ptx_expr_sel(e);
+    if (s->vec && !sel)
+        return;                 /* a whole vector register */
+    tclass w = wanted(I->in, op);
+    if (!fits(w, r, op->tflags & PTX_OT_RELAXED))
+        mismatch(S, I, e, w, r, "declared");
+}
+
+static void check_constant(sema *S, const ictx *I, const ptx_expr *e, const ptx_isa_operand *op);
+
+/* Names inside a constant-looking expression (mov.u64 %rd1, g+4): each
+ * must be declared. */
+static void check_expr_names(sema *S, const ictx *I, const ptx_expr *e, const ptx_isa_operand *op)
+{
+    if (e->kind == PTX_EXPR_SYM) {
+        const ptx_name *name = ptx_expr_name(e);
+        if (ptx_name_is(name, "WARP_SZ"))
+            return;
+        sym *s = lookup(S, name);
+        bool found = false;
+        if (!s)
+            special(S, NULL, e, NULL, &found);
+        if (!s && !found)
+            unknown_symbol(S, e);
+        else if (s && s->kind == S_LABEL)
+            error(S, PTX_DIAG_SYMBOL, ptx_expr_span(e),
+                  "'%s' is a label: only branches and branch-target lists take labels",
+                  name->text);
+        else if (s && (s->kind == S_VAR || s->kind == S_FUNC) && op && op->tkind &&
+                 !(op->tflags & PTX_OT_SYMADDR))
+            error(S, PTX_DIAG_SYMBOL, ptx_expr_span(e),
+                  "'%s' is a %s: '%s' takes an address only with mov", name->text,
+                  kind_word(s), I->op);
+        return;
+    }
+    if (ptx_expr_is_leaf(e) || e->kind == PTX_EXPR_RANGE)
+        return;
+    for (uint32_t i = 0; i < ptx_expr_count(e); i++)
+        check_expr_names(S, I, ptx_expr_item(e, i), op);
+}
+
+static void check_constant(sema *S, const ictx *I, const ptx_expr *e, const ptx_isa_operand *op)
+{
+    if (!op || !op->tkind)
+        return;
+    tclass w = wanted(I->in, op);
+    char k = literal_kind(e);
+    if (!w.k || !k || k == 'm')
+        return;
+    char buf[16];
+    ptx_span sp = ptx_expr_span(e);
+    if ((w.k == 'f' || w.k == 'x') && k == 'i')
+        error(S, PTX_DIAG_TYPE, sp,
+              "an integer constant where '%s' needs a %s value: write a floating-point "
+              "constant (1.0, 0f3F800000)", I->op, class_name(w, buf, sizeof buf));
+    else if ((w.k == 'u' || w.k == 's') && (k == 'f' || k == 'h'))
+        error(S, PTX_DIAG_TYPE, sp,
+              "a floating-point constant where '%s' needs an integer (%s)", I->op,
+              class_name(w, buf, sizeof buf));
+    else if (w.k == 'b' && k == 'f')
+        error(S, PTX_DIAG_TYPE, sp,
+              "a decimal floating-point constant where '%s' needs %s bits: write it in hex "
+              "(0f3F800000, 0d3FF0000000000000)", I->op, class_name(w, buf, sizeof buf));
+}
+
+static bool is_shared_space(const char *s)
+{
+    return !strncmp(s, ".shared", 7);
+}
+
+/* Does variable space `vs` fit the instruction's space modifier? */
+static bool space_fits(const char *mod, unsigned vs)
+{
+    if (!mod)
+        return vs != PTX_SPACE_PARAM;       /* generic addressing */
+    if (is_shared_space(mod))
+        return vs == PTX_SPACE_SHARED;
+    if (!strncmp(mod, ".param", 6))
+        return vs == PTX_SPACE_PARAM;
+    if (!strcmp(mod, ".global"))
+        return vs == PTX_SPACE_GLOBAL;
+    if (!strcmp(mod, ".const"))
+        return vs == PTX_SPACE_CONST;
+    if (!strcmp(mod, ".local"))
+        return vs == PTX_SPACE_LOCAL;
+    return true;
+}
+
+/* The opcodes whose generic and .global addresses ptxas 13 takes as
+ * 64-bit only (a 32-bit register there is "32-Bit ABI ... not supported");
+ * asked of ptxas one by one: cp.async, ldmatrix, wmma, tcgen05 and
+ * others take a 32-bit register. */
+static bool wants_64bit_address(const char *op)
+{
+    static const char *const ops[] = {
+        "ld", "st", "ldu", "atom", "red", "mbarrier", "prefetch", "prefetchu", "multimem",
+        "applypriority", "discard",
+    };
+    for (size_t i = 0; i < sizeof ops / sizeof ops[0]; i++)
+        if (!strcmp(op, ops[i]))
+            return true;
+    return false;
+}
+
+static void check_address(sema *S, const ictx *I, const ptx_expr *e)
+{
+    if (ptx_expr_count(e) != 1) {
+        for (uint32_t i = 0; i < ptx_expr_count(e); i++)
+            check_expr_names(S, I, ptx_expr_item(e, i), NULL);
+        return;
+    }
+    const ptx_expr *a = ptx_expr_item(e, 0);
+    const ptx_expr *base = a;
+    if (a->kind == PTX_EXPR_BINARY && a->op == PTX_OP_ADD && ptx_expr_a(a)->kind == PTX_EXPR_SYM)
+        base = ptx_expr_a(a);
+    bool one_space = I->spaces <= 1;
+    if (base->kind != PTX_EXPR_SYM) {
+        if (base->kind == PTX_EXPR_INT && one_space && I->form &&
+            (!I->space || strcmp(I->space, ".local")))
+            error(S, PTX_DIAG_EXPR, ptx_expr_span(e),
+                  "an immediate address is allowed only in the .local state space");
+        check_expr_names(S, I, a, NULL);
+        return;
+    }
+    const ptx_name *name = ptx_expr_name(base);
+    sym *s = lookup(S, name);
+    ptx_span sp = ptx_expr_span(base);
+    if (!s) {
+        bool found;
+        special(S, NULL, base, NULL, &found);
+        if (found)
+            error(S, PTX_DIAG_SYMBOL, sp, "special register '%s' cannot be an address",
+                  name->text);
+        else
+            unknown_symbol(S, base);
+        return;
+    }
+    switch (s->kind) {
+    case S_LABEL:
+    case S_FUNC:
+        error(S, PTX_DIAG_SYMBOL, sp, "'%s' is a %s, not something in memory: it cannot be an "
+              "address", name->text, kind_word(s));
+        return;
+    case S_VAR:
+        if (I->form && one_space && !space_fits(I->space, s->space))
+            error(S, PTX_DIAG_SYMBOL, sp,
+                  "'%s' is a %s variable: '%s' %s", name->text, ptx_space_name(s->space), I->op,
+                  I->space ? "addresses another state space" :
+                  "cannot reach a .param variable through a generic address (write ld.param)");
+        return;
+    default:
+        break;
+    }
+    tclass r = decl_class(s->type);
+    if (r.k == 'f' || r.k == 'x' || r.k == 'p') {
+        char b[16];
+        error(S, PTX_DIAG_TYPE, sp, "'%s' is declared %s: an address register must be an "
+              "integer (.u64, .b64...)", name->text, class_name(r, b, sizeof b));
+        return;
+    }
+    /* ptxas: 32 bits make a 32-bit program, which it no longer compiles;
+     * 8 and 16 bits only draw a warning from it (not repeated here) */
+    if (r.k && r.bits == 32 && I->form && one_space &&
+        (!I->space || !strcmp(I->space, ".global")) && wants_64bit_address(I->op)) {
+        char b[16];
+        error(S, PTX_DIAG_TYPE, sp,
+              "'%s' is a %s register: a %s address needs 64 bits (ptxas 13 compiles 64-bit "
+              "addresses only)", name->text, class_name(r, b, sizeof b),
+              I->space ? I->space : "generic");
+    }
+}
+
+static void check_operand(sema *S, const ictx *I, const ptx_expr *e, const ptx_isa_operand *op);
+
+static void check_items(sema *S, const ictx *I, const ptx_expr *e, const ptx_isa_operand *op)
+{
+    /* elements of a vector take the operand's type; their registers must
+     * all be of one width */
+    unsigned bits = 0;
+    bool mixed = false;
+    for (uint32_t i = 0; i < ptx_expr_count(e); i++) {
+        const ptx_expr *x = ptx_expr_item(e, i);
+        check_operand(S, I, x, op);
+        if (x->kind == PTX_EXPR_SYM && !ptx_expr_sel(x)) {
+            sym *s = lookup(S, ptx_expr_name(x));
+            if (s && s->kind == S_REG && !s->vec) {
+                unsigned b = decl_class(s->type).bits;
+                if (bits && b && b != bits)
+                    mixed = true;
+                if (b)
+                    bits = b;
+            }
+        }
+    }
+    if (mixed && e->kind == PTX_EXPR_VEC)
+        error(S, PTX_DIAG_TYPE, ptx_expr_span(e),
+              "the elements of a vector must be registers of one width");
+}
+
+static void check_operand(sema *S, const ictx *I, const ptx_expr *e, const ptx_isa_operand *op)
+{
+    switch ((ptx_expr_kind)e->kind) {
+    case PTX_EXPR_SYM:
+        check_name(S, I, e, op);
+        return;
+    case PTX_EXPR_SINK:
+    case PTX_EXPR_RANGE:
+        return;
+    case PTX_EXPR_ADDR:
+        if (op && (op->accept & PTX_ACC_IMAGE)) {
+            for (uint32_t i = 0; i < ptx_expr_count(e); i++)
+                check_operand(S, I, ptx_expr_item(e, i), NULL);
+            return;
+        }
+        check_address(S, I, e);
+        return;
+    case PTX_EXPR_VEC:
+        check_items(S, I, e, op);
+        return;
+    case PTX_EXPR_LIST:
+        check_items(S, I, e, NULL);
+        return;
+    case PTX_EXPR_PAIR:
+        check_operand(S, I, ptx_expr_a(e), NULL);
+        check_operand(S, I, ptx_expr_b(e), NULL);
+        return;
+    case PTX_EXPR_UNARY:
+        if (e->op == PTX_OP_LNOT && ptx_expr_a(e)->kind == PTX_EXPR_SYM) {
+            check_name(S, I, ptx_expr_a(e), NULL);
+            return;
+        }
+        break;
+    case PTX_EXPR_INDEX:
+        check_expr_names(S, I, e, NULL);
+        return;
+    default:
+        break;
+    }
+    check_expr_names(S, I, e, op);
+    check_constant(S, I, e, op);
+}
+
+/* ---- calls ---------------------------------------------------------------- */
+
+/* The size in bytes of a parameter declaration (a .param variable). */
+static uint64_t param_bytes(const ptx_decl *d, const ptx_var *v)
+{
+    uint64_t n = ptx_type_bits(d->type) / 8u;
+    if (d->vec)
+        n *= d->vec;
+    for (uint32_t k = 0; k < v->ndims; k++)
+        n *= v->dims[k];
+    return n;
+}
+
+static const ptx_var *var_of(const sym *s)
+{
+    const ptx_decl *d = (const ptx_decl *)s->node;
+    for (uint32_t i = 0; i < d->nvars; i++)
+        if (d->vars[i].name == s->name)
+            return &d->vars[i];
+    return NULL;
+}
+
+/* call (rets), f, (args): the counts, and the .param arguments' types
+ * against the callee's parameters. */
+static void check_call(sema *S, const ictx *I)
+{
+    const ptx_instr *in = I->in;
+    unsigned k = 0;
+    const ptx_expr *rets = NULL, *args = NULL, *target = NULL;
+    if (k < in->nops && in->ops[k].kind == PTX_EXPR_LIST)
+        rets = &in->ops[k++];
+    if (k < in->nops)
+        target = &in->ops[k++];
+    if (k < in->nops && in->ops[k].kind == PTX_EXPR_LIST)
+        args = &in->ops[k++];
+    if (!target || target->kind != PTX_EXPR_SYM)
+        return;
+    sym *s = lookup(S, ptx_expr_name(target));
+    if (s && s->kind == S_VAR)
+        error(S, PTX_DIAG_SYMBOL, ptx_expr_span(target),
+              "'%s' is a variable: call a function by its name, or through a register",
+              s->name->text);
+    if (!s || s->kind != S_FUNC)
+        return;
+    const ptx_func *f = (const ptx_func *)s->node;
+    uint32_t nargs = args ? ptx_expr_count(args) : 0, nrets = rets ? ptx_expr_count(rets) : 0;
+    if (nargs != f->nparams || nrets != f->nret) {
+        error(S, PTX_DIAG_SYMBOL, ptx_expr_span(target),
+              "call to '%s' with %u argument%s and %u return value%s; '%s' takes %u and "
+              "returns %u", f->name->text, nargs, nargs == 1 ? "" : "s", nrets,
+              nrets == 1 ? "" : "s", f->name->text, f->nparams, f->nret);
+        previous_here(S, s);
+        return;
+    }
+    for (int side = 0; side < 2; side++) {
+        const ptx_expr *list = side ? args : rets;
+        ptx_decl *const *formals = side ? f->params : f->ret;
+        for (uint32_t i = 0; list && i < ptx_expr_count(list); i++) {
+            const ptx_expr *x = ptx_expr_item(list, i);
+            if (x->kind != PTX_EXPR_SYM)
+                continue;
+            sym *a = lookup(S, ptx_expr_name(x));
+            const ptx_decl *fd = formals[i];
+            if (!a || a->kind != S_VAR || a->space != PTX_SPACE_PARAM || !fd->nvars)
+                continue;
+            const ptx_decl *ad = (const ptx_decl *)a->node;
+            const ptx_var *av = var_of(a), *fv = &fd->vars[0];
+            if (!av)
+                continue;
+            bool ok = param_bytes(ad, av) == param_bytes(fd, fv) &&
+                      (av->ndims != 0) == (fv->ndims != 0) && ad->vec == fd->vec;
+            if (ok && !av->ndims)
+                ok = fits(decl_class(fd->type), decl_class(ad->type), false);
+            if (!ok)
+                error(S, PTX_DIAG_TYPE, ptx_expr_span(x),
+                      "the type of '%s' does not match %s '%s' of '%s'", a->name->text,
+                      side ? "parameter" : "return parameter", fv->name->text, f->name->text);
+        }
+    }
+}
+
+/* ---- statements ------------------------------------------------------------- */
+
+static uint8_t name_class(sema *S, const ptx_expr *e)
+{
+    if (e->kind == PTX_EXPR_PAIR) {
+        uint8_t a = name_class(S, ptx_expr_a(e)), b = name_class(S, ptx_expr_b(e));
+        return a == PTX_RC_OTHER || b == PTX_RC_OTHER ? PTX_RC_OTHER
+             : a == b ? a : PTX_RC_UNKNOWN;
+    }
+    if (e->kind == PTX_EXPR_UNARY && e->op == PTX_OP_LNOT)
+        e = ptx_expr_a(e);
+    if (e->kind != PTX_EXPR_SYM || ptx_expr_sel(e))
+        return PTX_RC_UNKNOWN;
+    sym *s = lookup(S, ptx_expr_name(e));
+    if (!s) {
+        const sreg *r = sreg_find(ptx_expr_name(e));
+        return r && r->kind == 'p' ? PTX_RC_PRED : PTX_RC_UNKNOWN;
+    }
+    if (s->kind != S_REG)
+        return PTX_RC_UNKNOWN;
+    return s->type == PTX_TYPE_PRED ? PTX_RC_PRED : PTX_RC_OTHER;
+}
+
+static void check_guard(sema *S, const ptx_instr *in)
+{
+    const ptx_expr *g = ptx_instr_guard(in);
+    if (!g || g->kind != PTX_EXPR_SYM)
+        return;
+    sym *s = lookup(S, ptx_expr_name(g));
+    if (!s) {
+        const sreg *r = sreg_find(ptx_expr_name(g));
+        if (!r)
+            unknown_symbol(S, g);
+        else if (r->kind != 'p')
+            error(S, PTX_DIAG_TYPE, ptx_expr_span(g), "the guard '%s' is not a predicate",
+                  ptx_expr_name(g)->text);
+        return;
+    }
+    if (s->kind != S_REG || s->type != PTX_TYPE_PRED)
+        error(S, PTX_DIAG_TYPE, ptx_expr_span(g),
+              "the guard '%s' is not a predicate: it is a %s declared %s", s->name->text,
+              kind_word(s), s->kind == S_REG || s->kind == S_VAR ? ptx_type_name(s->type) : "");
+}
+
+static void check_instr(sema *S, ptx_instr *in)
+{
+    uint8_t rc_small[64];
+    uint8_t *rc = in->nops <= 64 ? rc_small : ptx_arena_alloc(&S->ctx->arena, in->nops);
+    for (unsigned i = 0; i < in->nops; i++)
+        rc[i] = name_class(S, &in->ops[i]);
+    const ptx_isa_form *form = ptx_isa_check(S->ctx, S->m, in, rc);
+    ictx I = { S, in, form, ptx_instr_opcode(in)->text, 0, NULL };
+    if (form) {
+        for (unsigned i = 0; i < in->nmods; i++) {
+            if (in->mods[i].category == PTX_CAT_SPACE) {
+                I.spaces++;
+                I.space = in->mods[i].name->text;
+            }
+        }
+        if (I.spaces != 1)
+            I.space = NULL;
+    }
+    check_guard(S, in);
+    for (unsigned i = 0; i < in->nops; i++)
+        check_operand(S, &I, &in->ops[i], form && i < form->nops ? &form->ops[i] : NULL);
+    if (form && ptx_name_is(ptx_instr_opcode(in), "call"))
+        check_call(S, &I);
+}
+
+/* Names in .branchtargets (labels) and .calltargets (functions). */
+static void check_targets(sema *S, const ptx_targets *t)
+{
+    for (uint32_t i = 0; i < t->count; i++) {
+        const ptx_expr *e = t->names[i];
+        if (e->kind != PTX_EXPR_SYM)
+            continue;
+        sym *s = lookup(S, ptx_expr_name(e));
+        if (!s)
+            unknown_symbol(S, e);
+        else if (t->is_branch && s->kind != S_LABEL)
+            error(S, PTX_DIAG_SYMBOL, ptx_expr_span(e), "'%s' is a %s: .branchtargets lists labels",
+                  s->name->text, kind_word(s));
+        else if (!t->is_branch && s->kind != S_FUNC)
+            error(S, PTX_DIAG_SYMBOL, ptx_expr_span(e),
+                  "'%s' is a %s: .calltargets lists functions", s->name->text, kind_word(s));
+    }
+}
+
+/* Names in an initialiser: variables and functions declared before. */
+static void check_init(sema *S, const ptx_expr *e)
+{
+    if (e->kind == PTX_EXPR_SYM) {
+        sym *s = lookup(S, ptx_expr_name(e));
+        if (!s && !ptx_name_is(ptx_expr_name(e), "WARP_SZ"))
+            unknown_symbol(S, e);
+        else if (s && s->kind != S_VAR && s->kind != S_FUNC)
+            error(S, PTX_DIAG_SYMBOL, ptx_expr_span(e),
+                  "'%s' is a %s: an initialiser takes the address of a variable or function",
+                  s->name->text, kind_word(s));
+        return;
+    }
+    if (e->kind == PTX_EXPR_FIELD) {
+        check_init(S, ptx_expr_b(e)) ;
+        return;
+    }
+    if (ptx_expr_is_leaf(e) || e->kind == PTX_EXPR_RANGE)
+        return;
+    for (uint32_t i = 0; i < ptx_expr_count(e); i++)
+        check_init(S, ptx_expr_item(e, i));
+}
+
+static unsigned target_number(const ptx_module *m)
+{
+    for (uint32_t i = 0; i < m->ntargets; i++) {
+        const char *t = m->targets[i]->text;
+        const char *d = !strncmp(t, "sm_", 3) ? t + 3 : !strncmp(t, "compute_", 8) ? t + 8 : NULL;
+        if (d && *d >= '0' && *d <= '9')
+            return (unsigned)strtoul(d, NULL, 10);
+    }
+    return 0;
+}
+
+static void walk(sema *S, ptx_module *m)
+{
+    ptx_iter *it = ptx_iter_new(m);
+    if (!it)
+        longjmp(S->ctx->oom, 1);
+    const ptx_node *n;
+    ptx_event ev;
+    /* whether each open block opened a scope (a function's body shares
+     * its parameters') */
+    bool body_next = false;
+    while ((ev = ptx_iter_next(it, &n)) > 0 && !S->ctx->stopped) {
+        switch ((ptx_node_kind)n->kind) {
+        case PTX_NODE_INSTR:
+            check_instr(S, (ptx_instr *)n);
+            break;
+        case PTX_NODE_DECL: {
+            const ptx_decl *d = (const ptx_decl *)n;
+            for (uint32_t i = 0; i < d->nvars; i++)
+                if (d->vars[i].init)
+                    check_init(S, d->vars[i].init);
+            declare_decl(S, d);
+            break;
+        }
+        case PTX_NODE_FUNC: {
+            const ptx_func *f = (const ptx_func *)n;
+            if (ev == PTX_EVENT_EXIT) {
+                close_scope(S);
+                S->func = NULL;
+                break;
+            }
+            declare_func(S, f);
+            if (f->body) {
+                open_scope(S);
+                S->func = f;
+                declare_params(S, f->ret, f->nret);
+                declare_params(S, f->params, f->nparams);
+                body_next = true;
+            }
+            break;
+        }
+        case PTX_NODE_BLOCK: {
+            const ptx_block *b = (const ptx_block *)n;
+            if (ev == PTX_EVENT_EXIT) {
+                if (!S->func || b != S->func->body)
+                    close_scope(S);
+                break;
+            }
+            if (!body_next)
+                open_scope(S);
+            body_next = false;
+            declare_labels(S, b->first);
+            break;
+        }
+        case PTX_NODE_TARGETS:
+            check_targets(S, (const ptx_targets *)n);
+            break;
+        case PTX_NODE_SECTION:
+            ptx_iter_skip_children(it);
+            break;
+        default:
+            break;
+        }
+    }
+    bool nomem = ev == PTX_EVENT_NOMEM;
+    ptx_iter_free(it);
+    if (nomem)
+        longjmp(S->ctx->oom, 1);
+}
+
+void ptx_sema_run(ptx_context *ctx, ptx_module *m)
+{
+    sema S;
+    memset(&S, 0, sizeof S);
+    S.ctx = ctx;
+    S.m = m;
+    S.target = target_number(m);
+    S.version = m->version_major * 10u + m->version_minor;
+    S.cache = calloc(CACHE_SIZE, sizeof *S.cache);
+    if (!S.cache)
+        longjmp(ctx->oom, 1);
+    /* the tables are freed on the way out, out of memory included */
+    jmp_buf saved;
+    memcpy(&saved, &ctx->oom, sizeof saved);
+    if (setjmp(ctx->oom)) {
+        memcpy(&ctx->oom, &saved, sizeof saved);
+        free(S.cache); free(S.slots); free(S.ranges); free(S.undo); free(S.marks);
+        longjmp(ctx->oom, 1);
+    }
+    walk(&S, m);
+    memcpy(&ctx->oom, &saved, sizeof saved);
+    free(S.cache); free(S.slots); free(S.ranges); free(S.undo); free(S.marks);
+}
