@@ -175,6 +175,8 @@ struct ptx_context {
     bool parsed;
     bool stopped;             /* the error limit was reached */
     bool no_validate;         /* build the tree only */
+    bool no_sema;             /* (the benchmark) check instructions against the
+                                 tables, but leave out the semantic checks */
 
     void **scratch;           /* list building stack (malloc'd) */
     size_t nscratch, scratchcap;

@@ -51,7 +51,10 @@ typedef struct cache_entry {
 enum { CACHE_SIZE = 1024 };
 
 typedef struct sema {
-    ptx_context *ctx;
+    ptx_context *ctx;           /* NULL for ptx_resolve_names */
+    jmp_buf *oom;               /* where to go when out of memory */
+    ptx_arena arena;            /* the symbols; released at the end */
+    const char *src;            /* the source text, when there is one */
     const ptx_module *m;
     slot *slots;
     size_t mask, nslots;
@@ -67,6 +70,10 @@ typedef struct sema {
     unsigned target;            /* the sm number of the first .target (0: none) */
     unsigned version;           /* major * 10 + minor */
     const ptx_func *func;       /* the function whose body is walked */
+    /* ptx_resolve_names: no checks, no diagnostics; each name to fn */
+    ptx_name_fn visit;
+    void *visit_user;
+    bool stop;                  /* visit returned false */
 } sema;
 
 static void *grow(sema *S, void *p, size_t *cap, size_t n, size_t size)
@@ -76,7 +83,7 @@ static void *grow(sema *S, void *p, size_t *cap, size_t n, size_t size)
     size_t c = *cap ? 2 * *cap : 16;
     void *q = realloc(p, c * size);
     if (!q)
-        longjmp(S->ctx->oom, 1);
+        longjmp(*S->oom, 1);
     *cap = c;
     return q;
 }
@@ -99,7 +106,7 @@ static void table_grow(sema *S)
     S->slots = calloc(n, sizeof *S->slots);
     if (!S->slots) {
         S->slots = old;
-        longjmp(S->ctx->oom, 1);
+        longjmp(*S->oom, 1);
     }
     S->mask = n - 1;
     for (size_t i = 0; i < oldn; i++)
@@ -111,7 +118,7 @@ static void table_grow(sema *S)
 static sym *new_sym(sema *S, uint8_t kind, const ptx_name *name, ptx_span span,
                     const ptx_node *node)
 {
-    sym *s = ptx_arena_zalloc(&S->ctx->arena, sizeof *s);
+    sym *s = ptx_arena_zalloc(&S->arena, sizeof *s);
     s->kind = kind;
     s->name = name;
     s->span = span;
@@ -222,7 +229,7 @@ static const char *kind_word(const sym *s)
 
 static void previous_here(sema *S, const sym *s)
 {
-    if (s->span.off != PTX_NO_OFFSET)
+    if (s->span.off != PTX_NO_OFFSET && !S->visit)
         ptx_diag_add(S->ctx, PTX_SEV_NOTE, PTX_DIAG_SYMBOL, s->span,
                      "previous definition of '%s' is here", s->name->text);
 }
@@ -233,8 +240,10 @@ static void redefinition(sema *S, const sym *a, const sym *b, const char *what)
 {
     const sym *first = a->span.off <= b->span.off ? a : b;
     const sym *later = first == a ? b : a;
+    if (S->visit)
+        return;
     ptx_diag_add(S->ctx, PTX_SEV_ERROR, PTX_DIAG_SYMBOL, later->span,
-                 "redefinition of %s '%s'", what ? what : kind_word(later), later->name->text);
+                 "redefinition of %s '%s'", what ? what : kind_word(first), later->name->text);
     previous_here(S, first);
 }
 
@@ -311,7 +320,7 @@ static void declare_func(sema *S, const ptx_func *f)
 {
     sym *s = new_sym(S, S_FUNC, f->name, f->base.span, &f->base);
     /* point at the name, not the whole function */
-    const char *src = S->ctx->src;
+    const char *src = S->src;
     if (f->base.span.off != PTX_NO_OFFSET && src) {
         const char *p = src + f->base.span.off, *end = p + f->base.span.len;
         while (p + f->name->len <= end) {
@@ -340,7 +349,7 @@ static void declare_func(sema *S, const ptx_func *f)
         redefinition(S, old, s, "function");
         return;
     }
-    if (g->nparams != f->nparams || g->nret != f->nret) {
+    if ((g->nparams != f->nparams || g->nret != f->nret) && !S->visit) {
         ptx_diag_add(S->ctx, PTX_SEV_ERROR, PTX_DIAG_SYMBOL, s->span,
                      "'%s' is declared again with %u parameter%s and %u return value%s where "
                      "its earlier declaration has %u and %u",
@@ -629,6 +638,8 @@ static bool error(sema *S, ptx_diag_code code, ptx_span sp, const char *fmt, ...
     ;
 static bool error(sema *S, ptx_diag_code code, ptx_span sp, const char *fmt, ...)
 {
+    if (S->visit)
+        return true;
     va_list ap;
     va_start(ap, fmt);
     bool ok = ptx_diag_vadd(S->ctx, PTX_SEV_ERROR, code, sp, fmt, ap);
@@ -1140,6 +1151,8 @@ static void check_instr(sema *S, ptx_instr *in)
     for (unsigned i = 0; i < in->nops; i++)
         rc[i] = name_class(S, &in->ops[i]);
     const ptx_isa_form *form = ptx_isa_check(S->ctx, S->m, in, rc);
+    if (S->ctx->no_sema)
+        return;
     ictx I = { S, in, form, ptx_instr_opcode(in)->text, 0, NULL };
     if (form) {
         for (unsigned i = 0; i < in->nmods; i++) {
@@ -1200,6 +1213,65 @@ static void check_init(sema *S, const ptx_expr *e)
         check_init(S, ptx_expr_item(e, i));
 }
 
+/* ---- ptx_resolve_names ------------------------------------------------------ */
+
+static void visit_name(sema *S, const ptx_node *stmt, const ptx_expr *e)
+{
+    if (S->stop)
+        return;
+    ptx_symbol out;
+    memset(&out, 0, sizeof out);
+    const ptx_name *name = ptx_expr_name(e);
+    sym *s = lookup(S, name);
+    if (s) {
+        static const ptx_symbol_kind kinds[] = {
+            [S_REG] = PTX_SYM_REGISTER, [S_VAR] = PTX_SYM_VARIABLE,
+            [S_FUNC] = PTX_SYM_FUNCTION, [S_LABEL] = PTX_SYM_LABEL,
+        };
+        out.kind = kinds[s->kind];
+        out.decl = s->node;
+        out.span = s->span;
+        if (s->kind == S_REG || s->kind == S_VAR) {
+            const ptx_decl *d = (const ptx_decl *)s->node;
+            out.type = (ptx_type)d->type;
+            out.space = (ptx_space)d->space;
+            for (uint32_t i = 0; i < d->nvars; i++)
+                if (d->vars[i].name == s->name)
+                    out.var = &d->vars[i];
+        }
+    } else if (sreg_find(name) || ptx_name_is(name, "WARP_SZ")) {
+        out.kind = PTX_SYM_SPECIAL;
+        out.span.off = PTX_NO_OFFSET;
+    }
+    if (!S->visit(S->visit_user, stmt, e, &out))
+        S->stop = true;
+}
+
+static void visit_names(sema *S, const ptx_node *stmt, const ptx_expr *e)
+{
+    if (e->kind == PTX_EXPR_SYM) {
+        visit_name(S, stmt, e);
+        return;
+    }
+    if (e->kind == PTX_EXPR_FIELD) {
+        visit_names(S, stmt, ptx_expr_b(e));    /* a field's name is no symbol */
+        return;
+    }
+    if (ptx_expr_is_leaf(e) || e->kind == PTX_EXPR_RANGE)
+        return;
+    for (uint32_t i = 0; i < ptx_expr_count(e); i++)
+        visit_names(S, stmt, ptx_expr_item(e, i));
+}
+
+static void visit_instr(sema *S, const ptx_instr *in)
+{
+    const ptx_expr *g = ptx_instr_guard(in);
+    if (g && g->kind == PTX_EXPR_SYM)
+        visit_name(S, &in->base, g);
+    for (unsigned i = 0; i < in->nops; i++)
+        visit_names(S, &in->base, &in->ops[i]);
+}
+
 static unsigned target_number(const ptx_module *m)
 {
     for (uint32_t i = 0; i < m->ntargets; i++) {
@@ -1215,22 +1287,25 @@ static void walk(sema *S, ptx_module *m)
 {
     ptx_iter *it = ptx_iter_new(m);
     if (!it)
-        longjmp(S->ctx->oom, 1);
+        longjmp(*S->oom, 1);
     const ptx_node *n;
     ptx_event ev;
     /* whether each open block opened a scope (a function's body shares
      * its parameters') */
     bool body_next = false;
-    while ((ev = ptx_iter_next(it, &n)) > 0 && !S->ctx->stopped) {
+    while ((ev = ptx_iter_next(it, &n)) > 0 && !(S->ctx && S->ctx->stopped) && !S->stop) {
         switch ((ptx_node_kind)n->kind) {
         case PTX_NODE_INSTR:
-            check_instr(S, (ptx_instr *)n);
+            if (S->visit)
+                visit_instr(S, (const ptx_instr *)n);
+            else
+                check_instr(S, (ptx_instr *)n);
             break;
         case PTX_NODE_DECL: {
             const ptx_decl *d = (const ptx_decl *)n;
             for (uint32_t i = 0; i < d->nvars; i++)
                 if (d->vars[i].init)
-                    check_init(S, d->vars[i].init);
+                    S->visit ? visit_names(S, n, d->vars[i].init) : check_init(S, d->vars[i].init);
             declare_decl(S, d);
             break;
         }
@@ -1265,7 +1340,13 @@ static void walk(sema *S, ptx_module *m)
             break;
         }
         case PTX_NODE_TARGETS:
-            check_targets(S, (const ptx_targets *)n);
+            if (S->visit) {
+                const ptx_targets *t = (const ptx_targets *)n;
+                for (uint32_t i = 0; i < t->count; i++)
+                    visit_names(S, n, t->names[i]);
+            } else {
+                check_targets(S, (const ptx_targets *)n);
+            }
             break;
         case PTX_NODE_SECTION:
             ptx_iter_skip_children(it);
@@ -1277,7 +1358,39 @@ static void walk(sema *S, ptx_module *m)
     bool nomem = ev == PTX_EVENT_NOMEM;
     ptx_iter_free(it);
     if (nomem)
-        longjmp(S->ctx->oom, 1);
+        longjmp(*S->oom, 1);
+}
+
+static void sema_free(sema *S)
+{
+    free(S->cache);
+    free(S->slots);
+    free(S->ranges);
+    free(S->undo);
+    free(S->marks);
+    ptx_arena_release(&S->arena);
+}
+
+/* Walks m with the tables set up; false when out of memory. */
+static bool sema_walk(sema *S, ptx_module *m)
+{
+    jmp_buf oom;
+    S->oom = &oom;
+    ptx_arena_init(&S->arena);
+    S->arena.oom = &oom;
+    S->m = m;
+    S->target = target_number(m);
+    S->version = m->version_major * 10u + m->version_minor;
+    if (setjmp(oom)) {
+        sema_free(S);
+        return false;
+    }
+    S->cache = calloc(CACHE_SIZE, sizeof *S->cache);
+    if (!S->cache)
+        longjmp(oom, 1);
+    walk(S, m);
+    sema_free(S);
+    return true;
 }
 
 void ptx_sema_run(ptx_context *ctx, ptx_module *m)
@@ -1285,21 +1398,60 @@ void ptx_sema_run(ptx_context *ctx, ptx_module *m)
     sema S;
     memset(&S, 0, sizeof S);
     S.ctx = ctx;
-    S.m = m;
-    S.target = target_number(m);
-    S.version = m->version_major * 10u + m->version_minor;
-    S.cache = calloc(CACHE_SIZE, sizeof *S.cache);
-    if (!S.cache)
+    S.src = ctx->src;
+    if (!sema_walk(&S, m))
         longjmp(ctx->oom, 1);
-    /* the tables are freed on the way out, out of memory included */
-    jmp_buf saved;
-    memcpy(&saved, &ctx->oom, sizeof saved);
-    if (setjmp(ctx->oom)) {
-        memcpy(&ctx->oom, &saved, sizeof saved);
-        free(S.cache); free(S.slots); free(S.ranges); free(S.undo); free(S.marks);
-        longjmp(ctx->oom, 1);
+}
+
+ptx_status ptx_resolve_names(const ptx_module *m, ptx_name_fn fn, void *user)
+{
+    if (!m || !fn)
+        return PTX_ERR_USAGE;
+    sema S;
+    memset(&S, 0, sizeof S);
+    S.visit = fn;
+    S.visit_user = user;
+    /* the walk reads the tree only: the const goes no further than here */
+    return sema_walk(&S, (ptx_module *)m) ? PTX_OK : PTX_ERR_NOMEM;
+}
+
+const ptx_func *ptx_find_function(const ptx_module *m, const char *name)
+{
+    const ptx_func *found = NULL;
+    if (!m || !name)
+        return NULL;
+    for (const ptx_node *n = m->first; n; n = n->next) {
+        if (n->kind != PTX_NODE_FUNC)
+            continue;
+        const ptx_func *f = (const ptx_func *)n;
+        if (!strcmp(f->name->text, name) && (!found || !found->body))
+            found = f;
     }
-    walk(&S, m);
-    memcpy(&ctx->oom, &saved, sizeof saved);
-    free(S.cache); free(S.slots); free(S.ranges); free(S.undo); free(S.marks);
+    return found;
+}
+
+const ptx_decl *ptx_find_variable(const ptx_module *m, const char *name, const ptx_var **var)
+{
+    const ptx_decl *found = NULL;
+    const ptx_var *fv = NULL;
+    if (var)
+        *var = NULL;
+    if (!m || !name)
+        return NULL;
+    for (const ptx_node *n = m->first; n; n = n->next) {
+        if (n->kind != PTX_NODE_DECL)
+            continue;
+        const ptx_decl *d = (const ptx_decl *)n;
+        for (uint32_t i = 0; i < d->nvars; i++) {
+            if (strcmp(d->vars[i].name->text, name) != 0)
+                continue;
+            if (!found || found->linkage == PTX_LINK_EXTERN) {
+                found = d;
+                fv = &d->vars[i];
+            }
+        }
+    }
+    if (var)
+        *var = fv;
+    return found;
 }

@@ -1,13 +1,15 @@
 /* bench: parse-speed and memory benchmark (make bench).
  *
  *   bench [-n RUNS] FILE...          one row per file: size, instructions,
- *                                    scan / parse / parse+validate speed,
+ *                                    scan / parse / + tables / + semantic
+ *                                    pass speed,
  *                                    ns per instruction, peak RSS, printers,
  *                                    and `wc -l` on the same file as a floor
  *   bench --make-input SRC MB OUT    writes a module of about MB megabytes:
  *                                    SRC's kernels copied under new names
- *   bench --phase P [-n RUNS] FILE   runs one phase (scan, parse, full, ast,
- *                                    json) RUNS times and prints its median:
+ *   bench --phase P [-n RUNS] FILE   runs one phase (scan, parse, tables,
+ *                                    full, ast, json) RUNS times and prints
+ *                                    its median:
  *                                    for perf and callgrind
  *
  * Times are medians of RUNS runs (default 5) on the file already in
@@ -73,7 +75,7 @@ static int discard(void *user, const char *data, size_t len)
     return 0;
 }
 
-enum phase { SCAN, PARSE, FULL, AST, JSON };
+enum phase { SCAN, PARSE, TABLES, FULL, AST, JSON };
 
 /* One timed run of a phase; returns seconds (printers: of the printing). */
 static double run(enum phase p, const char *text, size_t len, size_t *out_bytes, size_t *instrs)
@@ -91,6 +93,7 @@ static double run(enum phase p, const char *text, size_t len, size_t *out_bytes,
         t = now() - t0;
     } else {
         ptx_context_set_validation(ctx, p != PARSE);
+        ctx->no_sema = p == TABLES;
         ptx_context_set_max_errors(ctx, 1);
         const ptx_module *m;
         ptx_status st = ptx_parse_buffer(ctx, "bench", text, len, &m);
@@ -186,6 +189,7 @@ static int bench_file(const char *path, int runs)
     run(FULL, text, len, NULL, &instrs);        /* warm up, count */
     double scan = timed(SCAN, text, len, runs, NULL);
     double parse = timed(PARSE, text, len, runs, NULL);
+    double tables = timed(TABLES, text, len, runs, NULL);
     double full = timed(FULL, text, len, runs, NULL);
     double ast = timed(AST, text, len, runs, &ast_bytes);
     double json = timed(JSON, text, len, runs, &json_bytes);
@@ -197,8 +201,10 @@ static int bench_file(const char *path, int runs)
     printf("  size %.1f MB, %zu instructions\n", mb, instrs);
     printf("  scan only        %7.3f s  %7.1f MB/s\n", scan, mb / scan);
     printf("  parse + AST      %7.3f s  %7.1f MB/s\n", parse, mb / parse);
-    printf("  + validation     %7.3f s  %7.1f MB/s  %6.1f ns/instruction  (validation %.3f s)\n",
-           full, mb / full, instrs ? full * 1e9 / (double)instrs : 0.0, full - parse);
+    printf("  + tables         %7.3f s  %7.1f MB/s  (instructions against the tables %.3f s)\n",
+           tables, mb / tables, tables - parse);
+    printf("  + semantic pass  %7.3f s  %7.1f MB/s  %6.1f ns/instruction  (scopes, symbols, types %.3f s)\n",
+           full, mb / full, instrs ? full * 1e9 / (double)instrs : 0.0, full - tables);
     printf("  peak RSS         %7.1f MB   %.2f x input\n", (double)rss / 1024, (double)rss * 1024 / (double)len);
     printf("  --ast printing   %7.3f s  %7.1f MB/s of output (%.1f MB)\n", ast,
            (double)ast_bytes / 1e6 / ast, (double)ast_bytes / 1e6);
@@ -275,12 +281,13 @@ static int make_input(const char *src, double mb, const char *out)
 /* One phase alone, for profilers. */
 static int bench_phase(const char *phase, const char *path, int runs)
 {
-    static const char *const names[] = { "scan", "parse", "full", "ast", "json" };
+    static const char *const names[] = { "scan", "parse", "tables", "full", "ast", "json" };
+    enum { NPHASES = sizeof names / sizeof names[0] };
     int p = 0;
-    while (p < 5 && strcmp(names[p], phase) != 0)
+    while (p < NPHASES && strcmp(names[p], phase) != 0)
         p++;
     size_t len, out = 0;
-    char *text = p < 5 ? slurp(path, &len) : NULL;
+    char *text = p < NPHASES ? slurp(path, &len) : NULL;
     if (!text) {
         fprintf(stderr, "bench: unknown phase '%s' or unreadable %s\n", phase, path);
         return 2;

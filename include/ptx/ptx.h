@@ -293,6 +293,58 @@ unsigned ptx_iter_depth(const ptx_iter *it);
 /* After an ENTER event: do not descend; the next event is the sibling. */
 void ptx_iter_skip_children(ptx_iter *it);
 
+/* ------------------------------------------------------------------ */
+/* Symbols (the semantic pass)                                         */
+
+/* What a name in a module stands for.  Every parse resolves every name
+ * (and reports the unknown, misused and duplicate ones) unless validation
+ * is off; these functions give the answers to a program. */
+typedef enum ptx_symbol_kind {
+    PTX_SYM_NONE = 0,       /* declared nowhere: an error of the module */
+    PTX_SYM_REGISTER,       /* a .reg variable, or a name of a %name<N> range */
+    PTX_SYM_VARIABLE,       /* a variable of another state space, or a parameter */
+    PTX_SYM_FUNCTION,       /* a .func or .entry */
+    PTX_SYM_LABEL,          /* a label, or the label of a .callprototype,
+                               .calltargets or .branchtargets line */
+    PTX_SYM_SPECIAL,        /* a special register (%tid.x...) or WARP_SZ */
+    PTX_SYM_COUNT
+} ptx_symbol_kind;
+
+typedef struct ptx_symbol {
+    ptx_symbol_kind kind;
+    /* the declaration: ptx_decl for registers and variables (parameters
+     * included), ptx_func for functions, ptx_label, ptx_callproto or
+     * ptx_targets for labels; NULL for special registers */
+    const ptx_node *decl;
+    const ptx_var *var;     /* registers and variables: the one of decl's */
+    ptx_type type;          /* registers and variables: as declared */
+    ptx_space space;        /* registers and variables: as declared */
+    ptx_span span;          /* where the name is declared (its range, for
+                               %name<N>); len 0 for special registers */
+} ptx_symbol;
+
+/* Called by ptx_resolve_names for each name: `stmt` is the node it is in
+ * (an instruction, a declaration whose initialiser names it, a
+ * .branchtargets or .calltargets line), `name` the SYM expression (or the
+ * guard's), `sym` what it stands for.  Return false to stop. */
+typedef bool (*ptx_name_fn)(void *user, const ptx_node *stmt, const ptx_expr *name,
+                            const ptx_symbol *sym);
+
+/* Resolves every name of every instruction, initialiser and target list
+ * of `m` in source order, with ptxas's scope rules, and calls `fn` for
+ * each.  One walk over the module (allocations freed before it returns);
+ * reports nothing.  PTX_OK, PTX_ERR_USAGE for a NULL argument,
+ * PTX_ERR_NOMEM. */
+ptx_status ptx_resolve_names(const ptx_module *m, ptx_name_fn fn, void *user);
+
+/* The function (kernel or .func) named `name` at module scope, or NULL;
+ * its definition when there is one, else its last declaration. */
+const ptx_func *ptx_find_function(const ptx_module *m, const char *name);
+
+/* The module-scope variable named `name` (its definition when it has one
+ * besides .extern declarations), or NULL; *var receives its ptx_var. */
+const ptx_decl *ptx_find_variable(const ptx_module *m, const char *name, const ptx_var **var);
+
 #ifdef __cplusplus
 }
 #endif
