@@ -8,11 +8,25 @@
 
 #include "internal.h"
 
+/* What each name of an instruction resolves to (ptx_resolve_names, one
+ * walk before printing): in source order, as the printer meets them. */
+typedef struct ref {
+    const ptx_node *stmt;
+    ptx_span decl;              /* len 0 (off PTX_NO_OFFSET): none */
+} ref;
+
+typedef struct refs {
+    ref *v;
+    size_t n, cap, next;
+    bool nomem;
+} refs;
+
 typedef struct json {
     ptx_out *o;
     const ptx_context *ctx;
     ptx_print_filter filter;
     void *filter_user;
+    refs *refs;
 } json;
 
 static void str(ptx_out *o, const char *s, size_t n)
@@ -279,7 +293,49 @@ static void dirs(ptx_out *o, const ptx_fdir *d, uint32_t n)
     ptx_out_char(o, ']');
 }
 
-static void instr(ptx_out *o, const ptx_instr *in)
+static bool add_ref(void *user, const ptx_node *stmt, const ptx_expr *name, const ptx_symbol *sym)
+{
+    refs *r = user;
+    (void)name;
+    if (stmt->kind != PTX_NODE_INSTR)
+        return true;
+    if (r->n == r->cap) {
+        size_t cap = r->cap ? 2 * r->cap : 1024;
+        ref *v = realloc(r->v, cap * sizeof *v);
+        if (!v) {
+            r->nomem = true;
+            return false;
+        }
+        r->v = v;
+        r->cap = cap;
+    }
+    ptx_span none = { PTX_NO_OFFSET, 0 };
+    r->v[r->n++] = (ref){ stmt, sym->decl ? sym->span : none };
+    return true;
+}
+
+/* "refs": the declaration of each name of `in` (guard first, then the
+ * operands' names in order), as a byte range, or null for a special
+ * register or an unknown name. */
+static void instr_refs(ptx_out *o, refs *r, const ptx_instr *in)
+{
+    /* instructions left out by a filter have entries too */
+    while (r->next < r->n && r->v[r->next].stmt->span.off < in->base.span.off)
+        r->next++;
+    ptx_out_str(o, ",\"refs\":[");
+    for (bool first = true; r->next < r->n && r->v[r->next].stmt == &in->base; first = false) {
+        const ref *x = &r->v[r->next++];
+        if (!first)
+            ptx_out_char(o, ',');
+        if (x->decl.off == PTX_NO_OFFSET)
+            ptx_out_str(o, "null");
+        else
+            ptx_out_fmt(o, "[%u,%u]", x->decl.off, x->decl.off + x->decl.len);
+    }
+    ptx_out_char(o, ']');
+}
+
+static void instr(ptx_out *o, refs *r, const ptx_instr *in)
 {
     ptx_out_str(o, "{\"k\":\"instr\"");
     range(o, in->base.span);
@@ -326,6 +382,8 @@ static void instr(ptx_out *o, const ptx_instr *in)
         }
         ptx_out_char(o, ']');
     }
+    if (r)
+        instr_refs(o, r, in);
     ptx_out_char(o, '}');
 }
 
@@ -380,7 +438,7 @@ static void node_enter(json *j, const ptx_node *n)
         ptx_out_str(o, ",\"body\":[");
         return;
     case PTX_NODE_INSTR:
-        instr(o, (const ptx_instr *)n);
+        instr(o, j->refs, (const ptx_instr *)n);
         return;
     case PTX_NODE_DECL:
         decl(o, (const ptx_decl *)n);
@@ -539,7 +597,15 @@ ptx_status ptx_print_json(const ptx_context *ctx, const ptx_module *m,
     ptx_status st = ptx_printer_open(m, write, user, &o, &it);
     if (st != PTX_OK)
         return st;
-    json j = { o, ctx, filter, filter_user };
+    /* names resolve only in a module that was checked (a context) */
+    refs r = { 0 };
+    if (ctx && ptx_resolve_names(m, add_ref, &r) != PTX_OK)
+        r.nomem = true;
+    if (r.nomem) {
+        free(r.v);
+        return ptx_printer_close(o, it, PTX_ERR_NOMEM);
+    }
+    json j = { o, ctx, filter, filter_user, ctx ? &r : NULL };
     ptx_out_str(o, "{\"schema\":1");
     if (ctx) {
         key(o, "file");
@@ -579,5 +645,6 @@ ptx_status ptx_print_json(const ptx_context *ctx, const ptx_module *m,
     }
     ptx_out_str(o, "]}\n");
     (void)j;
+    free(r.v);
     return ptx_printer_close(o, it, st);
 }

@@ -227,6 +227,23 @@ static const char *kind_word(const sym *s)
     }
 }
 
+/* An error, unless the walk is ptx_resolve_names's. */
+static bool error(sema *S, ptx_diag_code code, ptx_span sp, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 4, 5)))
+#endif
+    ;
+static bool error(sema *S, ptx_diag_code code, ptx_span sp, const char *fmt, ...)
+{
+    if (S->visit)
+        return true;
+    va_list ap;
+    va_start(ap, fmt);
+    bool ok = ptx_diag_vadd(S->ctx, PTX_SEV_ERROR, code, sp, fmt, ap);
+    va_end(ap);
+    return ok;
+}
+
 static void previous_here(sema *S, const sym *s)
 {
     if (s->span.off != PTX_NO_OFFSET && !S->visit)
@@ -258,6 +275,16 @@ static sym *clash(sema *S, const sym *s)
             if (r->name == s->name)
                 return r;
         }
+        /* .reg %r1 then .reg %r<4>: a name of the scope in the range */
+        size_t from = S->nmarks ? S->marks[S->nmarks - 1] : 0;
+        for (size_t i = from; i < S->nundo; i++) {
+            sym *o = S->undo[i];
+            uint32_t plen;
+            uint64_t num;
+            if (!o->range && split_number(o->name, &plen, &num) && num < s->range &&
+                plen == s->name->len && !memcmp(o->name->text, s->name->text, plen))
+                return o;
+        }
         return NULL;
     }
     sym *old = NULL;
@@ -279,9 +306,19 @@ static void declare(sema *S, sym *s)
     sym *old = clash(S, s);
     if (old) {
         if (old->kind == S_VAR && s->kind == S_VAR && (old->is_extern || s->is_extern)) {
-            /* .extern then a definition (or two .extern): one variable */
-            if (!s->is_extern)
-                push_sym(S, s);
+            /* .extern then a definition (or two .extern): one variable;
+             * a definition of no linkage is the module's own, which an
+             * .extern cannot mean */
+            if (s->is_extern)
+                return;
+            if (((const ptx_decl *)s->node)->linkage == PTX_LINK_NONE) {
+                error(S, PTX_DIAG_SYMBOL, s->span,
+                      "'%s' is declared .extern: its definition must be .visible, .weak or "
+                      ".common", s->name->text);
+                previous_here(S, old);
+                return;
+            }
+            push_sym(S, s);
             return;
         }
         redefinition(S, old, s, old->kind == S_LABEL || s->kind == S_LABEL ? "label" : NULL);
@@ -340,21 +377,27 @@ static void declare_func(sema *S, const ptx_func *f)
         push_sym(S, s);
         return;
     }
-    if (old->kind != S_FUNC) {
-        redefinition(S, old, s, "function");
+    /* ptxas reports a function's conflicts at its body's '{' */
+    ptx_span at = s->span;
+    if (f->body && f->body->base.span.off != PTX_NO_OFFSET)
+        at = (ptx_span){ f->body->base.span.off, 1 };
+    if (old->kind != S_FUNC || (((const ptx_func *)old->node)->body && f->body)) {
+        error(S, PTX_DIAG_SYMBOL, at, "redefinition of function '%s'", f->name->text);
+        previous_here(S, old);
         return;
     }
     const ptx_func *g = (const ptx_func *)old->node;
-    if (g->body && f->body) {
-        redefinition(S, old, s, "function");
+    if (g->linkage == PTX_LINK_EXTERN && f->body) {
+        error(S, PTX_DIAG_SYMBOL, at,
+              "'%s' is declared .extern: it cannot be defined in this module", f->name->text);
+        previous_here(S, old);
         return;
     }
-    if ((g->nparams != f->nparams || g->nret != f->nret) && !S->visit) {
-        ptx_diag_add(S->ctx, PTX_SEV_ERROR, PTX_DIAG_SYMBOL, s->span,
-                     "'%s' is declared again with %u parameter%s and %u return value%s where "
-                     "its earlier declaration has %u and %u",
-                     f->name->text, f->nparams, f->nparams == 1 ? "" : "s", f->nret,
-                     f->nret == 1 ? "" : "s", g->nparams, g->nret);
+    if (g->nparams != f->nparams || g->nret != f->nret) {
+        error(S, PTX_DIAG_SYMBOL, at,
+              "'%s' is declared again with %u parameter%s and %u return value%s where its "
+              "earlier declaration has %u and %u", f->name->text, f->nparams,
+              f->nparams == 1 ? "" : "s", f->nret, f->nret == 1 ? "" : "s", g->nparams, g->nret);
         previous_here(S, old);
         return;
     }
@@ -538,20 +581,29 @@ static bool is_int(char k)
     return k == 'u' || k == 's' || k == 'b';
 }
 
-/* Does a register of class `r` fit an operand that wants `e`? */
+/* Does a register of class `r` fit an operand that wants `e`?  With
+ * `relaxed` (ld, st, cvt), ptxas also takes a wider register: any kind
+ * for a .bN type (ld.b32 into .f64), an integer or .f16x2 one for .uN and
+ * .sN (ld.u32 into .f16x2), never for float types (ld.f32 into .f64 is an
+ * error). */
 static bool fits(tclass e, tclass r, bool relaxed)
 {
     if (!e.k || !r.k || r.k == 'o')
         return true;
     if (e.k == 'p' || r.k == 'p')
         return e.k == r.k;
-    bool wider = relaxed && r.bits > e.bits && r.k == 'b' ? true
-               : relaxed && r.bits > e.bits && is_int(e.k) && is_int(r.k);
-    if (r.bits != e.bits && !wider)
+    if (relaxed && r.bits > e.bits) {
+        if (e.k == 'b')
+            return true;
+        if (e.k == 'u' || e.k == 's')
+            return is_int(r.k) || r.k == 'x';
+        return false;
+    }
+    if (r.bits != e.bits)
         return false;
     switch (e.k) {
     case 'b': return true;
-    case 'u': case 's': return is_int(r.k);
+    case 'u': case 's': return is_int(r.k) || (relaxed && r.k == 'x');
     case 'f': return r.k == 'f' || r.k == 'b';
     case 'x': return r.k == 'x' || r.k == 'b';
     case 'B': return r.k == 'b';
@@ -568,6 +620,27 @@ static const char *class_name(tclass c, char *buf, size_t n)
     case 'B': snprintf(buf, n, ".b%u", c.bits); return buf;
     default: snprintf(buf, n, ".%c%u", c.k, c.bits); return buf;
     }
+}
+
+/* A vector register's components (v.x, v.r...). */
+static bool is_component(const char *sel)
+{
+    static const char *const c[] = { ".x", ".y", ".z", ".w", ".r", ".g", ".b", ".a" };
+    for (size_t i = 0; i < sizeof c / sizeof c[0]; i++)
+        if (!strcmp(sel, c[i]))
+            return true;
+    return false;
+}
+
+/* N of the instruction's .vN modifier; 1 without one. */
+static unsigned vector_modifier(const ptx_instr *in)
+{
+    for (unsigned i = 0; i < in->nmods; i++) {
+        const char *t = in->mods[i].name->text;
+        if (t[0] == '.' && t[1] == 'v' && t[2] >= '1' && t[2] <= '9' && !t[3])
+            return (unsigned)(t[2] - '0');
+    }
+    return 1;
 }
 
 /* What operand `op` of `in` wants: its ":TYPE" in the tables. */
@@ -629,23 +702,9 @@ typedef struct ictx {
     const char *op;             /* the opcode, for messages */
     unsigned spaces;            /* space modifiers */
     const char *space;          /* the one space modifier (".global") or NULL */
+    bool element;               /* checking the elements of a vector {...} */
 } ictx;
 
-static bool error(sema *S, ptx_diag_code code, ptx_span sp, const char *fmt, ...)
-#if defined(__GNUC__)
-    __attribute__((format(printf, 4, 5)))
-#endif
-    ;
-static bool error(sema *S, ptx_diag_code code, ptx_span sp, const char *fmt, ...)
-{
-    if (S->visit)
-        return true;
-    va_list ap;
-    va_start(ap, fmt);
-    bool ok = ptx_diag_vadd(S->ctx, PTX_SEV_ERROR, code, sp, fmt, ap);
-    va_end(ap);
-    return ok;
-}
 
 static bool target_at_least(const sema *S, unsigned sm)
 {
@@ -771,13 +830,30 @@ static void check_name(sema *S, const ictx *I, const ptx_expr *e, const ptx_isa_
                   "'%s' is a %s variable, not a register: load it with ld%s, or take its "
                   "address with mov", name->text, ptx_space_name(s->space),
                   ptx_space_name(s->space));
+        else if (typed && s->space == PTX_SPACE_GLOBAL && wanted(I->in, op).bits == 32)
+            /* other spaces' addresses fit 32 bits; ptxas 13 makes a
+             * 32-bit program of a 32-bit .global address, and refuses it */
+            error(S, PTX_DIAG_TYPE, sp, "the address of .global variable '%s' needs 64 bits "
+                  "(ptxas 13 compiles 64-bit programs only)", name->text);
         return;
     }
     /* a register */
+    const ptx_name *sel = ptx_expr_sel(e);
+    if (sel && !s->vec && is_component(sel->text)) {
+        error(S, PTX_DIAG_SYMBOL, sp, "'%s' is a register declared %s, not a vector: it has no "
+              "component '%s'", name->text, ptx_type_name(s->type), sel->text);
+        return;
+    }
+    if (!sel && !s->vec && op && !I->element && (op->accept & PTX_ACC_VEC) &&
+        op->vec == PTX_VEC_FROM_MOD && vector_modifier(I->in) > 1) {
+        error(S, PTX_DIAG_TYPE, sp, "'%s' of '%s' is a scalar register: '.v%u' needs a vector "
+              "{...} of %u registers", name->text, I->op, vector_modifier(I->in),
+              vector_modifier(I->in));
+        return;
+    }
     if (!typed)
         return;
     tclass r = decl_class(s->type);
-    const ptx_name *sel = ptx_expr_sel(e);
     if (s->vec && !sel)
         return;                 /* a whole vector register */
     tclass w = wanted(I->in, op);
@@ -951,8 +1027,11 @@ static void check_address(sema *S, const ictx *I, const ptx_expr *e)
 
 static void check_operand(sema *S, const ictx *I, const ptx_expr *e, const ptx_isa_operand *op);
 
-static void check_items(sema *S, const ictx *I, const ptx_expr *e, const ptx_isa_operand *op)
+static void check_items(sema *S, const ictx *outer, const ptx_expr *e, const ptx_isa_operand *op)
 {
+    ictx in_vector = *outer;
+    in_vector.element = true;
+    const ictx *I = &in_vector;
     /* elements of a vector take the operand's type; their registers must
      * all be of one width */
     unsigned bits = 0;
@@ -1064,6 +1143,11 @@ static void check_call(sema *S, const ictx *I)
     if (!s || s->kind != S_FUNC)
         return;
     const ptx_func *f = (const ptx_func *)s->node;
+    if (f->is_entry) {
+        error(S, PTX_DIAG_SYMBOL, ptx_expr_span(target),
+              "'%s' is a kernel (.entry): only a .func can be called", f->name->text);
+        return;
+    }
     uint32_t nargs = args ? ptx_expr_count(args) : 0, nrets = rets ? ptx_expr_count(rets) : 0;
     if (nargs != f->nparams || nrets != f->nret) {
         error(S, PTX_DIAG_SYMBOL, ptx_expr_span(target),
@@ -1140,7 +1224,7 @@ static void check_guard(sema *S, const ptx_instr *in)
     }
     if (s->kind != S_REG || s->type != PTX_TYPE_PRED)
         error(S, PTX_DIAG_TYPE, ptx_expr_span(g),
-              "the guard '%s' is not a predicate: it is a %s declared %s", s->name->text,
+              "the guard '%s' is not a predicate: it is a %s declared %s", ptx_expr_name(g)->text,
               kind_word(s), s->kind == S_REG || s->kind == S_VAR ? ptx_type_name(s->type) : "");
 }
 
@@ -1153,7 +1237,7 @@ static void check_instr(sema *S, ptx_instr *in)
     const ptx_isa_form *form = ptx_isa_check(S->ctx, S->m, in, rc);
     if (S->ctx->no_sema)
         return;
-    ictx I = { S, in, form, ptx_instr_opcode(in)->text, 0, NULL };
+    ictx I = { S, in, form, ptx_instr_opcode(in)->text, 0, NULL, false };
     if (form) {
         for (unsigned i = 0; i < in->nmods; i++) {
             if (in->mods[i].category == PTX_CAT_SPACE) {
