@@ -49,7 +49,7 @@ ISA_TABLES := $(sort $(wildcard grammar/isa/*.isa))
 HEADERS := $(wildcard include/ptx/*.h) $(wildcard src/*.h) $(B)/include/ptx/isa.h
 UNIT_SRCS := $(wildcard test/unit/*.c)
 
-.PHONY: all check unit errors hostile valgrind examples installcheck mutations conformance fuzz bench bench-smoke clean distclean install uninstall update-golden mutate-corpus
+.PHONY: all check unit errors mistakes hostile valgrind examples installcheck mutations conformance fuzz bench bench-smoke clean distclean install uninstall update-golden mutate-corpus
 all: $(B)/ptx-front $(B)/libptxfront.a
 
 $(B)/gen/ptx.tab.c $(B)/gen/ptx.tab.h &: grammar/ptx.y
@@ -118,6 +118,12 @@ hostile: $(B)/ptx-front
 valgrind: $(B)/ptx-front $(B)/check_ptx
 	sh test/valgrind/run.sh $(B)
 
+# hand-written modules with the mistakes people make, each judged by ptxas
+# (test/mistakes/verdicts.tsv): every one ptxas rejects is rejected on its
+# line, every one it accepts is accepted
+mistakes: $(B)/ptx-front
+	sh test/mistakes/run.sh $(B)/ptx-front
+
 update-golden: $(B)/ptx-front
 	sh test/errors/run.sh $(B)/ptx-front --update
 
@@ -140,7 +146,7 @@ mutations: $(B)/mutations
 	        test/conformance/found.tsv $(SHARED); \
 	else echo "mutations: SKIPPED: $(SHARED)/mutations not found"; fi
 
-check: unit errors hostile examples mutations conformance bench-smoke
+check: unit errors mistakes hostile examples mutations conformance bench-smoke
 
 # the mutation finder: new single-line mutations of the corpora, judged by
 # ptxas and the library; prints the disagreements (see the README)

@@ -246,7 +246,12 @@ static bool error(sema *S, ptx_diag_code code, ptx_span sp, const char *fmt, ...
 
 static void previous_here(sema *S, const sym *s)
 {
-    if (s->span.off != PTX_NO_OFFSET && !S->visit)
+    if (s->span.off == PTX_NO_OFFSET || S->visit)
+        return;
+    if (s->range)
+        ptx_diag_add(S->ctx, PTX_SEV_NOTE, PTX_DIAG_SYMBOL, s->span,
+                     "previous definition of '%s<%u>' is here", s->name->text, s->range);
+    else
         ptx_diag_add(S->ctx, PTX_SEV_NOTE, PTX_DIAG_SYMBOL, s->span,
                      "previous definition of '%s' is here", s->name->text);
 }
@@ -584,8 +589,8 @@ static bool is_int(char k)
 /* Does a register of class `r` fit an operand that wants `e`?  With
  * `relaxed` (ld, st, cvt), ptxas also takes a wider register: any kind
  * for a .bN type (ld.b32 into .f64), an integer or .f16x2 one for .uN and
- * .sN (ld.u32 into .f16x2), never for float types (ld.f32 into .f64 is an
- * error). */
+ * .sN (ld.u32 into .f16x2), a .bN one for float types (ld.f32 into .b64;
+ * ld.f32 into .f64 is an error). */
 static bool fits(tclass e, tclass r, bool relaxed)
 {
     if (!e.k || !r.k || r.k == 'o')
@@ -597,13 +602,13 @@ static bool fits(tclass e, tclass r, bool relaxed)
             return true;
         if (e.k == 'u' || e.k == 's')
             return is_int(r.k) || r.k == 'x';
-        return false;
+        return r.k == 'b';
     }
     if (r.bits != e.bits)
         return false;
     switch (e.k) {
     case 'b': return true;
-    case 'u': case 's': return is_int(r.k) || (relaxed && r.k == 'x');
+    case 'u': case 's': return is_int(r.k) || r.k == 'x';   /* .f16x2: ptxas takes it */
     case 'f': return r.k == 'f' || r.k == 'b';
     case 'x': return r.k == 'x' || r.k == 'b';
     case 'B': return r.k == 'b';
@@ -660,13 +665,14 @@ static tclass wanted(const ptx_instr *in, const ptx_isa_operand *op)
 }
 
 /* The kind of literal a constant expression is: 'i' integer, 'f' decimal
- * floating point, 'h' 0f/0d, 'm' mixed, 0 not a constant. */
+ * floating point, 'h' 0f, 'd' 0d, 'm' mixed, 0 not a constant. */
 static char literal_kind(const ptx_expr *e)
 {
     switch ((ptx_expr_kind)e->kind) {
     case PTX_EXPR_INT: return 'i';
     case PTX_EXPR_FLOAT: return 'f';
-    case PTX_EXPR_F32: case PTX_EXPR_F64: return 'h';
+    case PTX_EXPR_F32: return 'h';
+    case PTX_EXPR_F64: return 'd';
     case PTX_EXPR_SYM:
         return ptx_name_is(ptx_expr_name(e), "WARP_SZ") && !ptx_expr_sel(e) ? 'i' : 0;
     case PTX_EXPR_CAST: return 'i';
@@ -736,6 +742,8 @@ static tclass special(sema *S, const ictx *I, const ptx_expr *e, const ptx_isa_o
     const char *name = ptx_expr_name(e)->text;
     const ptx_name *sel = ptx_expr_sel(e);
     ptx_span sp = ptx_expr_span(e);
+    char whole[128];            /* as written: %tid.x */
+    snprintf(whole, sizeof whole, "%s%s", name, sel ? sel->text : "");
     if (sel && !r->vec) {
         error(S, PTX_DIAG_SYMBOL, sp, "'%s' has no components: write '%s' without '%s'", name,
               name, sel->text);
@@ -753,18 +761,24 @@ static tclass special(sema *S, const ictx *I, const ptx_expr *e, const ptx_isa_o
               name, r->major, r->minor, S->m->version_major, S->m->version_minor);
     else if (r->sm && !target_at_least(S, r->sm))
         error(S, PTX_DIAG_SYMBOL, sp, "'%s' needs .target sm_%u or later", name, r->sm);
-    if (!I || !op || !op->tkind)
+    /* only the operands marked '$' (mov's and cvt's sources) read special
+     * registers: ptxas refuses them everywhere else, typed or not */
+    if (!I || !op)
         return (tclass){ 0, 0 };
+    if (r->kind == 'p' && (op->accept & PTX_ACC_PRED))
+        return (tclass){ 0, 0 };    /* %is_explicit_cluster where a predicate goes */
     if (!(op->tflags & PTX_OT_SREG)) {
         error(S, PTX_DIAG_TYPE, sp,
               "special register '%s' cannot be an operand of '%s': copy it into a register "
-              "with mov first", name, I->op);
+              "with mov first", whole, I->op);
         return (tclass){ 0, 0 };
     }
     if (r->vec && !sel && !(op->accept & PTX_ACC_VEC)) {
         error(S, PTX_DIAG_TYPE, sp, "'%s' is a vector: name one component ('%s.x')", name, name);
         return (tclass){ 0, 0 };
     }
+    if (!op->tkind)
+        return (tclass){ 0, 0 };
     tclass c = { r->kind, r->bits };
     tclass w = wanted(I->in, op);
     if (w.k && r->legacy && w.bits == r->legacy && is_int(w.k))
@@ -830,10 +844,11 @@ static void check_name(sema *S, const ictx *I, const ptx_expr *e, const ptx_isa_
                   "'%s' is a %s variable, not a register: load it with ld%s, or take its "
                   "address with mov", name->text, ptx_space_name(s->space),
                   ptx_space_name(s->space));
-        else if (typed && s->space == PTX_SPACE_GLOBAL && wanted(I->in, op).bits == 32)
+        else if (typed && !I->element && s->space == PTX_SPACE_GLOBAL &&
+                 wanted(I->in, op).bits == 32)
             /* other spaces' addresses fit 32 bits; ptxas 13 makes a
              * 32-bit program of a 32-bit .global address, and refuses it */
-            error(S, PTX_DIAG_TYPE, sp, "the address of .global variable '%s' needs 64 bits "
+            error(S, PTX_DIAG_TYPE, sp, "'%s' is a .global variable: its address needs 64 bits "
                   "(ptxas 13 compiles 64-bit programs only)", name->text);
         return;
     }
@@ -882,10 +897,13 @@ static void check_expr_names(sema *S, const ictx *I, const ptx_expr *e, const pt
                   "'%s' is a label: only branches and branch-target lists take labels",
                   name->text);
         else if (s && (s->kind == S_VAR || s->kind == S_FUNC) && op && op->tkind &&
-                 !(op->tflags & PTX_OT_SYMADDR))
+                 !(op->tflags & PTX_OT_SYMADDR) && !is_int(wanted(I->in, op).k))
+            /* ptxas takes an address in an expression (add.u64 %rd1,
+             * %rd1, g+4) for integer and bit operands; a bare name is
+             * "must be register" (check_name) */
             error(S, PTX_DIAG_SYMBOL, ptx_expr_span(e),
-                  "'%s' is a %s: '%s' takes an address only with mov", name->text,
-                  kind_word(s), I->op);
+                  "'%s' is a %s: its address is an integer, not a %s value", name->text,
+                  kind_word(s), ptx_isa_mod_names[ptx_instr_modifier(I->in, PTX_CAT_TYPE, 0)]);
         return;
     }
     if (ptx_expr_is_leaf(e) || e->kind == PTX_EXPR_RANGE)
@@ -900,22 +918,29 @@ static void check_constant(sema *S, const ictx *I, const ptx_expr *e, const ptx_
         return;
     tclass w = wanted(I->in, op);
     char k = literal_kind(e);
-    if (!w.k || !k || k == 'm')
+    if (!w.k || w.k == 'p' || !k || k == 'm')
         return;
     char buf[16];
+    const char *t = class_name(w, buf, sizeof buf);
     ptx_span sp = ptx_expr_span(e);
-    if ((w.k == 'f' || w.k == 'x') && k == 'i')
+    /* as ptxas 13.0 takes constants (asked type by type) */
+    if ((w.k == 'f' && w.bits == 16) || w.k == 'x' || w.k == 'B')
+        error(S, PTX_DIAG_TYPE, sp, "'%s' takes no constant as a %s operand: put the value in a "
+              "register first", I->op, t);
+    else if (w.k == 'f' && k == 'i')
         error(S, PTX_DIAG_TYPE, sp,
               "an integer constant where '%s' needs a %s value: write a floating-point "
-              "constant (1.0, 0f3F800000)", I->op, class_name(w, buf, sizeof buf));
-    else if ((w.k == 'u' || w.k == 's') && (k == 'f' || k == 'h'))
-        error(S, PTX_DIAG_TYPE, sp,
-              "a floating-point constant where '%s' needs an integer (%s)", I->op,
-              class_name(w, buf, sizeof buf));
-    else if (w.k == 'b' && k == 'f')
+              "constant (1.0, 0f3F800000)", I->op, t);
+    else if ((w.k == 'u' || w.k == 's') && k != 'i')
+        error(S, PTX_DIAG_TYPE, sp, "a floating-point constant where '%s' needs an integer (%s)",
+              I->op, t);
+    else if (w.k == 'b' && k == 'f' && w.bits != 64)
         error(S, PTX_DIAG_TYPE, sp,
               "a decimal floating-point constant where '%s' needs %s bits: write it in hex "
-              "(0f3F800000, 0d3FF0000000000000)", I->op, class_name(w, buf, sizeof buf));
+              "(0f3F800000)", I->op, t);
+    else if (w.k == 'b' && ((k == 'h' && w.bits != 32) || (k == 'd' && w.bits != 64)))
+        error(S, PTX_DIAG_TYPE, sp, "a %s constant where '%s' needs %s bits: 0f is 32 bits, 0d "
+              "64", k == 'h' ? "0f" : "0d", I->op, t);
 }
 
 static bool is_shared_space(const char *s)
@@ -1079,12 +1104,19 @@ static void check_operand(sema *S, const ictx *I, const ptx_expr *e, const ptx_i
         check_items(S, I, e, NULL);
         return;
     case PTX_EXPR_PAIR:
-        check_operand(S, I, ptx_expr_a(e), NULL);
+        /* d|p: d has the operand's type (lop3.b32 %r1|%p1), p is a predicate */
+        check_operand(S, I, ptx_expr_a(e), op && ptx_expr_a(e)->kind == PTX_EXPR_SYM ? op : NULL);
         check_operand(S, I, ptx_expr_b(e), NULL);
         return;
     case PTX_EXPR_UNARY:
         if (e->op == PTX_OP_LNOT && ptx_expr_a(e)->kind == PTX_EXPR_SYM) {
-            check_name(S, I, ptx_expr_a(e), NULL);
+            const ptx_expr *a = ptx_expr_a(e);
+            check_name(S, I, a, NULL);
+            sym *s = lookup(S, ptx_expr_name(a));
+            if (s && (s->kind != S_REG || s->type != PTX_TYPE_PRED))
+                error(S, PTX_DIAG_TYPE, ptx_expr_span(e), "'!' negates predicates: '%s' is a %s "
+                      "declared %s", ptx_expr_name(a)->text, kind_word(s),
+                      ptx_type_name(s->type) ? ptx_type_name(s->type) : "");
             return;
         }
         break;
@@ -1139,7 +1171,7 @@ static void check_call(sema *S, const ictx *I)
     if (s && s->kind == S_VAR)
         error(S, PTX_DIAG_SYMBOL, ptx_expr_span(target),
               "'%s' is a variable: call a function by its name, or through a register",
-              s->name->text);
+              ptx_expr_name(target)->text);
     if (!s || s->kind != S_FUNC)
         return;
     const ptx_func *f = (const ptx_func *)s->node;
@@ -1178,7 +1210,7 @@ static void check_call(sema *S, const ictx *I)
                 ok = fits(decl_class(fd->type), decl_class(ad->type), false);
             if (!ok)
                 error(S, PTX_DIAG_TYPE, ptx_expr_span(x),
-                      "the type of '%s' does not match %s '%s' of '%s'", a->name->text,
+                      "the type of '%s' does not match %s '%s' of '%s'", ptx_expr_name(x)->text,
                       side ? "parameter" : "return parameter", fv->name->text, f->name->text);
         }
     }
@@ -1267,10 +1299,10 @@ static void check_targets(sema *S, const ptx_targets *t)
             unknown_symbol(S, e);
         else if (t->is_branch && s->kind != S_LABEL)
             error(S, PTX_DIAG_SYMBOL, ptx_expr_span(e), "'%s' is a %s: .branchtargets lists labels",
-                  s->name->text, kind_word(s));
+                  ptx_expr_name(e)->text, kind_word(s));
         else if (!t->is_branch && s->kind != S_FUNC)
             error(S, PTX_DIAG_SYMBOL, ptx_expr_span(e),
-                  "'%s' is a %s: .calltargets lists functions", s->name->text, kind_word(s));
+                  "'%s' is a %s: .calltargets lists functions", ptx_expr_name(e)->text, kind_word(s));
     }
 }
 
@@ -1284,7 +1316,7 @@ static void check_init(sema *S, const ptx_expr *e)
         else if (s && s->kind != S_VAR && s->kind != S_FUNC)
             error(S, PTX_DIAG_SYMBOL, ptx_expr_span(e),
                   "'%s' is a %s: an initialiser takes the address of a variable or function",
-                  s->name->text, kind_word(s));
+                  ptx_expr_name(e)->text, kind_word(s));
         return;
     }
     if (e->kind == PTX_EXPR_FIELD) {

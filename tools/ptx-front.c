@@ -235,8 +235,12 @@ int main(int argc, char **argv)
                     break;
                 }
                 if (ps != PTX_OK) {
-                    fprintf(stderr, "ptx-front: cannot write output: %s\n",
-                            ps == PTX_ERR_NOMEM ? "out of memory" : strerror(errno));
+                    /* the same words whether the write failed now or at fclose */
+                    const char *why = ps == PTX_ERR_NOMEM ? "out of memory" : strerror(errno);
+                    if (out != stdout)
+                        fprintf(stderr, "ptx-front: cannot write '%s': %s\n", out_path, why);
+                    else
+                        fprintf(stderr, "ptx-front: cannot write output: %s\n", why);
                     status = 2;
                     out_failed = ps != PTX_ERR_NOMEM;
                 }

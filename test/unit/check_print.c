@@ -854,8 +854,8 @@ START_TEST(literal_bits)
     check_literal("0f3F800000", "0f3F800000");
     check_literal("0f3f800000", "0f3F800000");
     check_literal("0F00000001", "0f00000001");
-    check_literal("0d3FF0000000000000", "0d3FF0000000000000");
-    check_literal("0D000000000000000a", "0d000000000000000A");
+    check_literal_as(".b64", "0d3FF0000000000000", "0d3FF0000000000000");
+    check_literal_as(".b64", "0D000000000000000a", "0d000000000000000A");
 }
 END_TEST
 

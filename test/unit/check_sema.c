@@ -1,0 +1,381 @@
+/* The semantic pass, rule group by rule group (scopes, resolution,
+ * addresses, calls, special registers, operand types): the cases of
+ * test/sema/cases.tsv and tables.tsv, each a kernel body (and module-scope text) put into
+ * test/sema/template.ptx, as tools/check-sema-cases.sh puts them to ptxas.
+ * A case ptxas accepts must parse with no diagnostic; a case it rejects
+ * must give an error on the line named, with the message named. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check_suites.h"
+
+#define TEMPLATE "test/sema/template.ptx"
+
+/* cases.tsv: the pass's rules; tables.tsv: the operand types of the
+ * instruction tables, family by family */
+static const char *const case_files[] = { "test/sema/cases.tsv", "test/sema/tables.tsv" };
+
+typedef struct sema_case {
+    char *group, *name, *verdict, *target, *module, *body, *message;
+    unsigned line;
+} sema_case;
+
+static char *slurp(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    ck_assert_msg(f != NULL, "cannot open %s (run the tests from the top of the tree)", path);
+    char *buf = NULL;
+    size_t len = 0, cap = 0;
+    int c;
+    while ((c = fgetc(f)) != EOF) {
+        if (len + 2 > cap) {
+            cap = cap ? 2 * cap : 4096;
+            buf = realloc(buf, cap);
+            ck_assert_ptr_nonnull(buf);
+        }
+        buf[len++] = (char)c;
+    }
+    fclose(f);
+    ck_assert_msg(len > 0, "%s is empty", path);
+    buf[len] = '\0';
+    return buf;
+}
+
+/* "\n" in a field is a line break (as printf %b reads it in the script) */
+static char *unescape(char *s)
+{
+    char *w = s;
+    for (char *r = s; *r; r++) {
+        if (r[0] == '\\' && r[1] == 'n') {
+            *w++ = '\n';
+            r++;
+        } else {
+            *w++ = *r;
+        }
+    }
+    *w = '\0';
+    return s;
+}
+
+/* The cases, parsed once per test from the file (malloc'd; *text holds
+ * their strings). */
+static sema_case *load_cases(const char *path, size_t *n, char **text)
+{
+    *text = slurp(path);
+    size_t cap = 0;
+    sema_case *cs = NULL;
+    *n = 0;
+    unsigned lineno = 0;
+    for (char *line = *text, *next; line && *line; line = next) {
+        next = strchr(line, '\n');
+        if (next)
+            *next++ = '\0';
+        lineno++;
+        if (line[0] == '#' || !line[0])
+            continue;
+        char *f[8];
+        unsigned k = 0;
+        for (char *p = line; k < 8; k++) {
+            f[k] = p;
+            p = strchr(p, '\t');
+            if (!p) {
+                k++;
+                break;
+            }
+            *p++ = '\0';
+        }
+        ck_assert_msg(k == 8, "%s:%u: %u fields, expected 8", path, lineno, k);
+        if (*n == cap) {
+            cap = cap ? 2 * cap : 64;
+            cs = realloc(cs, cap * sizeof *cs);
+            ck_assert_ptr_nonnull(cs);
+        }
+        sema_case *c = &cs[(*n)++];
+        c->group = f[0];
+        c->name = f[1];
+        c->verdict = f[2];
+        c->target = f[3];
+        c->module = unescape(f[4]);
+        c->body = unescape(f[5]);
+        c->line = (unsigned)strtoul(f[6], NULL, 10);
+        c->message = f[7];
+        ck_assert_msg(!strcmp(c->verdict, "accept") || !strcmp(c->verdict, "reject"),
+                      "%s:%u: verdict '%s'", path, lineno, c->verdict);
+        /* the pass's own rules pin line and message; the tables' cases,
+         * written family by family, the verdict */
+        ck_assert_msg(!strcmp(c->verdict, "accept") || (c->line && c->message[0]) ||
+                      !strcmp(c->group, "types") || !strcmp(c->group, "tables"),
+                      "%s:%u: a reject names its line and message", path, lineno);
+    }
+    return cs;
+}
+
+/* The template with the case's parts in it (malloc'd); a target written
+ * sm_75@6.3 also gives the .version (9.0 otherwise). */
+static char *module_text(const char *template, const sema_case *c)
+{
+    char target[32], version[16] = "9.0";
+    snprintf(target, sizeof target, "%s", c->target);
+    char *at = strchr(target, '@');
+    if (at) {
+        *at = '\0';
+        snprintf(version, sizeof version, "%s", at + 1);
+    }
+    size_t n = strlen(template) + strlen(target) + strlen(version) + strlen(c->module) +
+               strlen(c->body) + 1;
+    char *out = malloc(n);
+    ck_assert_ptr_nonnull(out);
+    size_t k = 0;
+    for (const char *p = template; *p;) {
+        const char *put = NULL;
+        size_t skip = 0;
+        if (!strncmp(p, "@TARGET@", 8))
+            put = target, skip = 8;
+        else if (!strncmp(p, "@VERSION@", 9))
+            put = version, skip = 9;
+        else if (!strncmp(p, "@MODULE@", 8))
+            put = c->module, skip = 8;
+        else if (!strncmp(p, "@BODY@", 6))
+            put = c->body, skip = 6;
+        if (put) {
+            memcpy(out + k, put, strlen(put));
+            k += strlen(put);
+            p += skip;
+        } else {
+            out[k++] = *p++;
+        }
+    }
+    out[k] = '\0';
+    return out;
+}
+
+static void run_group(const char *group)
+{
+    char *template = slurp(TEMPLATE);
+    unsigned ran = 0;
+    for (size_t f = 0; f < sizeof case_files / sizeof case_files[0]; f++) {
+        char *text;
+        size_t n;
+        sema_case *cs = load_cases(case_files[f], &n, &text);
+        ck_assert_msg(n > 0, "no case in %s", case_files[f]);
+        for (size_t i = 0; i < n; i++) {
+            const sema_case *c = &cs[i];
+            if (strcmp(c->group, group) != 0)
+                continue;
+            ran++;
+            char *src = module_text(template, c);
+            ptx_context *ctx = ptx_context_new();
+            ck_assert_ptr_nonnull(ctx);
+            ptx_status st = ptx_parse_buffer(ctx, "case.ptx", src, strlen(src), NULL);
+            if (!strcmp(c->verdict, "accept")) {
+                ck_assert_msg(st == PTX_OK && ptx_diag_count(ctx) == 0, "%s: %s: rejected: %s",
+                              group, c->name,
+                              ptx_diag_count(ctx) ? ptx_diag_get(ctx, 0)->message : "");
+            } else {
+                ck_assert_msg(st == PTX_ERR_INPUT, "%s: %s: accepted", group, c->name);
+                const ptx_diag *d = NULL;
+                for (size_t k = 0; k < ptx_diag_count(ctx) && !d; k++)
+                    if (ptx_diag_get(ctx, k)->severity == PTX_SEV_ERROR)
+                        d = ptx_diag_get(ctx, k);
+                ck_assert_ptr_nonnull(d);
+                unsigned line = ptx_context_position(ctx, d->span.off).line;
+                ck_assert_msg(!c->line || line == c->line,
+                              "%s: %s: error on line %u, expected %u: %s", group, c->name, line,
+                              c->line, d->message);
+                ck_assert_msg(strstr(d->message, c->message) != NULL,
+                              "%s: %s: message '%s' lacks '%s'", group, c->name, d->message,
+                              c->message);
+            }
+            ptx_context_free(ctx);
+            free(src);
+        }
+        free(cs);
+        free(text);
+    }
+    ck_assert_msg(ran > 0, "no case of group '%s'", group);
+    free(template);
+}
+
+START_TEST(sema_scopes) { run_group("scopes"); }
+END_TEST
+START_TEST(sema_resolution) { run_group("resolution"); }
+END_TEST
+START_TEST(sema_addresses) { run_group("addresses"); }
+END_TEST
+START_TEST(sema_calls) { run_group("calls"); }
+END_TEST
+START_TEST(sema_sregs) { run_group("sregs"); }
+END_TEST
+START_TEST(sema_types) { run_group("types"); }
+END_TEST
+START_TEST(sema_tables) { run_group("tables"); }
+END_TEST
+
+/* A redefinition is an error at the later name and a note at the first. */
+START_TEST(sema_redefinition_note)
+{
+    static const char src[] = TEST_HDR ".visible .entry k()\n{\n"
+                              "DONE: ret;\n"
+                              "\tDONE: ret;\n}\n";
+    ptx_context *ctx = ptx_context_new();
+    ck_assert_int_eq(ptx_parse_buffer(ctx, "t.ptx", src, strlen(src), NULL), PTX_ERR_INPUT);
+    ck_assert_uint_eq(ptx_diag_count(ctx), 2);
+    const ptx_diag *e = ptx_diag_get(ctx, 0), *note = ptx_diag_get(ctx, 1);
+    ck_assert_int_eq(e->severity, PTX_SEV_ERROR);
+    ck_assert_int_eq(e->code, PTX_DIAG_SYMBOL);
+    ck_assert_str_eq(e->message, "redefinition of label 'DONE'");
+    ck_assert_uint_eq(ptx_context_position(ctx, e->span.off).line, 7);
+    ck_assert_uint_eq(ptx_context_position(ctx, e->span.off).col, 2);
+    ck_assert_int_eq(note->severity, PTX_SEV_NOTE);
+    ck_assert_str_eq(note->message, "previous definition of 'DONE' is here");
+    ck_assert_uint_eq(ptx_context_position(ctx, note->span.off).line, 6);
+    ptx_context_free(ctx);
+}
+END_TEST
+
+/* Parsing with validation off builds the tree only: no symbol is judged. */
+START_TEST(sema_off_without_validation)
+{
+    static const char src[] = TEST_HDR ".visible .entry k()\n{\nmov.u32 %r1, %zz;\n}\n";
+    ptx_context *ctx = ptx_context_new();
+    ptx_context_set_validation(ctx, false);
+    ck_assert_int_eq(ptx_parse_buffer(ctx, "t.ptx", src, strlen(src), NULL), PTX_OK);
+    ptx_context_free(ctx);
+}
+END_TEST
+
+
+/* ---- the public API -------------------------------------------------------- */
+
+typedef struct seen {
+    unsigned n;
+    char names[16][24];
+    ptx_symbol syms[16];
+} seen;
+
+static bool note_name(void *user, const ptx_node *stmt, const ptx_expr *name, const ptx_symbol *sym)
+{
+    seen *s = user;
+    ck_assert_ptr_nonnull(stmt);
+    ck_assert_uint_lt(s->n, 16);
+    snprintf(s->names[s->n], sizeof s->names[0], "%s", ptx_expr_name(name)->text);
+    s->syms[s->n++] = *sym;
+    return true;
+}
+
+START_TEST(resolve_names_kinds)
+{
+    static const char src[] = TEST_HDR
+        ".global .u32 g;\n"
+        ".func f() { ret; }\n"
+        ".visible .entry k(.param .u64 p)\n{\n"
+        ".reg .u64 %rd<3>; .reg .pred %q;\n"
+        "ld.param.u64 %rd1, [p];\n"
+        "@%q bra L;\n"
+        "{ .reg .b32 %rd1; mov.u32 %rd1, %tid.x; }\n"
+        "L: mov.u64 %rd2, g;\n"
+        "call f;\n"
+        "}\n";
+    ptx_context *ctx = ptx_context_new();
+    const ptx_module *m = NULL;
+    ck_assert_int_eq(ptx_parse_buffer(ctx, "t.ptx", src, strlen(src), &m), PTX_OK);
+    seen s = { 0 };
+    ck_assert_int_eq(ptx_resolve_names(m, note_name, &s), PTX_OK);
+    static const char *const names[] = { "%rd1", "p", "%q", "L", "%rd1", "%tid", "%rd2", "g", "f" };
+    static const ptx_symbol_kind kinds[] = {
+        PTX_SYM_REGISTER, PTX_SYM_VARIABLE, PTX_SYM_REGISTER, PTX_SYM_LABEL, PTX_SYM_REGISTER,
+        PTX_SYM_SPECIAL, PTX_SYM_REGISTER, PTX_SYM_VARIABLE, PTX_SYM_FUNCTION,
+    };
+    ck_assert_uint_eq(s.n, sizeof names / sizeof names[0]);
+    for (unsigned i = 0; i < s.n; i++) {
+        ck_assert_str_eq(s.names[i], names[i]);
+        ck_assert_int_eq(s.syms[i].kind, kinds[i]);
+    }
+    /* %rd1 outside the block is the .u64 range; inside, the block's .b32 */
+    ck_assert_int_eq(s.syms[0].type, PTX_TYPE_U64);
+    ck_assert_int_eq(s.syms[4].type, PTX_TYPE_B32);
+    ck_assert_int_eq(s.syms[1].space, PTX_SPACE_PARAM);
+    ck_assert_int_eq(s.syms[7].space, PTX_SPACE_GLOBAL);
+    ck_assert_ptr_eq(s.syms[8].decl, &ptx_find_function(m, "f")->base);
+    ck_assert_int_eq(s.syms[3].decl->kind, PTX_NODE_LABEL);
+    /* the declaration's place: %rd<3> on line 8 */
+    ck_assert_uint_eq(ptx_context_position(ctx, s.syms[0].span.off).line, 8);
+    ptx_context_free(ctx);
+}
+END_TEST
+
+static bool stop_at_first(void *user, const ptx_node *stmt, const ptx_expr *name, const ptx_symbol *sym)
+{
+    (void)stmt;
+    (void)name;
+    (void)sym;
+    ++*(unsigned *)user;
+    return false;
+}
+
+START_TEST(resolve_names_unknown_and_stop)
+{
+    static const char src[] = TEST_HDR ".visible .entry k()\n{\nmov.u32 %nope, 1;\nret;\n}\n";
+    ptx_context *ctx = ptx_context_new();
+    const ptx_module *m = NULL;
+    ck_assert_int_eq(ptx_parse_buffer(ctx, "t.ptx", src, strlen(src), &m), PTX_ERR_INPUT);
+    seen s = { 0 };
+    ck_assert_int_eq(ptx_resolve_names(m, note_name, &s), PTX_OK);
+    ck_assert_uint_eq(s.n, 1);
+    ck_assert_int_eq(s.syms[0].kind, PTX_SYM_NONE);
+    ck_assert_ptr_null(s.syms[0].decl);
+    unsigned calls = 0;
+    ck_assert_int_eq(ptx_resolve_names(m, stop_at_first, &calls), PTX_OK);
+    ck_assert_uint_eq(calls, 1);
+    ck_assert_int_eq(ptx_resolve_names(NULL, note_name, &s), PTX_ERR_USAGE);
+    ck_assert_int_eq(ptx_resolve_names(m, NULL, &s), PTX_ERR_USAGE);
+    ptx_context_free(ctx);
+}
+END_TEST
+
+START_TEST(find_function_and_variable)
+{
+    static const char src[] = TEST_HDR
+        ".extern .global .u32 a;\n.visible .global .u32 b, a;\n"
+        ".func f();\n.func f() { ret; }\n.func g();\n";
+    ptx_context *ctx = ptx_context_new();
+    const ptx_module *m = NULL;
+    ck_assert_int_eq(ptx_parse_buffer(ctx, "t.ptx", src, strlen(src), &m), PTX_OK);
+    const ptx_func *f = ptx_find_function(m, "f");
+    ck_assert_ptr_nonnull(f);
+    ck_assert_ptr_nonnull(f->body);                 /* the definition, not the declaration */
+    ck_assert_ptr_nonnull(ptx_find_function(m, "g"));
+    ck_assert_ptr_null(ptx_find_function(m, "h"));
+    const ptx_var *v = NULL;
+    const ptx_decl *d = ptx_find_variable(m, "a", &v);
+    ck_assert_ptr_nonnull(d);
+    ck_assert_int_eq(d->linkage, PTX_LINK_VISIBLE); /* the definition, not the .extern */
+    ck_assert_str_eq(v->name->text, "a");
+    ck_assert_ptr_null(ptx_find_variable(m, "c", &v));
+    ck_assert_ptr_null(v);
+    ptx_context_free(ctx);
+}
+END_TEST
+
+Suite *sema_suite(void)
+{
+    Suite *s = suite_create("sema");
+    TCase *tc = tcase_create("rules");
+    tcase_add_test(tc, sema_scopes);
+    tcase_add_test(tc, sema_resolution);
+    tcase_add_test(tc, sema_addresses);
+    tcase_add_test(tc, sema_calls);
+    tcase_add_test(tc, sema_sregs);
+    tcase_add_test(tc, sema_types);
+    tcase_add_test(tc, sema_tables);
+    tcase_add_test(tc, sema_redefinition_note);
+    tcase_add_test(tc, sema_off_without_validation);
+    suite_add_tcase(s, tc);
+    tc = tcase_create("api");
+    tcase_add_test(tc, resolve_names_kinds);
+    tcase_add_test(tc, resolve_names_unknown_and_stop);
+    tcase_add_test(tc, find_function_and_variable);
+    suite_add_tcase(s, tc);
+    return s;
+}

@@ -1,0 +1,49 @@
+#!/bin/sh
+# Puts every case of test/sema/cases.tsv to ptxas and reports those where
+# ptxas disagrees with the case's verdict; with a ptx-front binary as the
+# second argument, also those where ptx-front does.  Each case is
+# test/sema/template.ptx with the case's target, module-scope text and
+# kernel body in it (the same module test/unit/check_sema.c parses); a
+# target written sm_75@6.3 also sets the .version (9.0 otherwise).
+#
+# usage: tools/check-sema-cases.sh [CASES.tsv [PTX_FRONT]]
+PTXAS=${PTXAS:-/usr/local/cuda/bin/ptxas}
+cases=${1:-test/sema/cases.tsv}
+front=$2
+template=$(dirname "$0")/../test/sema/template.ptx
+if [ ! -x "$PTXAS" ]; then
+    echo "check-sema-cases: SKIPPED: no ptxas at $PTXAS"
+    exit 0
+fi
+tmp=$(mktemp -d) || exit 2
+trap 'rm -rf "$tmp"' EXIT
+bad=0 n=0
+# an empty field becomes '@' (read would merge two tabs into one)
+grep -v '^#' "$cases" | sed 's/\t\t/\t@\t/g; s/\t\t/\t@\t/g; s/\t$/\t@/' >"$tmp/rows"
+while IFS='	' read -r group name verdict target module body line msg; do
+    n=$((n + 1))
+    [ "$module" = @ ] && module=
+    [ "$body" = @ ] && body=
+    # printf's %b turns the \n of a case into a line break, as the test does
+    # sm_75@6.3: target sm_75 in a .version 6.3 module (9.0 by default)
+    version=9.0
+    case "$target" in *@*) version=${target#*@} target=${target%@*};; esac
+    awk -v t="$target" -v v="$version" -v m="$(printf '%b' "$module")" -v b="$(printf '%b' "$body")" '
+        { gsub(/@TARGET@/, t); gsub(/@VERSION@/, v); if ($0 == "@MODULE@") $0 = m; if ($0 == "@BODY@") $0 = b; print }
+    ' "$template" >"$tmp/case.ptx"
+    if "$PTXAS" -arch="$target" -c "$tmp/case.ptx" -o "$tmp/case.cubin" >"$tmp/out" 2>&1; then
+        got=accept
+    else
+        got=reject
+    fi
+    if [ "$got" != "$verdict" ]; then
+        bad=$((bad + 1))
+        echo "ptxas disagrees: $group: $name: expected $verdict, ptxas says $got: $(grep -m1 -i 'error\|fatal' "$tmp/out")"
+    fi
+    if [ -n "$front" ]; then
+        if "$front" "$tmp/case.ptx" >/dev/null 2>&1; then mine=accept; else mine=reject; fi
+        [ "$mine" = "$verdict" ] || { bad=$((bad + 1)); echo "ptx-front disagrees: $group: $name: expected $verdict, got $mine"; }
+    fi
+done <"$tmp/rows"
+echo "check-sema-cases: $n cases, $bad disagreements"
+[ "$bad" -eq 0 ]
