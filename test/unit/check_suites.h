@@ -91,5 +91,6 @@ Suite *call_suite(void);
 Suite *atom_suite(void);
 Suite *hostile_suite(void);
 Suite *found_suite(void);
+Suite *json_suite(void);
 
 #endif
