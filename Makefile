@@ -96,7 +96,9 @@ $(B)/ptx-front: tools/ptx-front.c $(B)/libptxfront.a
 $(B)/check_ptx: $(UNIT_SRCS) test/unit/check_suites.h test/unit/json_check.h $(B)/libptxfront.a
 	$(CC) $(ALL_CFLAGS) $(CHECK_CFLAGS) -o $@ $(UNIT_SRCS) $(B)/libptxfront.a $(CHECK_LIBS) $(ALL_LDFLAGS)
 
+# loop-bounds.sh: every loop test takes its bound from its table
 unit: $(B)/check_ptx
+	sh test/unit/loop-bounds.sh $(UNIT_SRCS)
 	CK_DEFAULT_TIMEOUT=120 $(B)/check_ptx
 
 # the README's embedding example and the two example programs, built
