@@ -13,7 +13,7 @@
 front=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
 here=$(cd "$(dirname "$0")" && pwd)
 skip=$here/../skip.sh
-shared=${PTX_SHARED:-$here/../../../shared}
+shared=${PTX_SHARED:-$(cd "$here/../../.." && pwd)/shared}
 if [ ! -d "$shared/corpus/public" ]; then
     sh "$skip" conformance "$shared/corpus not found (the corpora live beside the checkout)"
     exit

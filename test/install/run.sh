@@ -58,7 +58,7 @@ done
 [ "$("$tmp/embed" examples/saxpy.ptx)" = "20 instructions" ] && ok || bad "embed on saxpy.ptx"
 
 # count: per-family counts must add up to the instructions --stats counts
-shared=${PTX_SHARED:-$top/../shared}/corpus/public
+shared=${PTX_SHARED:-$(cd "$top/.." && pwd)/shared}/corpus/public
 files=examples/saxpy.ptx
 if [ -d "$shared" ]; then
     for f in cub_algos.sm_90.ptx atomics.sm_90.ptx; do
