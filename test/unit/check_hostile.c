@@ -130,7 +130,7 @@ static ptx_status check_hostile(const char *text, size_t len)
             char *after = tree_text(p.p ? p.p : "", p.len);
             ck_assert_ptr_nonnull(before);
             ck_assert_msg(after != NULL, "%zu bytes: the emitted PTX does not parse", len);
-            ck_assert_str_eq(after, before);
+            TEST_ASSERT_SAME_TEXT(after, before);
             free(before);
             free(after);
         }

@@ -412,7 +412,7 @@ static void check_round_trip(const char *src, bool with_positions)
     ck_assert_msg(ptx_diag_count(ctx2) == 0, "printed text does not parse: %s\n%s",
                   ptx_diag_count(ctx2) ? ptx_diag_get(ctx2, 0)->message : "", text);
     char *tree2 = tree_text(NULL, m2, PTX_PRINT_NO_LOCATIONS);
-    ck_assert_str_eq(tree2, tree1);
+    TEST_ASSERT_SAME_TEXT(tree2, tree1);
     free(tree1);
     free(tree2);
     free(text);

@@ -18,7 +18,7 @@ awk '
             end = a[n]
             gsub(/[ \t()]/, "", end)
             if (end ~ /^[0-9]+[uU]?$/) {
-                print FILENAME ":" start ": loop test bound is the number " end ", not its table'"'"'s size"
+                print "FAIL " FILENAME ":" start ": loop test bound is the number " end ", not its table'"'"'s size"
                 bad = 1
             }
             call = ""
