@@ -16,11 +16,12 @@ mkdir -p "$in"
 files=$BENCH_FILES
 if [ -z "$files" ]; then
     if [ ! -d "$shared/corpus/public" ]; then
-        echo "bench: SKIPPED: $shared/corpus not found; give BENCH_FILES=..."
-        exit 0
+        sh "$here/../test/skip.sh" bench "$shared/corpus not found; give BENCH_FILES=..."
+        exit
     fi
     base=$shared/corpus/public/cub_algos.sm_90.ptx
-    mb=$(du -m "$base" | cut -f1)
+    mb=$(du -m "$base") || exit 2
+    mb=${mb%%[!0-9]*}
     for k in 1 4 16; do
         [ -f "$in/cub_x$k.ptx" ] || "$B/bench" --make-input "$base" $((mb * k)) "$in/cub_x$k.ptx" || exit 2
     done
@@ -30,7 +31,10 @@ if [ -z "$files" ]; then
         files="$files $(ls "$in"/nvcc/*.ptx)"
     fi
 fi
-"$B/bench" -n "$runs" $files | tee "$B/bench.log" | grep -v '^bench-row'
+"$B/bench" -n "$runs" $files >"$B/bench.log"
+rc=$?
+grep -v '^bench-row' "$B/bench.log"
+[ $rc -eq 0 ] || { echo "bench: FAIL: build/bench exits with status $rc"; exit 1; }
 # linear scaling: the largest replicated input against the smallest; time
 # and memory should grow no faster than the input (16x the input: at most
 # 17x the time and memory)

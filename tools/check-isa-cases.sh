@@ -10,20 +10,22 @@
 #        (default: every test/unit/check_*.c; PTXAS=... overrides the oracle)
 PTXAS=${PTXAS:-/usr/local/cuda/bin/ptxas}
 if [ ! -x "$PTXAS" ]; then
-    echo "check-isa-cases: SKIPPED: no ptxas at $PTXAS"
-    exit 0
+    sh "$(dirname "$0")/../test/skip.sh" check-isa-cases "no ptxas at $PTXAS"
+    exit
 fi
 [ $# -gt 0 ] || set -- test/unit/check_*.c
 tmp=$(mktemp -d) || exit 2
 trap 'rm -rf "$tmp"' EXIT
 
 # one line per case: TARGET <tab> STATEMENT <tab> COLUMN (0: accepted)
-sed -n 's/^ *{ "\([^"]*\)", "\(\([^"\\]\|\\.\)*\)", \([0-9]*\),.*/\1\t\2\t\4/p' "$@" |
-    sed 's/\\"/"/g; s/\\\\/\\/g' >"$tmp/cases"
+sed -n 's/^ *{ "\([^"]*\)", "\(\([^"\\]\|\\.\)*\)", \([0-9]*\),.*/\1\t\2\t\4/; T; s/\\"/"/g; s/\\\\/\\/g; p' \
+    "$@" >"$tmp/cases" || exit 2
+[ -s "$tmp/cases" ] || { echo "check-isa-cases: no cases in $*"; exit 2; }
 
 module() {  # VERSION TARGET STATEMENT
-    arch=$(echo "$2" | sed 's/^sm_\([0-9]*\).*/\1/')
-    vnum=$(echo "$1" | tr -d .)
+    arch=${2#sm_}
+    arch=${arch%%[!0-9]*}
+    vnum=${1%%.*}${1#*.}
     q='	.reg .b128 q<4>;'
     if [ "$arch" -lt 70 ] || [ "$vnum" -lt 83 ]; then q=''; fi
     printf '.version %s\n.target %s\n.address_size 64\n' "$1" "$2"
@@ -49,7 +51,8 @@ while IFS=$tab read -r target stmt col; do
     case $target in *" "*) version=${target%% *}; target=${target#* } ;; esac
     module "$version" "$target" "$stmt" >"$tmp/case.ptx"
     # ptxas 13 compiles for sm_75 and newer; older targets are checked there
-    arch=$(echo "$target" | sed 's/^sm_\([0-9]*\).*/\1/')
+    arch=${target#sm_}
+    arch=${arch%%[!0-9]*}
     gpu=$target
     [ "$arch" -lt 75 ] && gpu=sm_75
     if "$PTXAS" -arch="$gpu" "$tmp/case.ptx" -o /dev/null >"$tmp/out" 2>&1; then

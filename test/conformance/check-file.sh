@@ -1,36 +1,60 @@
 #!/bin/sh
 # One file of the conformance run: accepted with no diagnostic, --emit-ptx
 # reparses to the same tree, and (with ptxas) the re-emitted PTX assembles
-# to the same cubin.  Prints "PASS file", "FAIL file: why" or "SKIP...".
+# to the same cubin.  Prints one line, "PASS file ..." or "FAIL file: why",
+# and exits 0: run.sh counts the lines, and any other exit status is a
+# crash of this script.  Every step's exit status is checked.
 # usage: check-file.sh PTX_FRONT WORKDIR FILE MODE   (MODE: corpus | examples)
+#   NO_PTXAS=REASON  no cubins; PTXAS, CUBIN_DIFF: the tools (run.sh sets them)
 front=$1 work=$2 f=$3 mode=$4
-base=$work/$(echo "$f" | tr '/' '_')
+name=$(printf '%s' "$f" | tr '/' '_') && [ -n "$name" ] || { echo "FAIL $f: cannot name its outputs"; exit 0; }
+base=$work/$name
 here=$(dirname "$0")
 PTXAS=${PTXAS:-/usr/local/cuda/bin/ptxas}
+CUBIN_DIFF=${CUBIN_DIFF:-$here/../../../shared/tools/cubin-diff.py}
 
-if ! "$front" "$f" 2>"$base.err" || [ -s "$base.err" ]; then
-    echo "FAIL $f: not accepted: $(head -1 "$base.err")"
+"$front" "$f" 2>"$base.err"
+rc=$?
+if [ $rc -ne 0 ] || [ -s "$base.err" ]; then
+    echo "FAIL $f: not accepted (status $rc): $(head -1 "$base.err")"
     exit 0
 fi
-if ! "$front" --emit-ptx "$f" -o "$base.out.ptx" 2>"$base.err"; then
-    echo "FAIL $f: --emit-ptx failed: $(head -1 "$base.err")"
+"$front" --emit-ptx "$f" -o "$base.out.ptx" 2>"$base.err"
+rc=$?
+if [ $rc -ne 0 ] || [ -s "$base.err" ]; then
+    echo "FAIL $f: --emit-ptx failed (status $rc): $(head -1 "$base.err")"
     exit 0
 fi
+# both trees must print, with status 0, and be the same
 "$front" --ast --no-locations "$f" >"$base.ast1" 2>&1
+rc1=$?
 "$front" --ast --no-locations "$base.out.ptx" >"$base.ast2" 2>&1
+rc2=$?
+if [ $rc1 -ne 0 ] || [ $rc2 -ne 0 ]; then
+    echo "FAIL $f: --ast exits with status $rc1 on the file, $rc2 on its re-emitted PTX: $(head -1 "$base.ast1")"
+    exit 0
+fi
 if ! cmp -s "$base.ast1" "$base.ast2"; then
     echo "FAIL $f: the re-emitted PTX parses to a different tree"
     exit 0
 fi
+if [ ! -s "$base.ast1" ]; then
+    echo "FAIL $f: --ast printed nothing"
+    exit 0
+fi
 rm -f "$base.ast1" "$base.ast2"
 
-if [ -n "$NO_PTXAS" ] || [ ! -x "$PTXAS" ]; then
-    echo "PASS $f (${NO_PTXAS:-no ptxas}: cubins not compared)"
+if [ -n "$NO_PTXAS" ]; then
+    echo "PASS $f ($NO_PTXAS: cubins not compared)"
     rm -f "$base.out.ptx" "$base.err"
     exit 0
 fi
-arch=$(grep -m1 -oE '^[[:space:]]*\.target[[:space:]]+(sm|compute)_[0-9]+[af]?' "$f" |
-       grep -oE '(sm|compute)_[0-9]+[af]?' | sed 's/compute_/sm_/')
+# the .target's architecture, sm_75 for older ones (ptxas 13.0 has no
+# sm_70 and below)
+arch=$(sed -n -E '/^[[:space:]]*\.target[[:space:]]+(sm|compute)_[0-9]+[af]?/{
+                  s/^[[:space:]]*\.target[[:space:]]+(sm|compute)_([0-9]+[af]?).*/sm_\2/p
+                  q
+              }' "$f") || { echo "FAIL $f: sed cannot read it"; exit 0; }
 [ -z "$arch" ] && arch=sm_90
 case "$arch" in sm_1?|sm_2?|sm_3?|sm_5?|sm_6?|sm_70|sm_72) arch=sm_75;; esac
 flags=""
@@ -41,52 +65,74 @@ else
     # ptxas 13.0 itself crashes on this valid file at -O3
     case "$f" in *gen_cuptx_sync.sm_80.ptx) flags="$flags -O0";; esac
 fi
-if ! "$PTXAS" $flags -arch="$arch" "$f" -o "$base.a.cubin" >/dev/null 2>&1; then
-    echo "SKIP $f: ptxas rejects the original"
+# every original was checked with ptxas when the corpus was made: a ptxas
+# that rejects one is broken, or not the ptxas of the corpus
+if ! "$PTXAS" $flags -arch="$arch" "$f" -o "$base.a.cubin" >/dev/null 2>"$base.err"; then
+    echo "FAIL $f: ptxas ($PTXAS $flags -arch=$arch) rejects the original: $(grep -m1 . "$base.err")"
     exit 0
 fi
 if ! "$PTXAS" $flags -arch="$arch" "$base.out.ptx" -o "$base.b.cubin" 2>"$base.err" >/dev/null; then
     echo "FAIL $f: ptxas rejects the re-emitted PTX: $(grep -m1 error "$base.err")"
     exit 0
 fi
-diffpy=$here/../../../shared/tools/cubin-diff.py
+if [ ! -s "$base.a.cubin" ] || [ ! -s "$base.b.cubin" ]; then
+    echo "FAIL $f: ptxas exited 0 but wrote no cubin"
+    exit 0
+fi
 if cmp -s "$base.a.cubin" "$base.b.cubin"; then
     echo "PASS $f (cubin identical)"
-elif ! command -v python3 >/dev/null 2>&1 || [ ! -f "$diffpy" ]; then
-    echo "FAIL $f: cubins differ and cubin-diff.py cannot run to tell where"
+    rm -f "$base.a.cubin" "$base.b.cubin" "$base.out.ptx" "$base.err"
     exit 0
-elif python3 "$diffpy" "$base.a.cubin" "$base.b.cubin" >"$base.err" 2>&1; then
-    echo "PASS $f (cubin identical but for the two PTX-text debug sections)"
-else
-    # What is left can only be explained by the PTX text itself, which
-    # --emit-ptx does not keep byte for byte (comments, spacing):
-    #  - debug builds: the sm_100 'merc' copy of the embedded PTX text, and
-    #    (with -c) the text's hash in the name of its section; when the two
-    #    hashes have different numbers of digits, every string after that
-    #    name moves, and with it the symbol table and the relocations of the
-    #    (ignored) line table that refer to it;
-    #  - known-differences.txt: files where ptxas names block-scoped
-    #    symbols differently when a '//' comment follows a '{'.
-    sections=$(sed -n 's/^differ in: //p' "$base.err")
-    hash_a=$(strings -a "$base.a.cubin" | grep -m1 '^\.nv_debug_ptx_txt\.[0-9]' | sed 's/.*\.//')
-    hash_b=$(strings -a "$base.b.cubin" | grep -m1 '^\.nv_debug_ptx_txt\.[0-9]' | sed 's/.*\.//')
-    textonly=yes
-    for s in $sections; do
-        case "$s" in
-            .nv.merc.nv_debug_ptx_txt|.nv_debug_ptx_txt.*|.shstrtab|.strtab) ;;
-            .symtab|.rela.nv_debug_line_sass)
-                [ -n "$hash_a" ] && [ ${#hash_a} -ne ${#hash_b} ] || textonly=no ;;
-            *) textonly=no ;;
-        esac
-    done
-    name=$(basename "$f")
-    if [ $textonly = yes ] && grep -q '^[[:space:]]*\.loc' "$f"; then
-        echo "PASS $f (cubin identical but for sections holding the PTX text: $sections)"
-    elif grep -q "^$name	$sections	" "$here/known-differences.txt"; then
-        echo "PASS $f (known difference: $(grep "^$name	" "$here/known-differences.txt" | cut -f3))"
-    else
-        echo "FAIL $f: cubins differ: $(head -1 "$base.err")"
-        exit 0
-    fi
 fi
-rm -f "$base.a.cubin" "$base.b.cubin" "$base.out.ptx" "$base.err"
+if ! command -v python3 >/dev/null 2>&1 || [ ! -f "$CUBIN_DIFF" ]; then
+    echo "FAIL $f: cubins differ and $CUBIN_DIFF cannot run (python3 and the script) to tell where"
+    exit 0
+fi
+# cubin-diff.py: status 0 and no output, or status 1 and one line
+# "differ in: SECTION..."; anything else is a crash of the helper
+python3 "$CUBIN_DIFF" "$base.a.cubin" "$base.b.cubin" >"$base.diff" 2>"$base.err"
+rc=$?
+sections=$(sed -n 's/^differ in: //p' "$base.diff")
+if [ $rc -eq 0 ] && [ ! -s "$base.diff" ]; then
+    echo "PASS $f (cubin identical but for the two PTX-text debug sections)"
+    rm -f "$base.a.cubin" "$base.b.cubin" "$base.out.ptx" "$base.err" "$base.diff"
+    exit 0
+fi
+if [ $rc -ne 1 ] || [ -z "$sections" ] || [ -s "$base.err" ]; then
+    echo "FAIL $f: cubin-diff.py failed (status $rc, output '$(head -1 "$base.diff")'): $(tail -1 "$base.err")"
+    exit 0
+fi
+# What is left can only be explained by the PTX text itself, which
+# --emit-ptx does not keep byte for byte (comments, spacing):
+#  - debug builds: the sm_100 'merc' copy of the embedded PTX text, and
+#    (with -c) the text's hash in the name of its section; when the two
+#    hashes have different numbers of digits, every string after that
+#    name moves, and with it the symbol table and the relocations of the
+#    (ignored) line table that refer to it;
+#  - known-differences.txt: files where ptxas names block-scoped
+#    symbols differently when a '//' comment follows a '{'.
+for c in a b; do
+    strings -a "$base.$c.cubin" >"$base.$c.strings" || { echo "FAIL $f: strings fails on the $c cubin"; exit 0; }
+done
+hash_a=$(sed -n '/^\.nv_debug_ptx_txt\.[0-9]/{s/.*\.//p;q;}' "$base.a.strings")
+hash_b=$(sed -n '/^\.nv_debug_ptx_txt\.[0-9]/{s/.*\.//p;q;}' "$base.b.strings")
+rm -f "$base.a.strings" "$base.b.strings"
+textonly=yes
+for s in $sections; do
+    case "$s" in
+        .nv.merc.nv_debug_ptx_txt|.nv_debug_ptx_txt.*|.shstrtab|.strtab) ;;
+        .symtab|.rela.nv_debug_line_sass)
+            [ -n "$hash_a" ] && [ ${#hash_a} -ne ${#hash_b} ] || textonly=no ;;
+        *) textonly=no ;;
+    esac
+done
+name=$(basename "$f")
+if [ $textonly = yes ] && grep -q '^[[:space:]]*\.loc' "$f"; then
+    echo "PASS $f (cubin identical but for sections holding the PTX text: $sections)"
+elif grep -q "^$name	$sections	" "$here/known-differences.txt"; then
+    echo "PASS $f (known difference: $(awk -F'\t' -v n="$name" '$1 == n { print $3 }' "$here/known-differences.txt"))"
+else
+    echo "FAIL $f: cubins differ in: $sections"
+    exit 0
+fi
+rm -f "$base.a.cubin" "$base.b.cubin" "$base.out.ptx" "$base.err" "$base.diff"

@@ -14,6 +14,19 @@ here=$(cd "$(dirname "$0")" && pwd)
 update=$2
 pass=0 fail=0
 cd "$here" || exit 2
+tmp=$(mktemp "${TMPDIR:-/tmp}/ptx-errors.XXXXXX") || exit 2
+trap 'rm -f "$tmp"' EXIT
+# README.md's table pins each file's first diagnostic (line:column and
+# message, in the first code span of its row; a message cut with '...' is
+# compared up to the cut): it must say what NAME.expected says
+awk -F' [|] ' '/^[|] [a-z0-9_]+[.]ptx [|] / {
+    name = substr($1, 3); pin = $2
+    if (!match(pin, /^[0-9]+:[0-9]+: /)) { print name "\tno line:column"; next }
+    loc = substr(pin, 1, RLENGTH - 2); rest = substr(pin, RLENGTH + 1)
+    if (substr(rest, 1, 3) == "`` ") { rest = substr(rest, 4); end = index(rest, " ``") }
+    else { rest = substr(rest, 2); end = index(rest, "`") }
+    print name "\t" name ":" loc ": error: " substr(rest, 1, end - 1)
+}' README.md >"$tmp" || exit 2
 for f in *.ptx; do
     name=${f%.ptx}
     out=$("$front" "$f" 2>&1)
@@ -33,10 +46,27 @@ for f in *.ptx; do
         fail=$((fail + 1))
     elif [ "$out" != "$(cat "$name.expected" 2>/dev/null)" ]; then
         echo "FAIL $f: diagnostics differ from $name.expected:"
-        printf '%s\n' "$out" | diff "$name.expected" - | head -20
+        printf '%s\n' "$out" >"$tmp.out"
+        diff "$name.expected" "$tmp.out" >"$tmp.diff"
+        head -20 "$tmp.diff"
+        rm -f "$tmp.out" "$tmp.diff"
         fail=$((fail + 1))
     else
-        pass=$((pass + 1))
+        pinned=$(awk -F'\t' -v f="$f" '$1 == f { print $2 }' "$tmp")
+        first=$(head -1 "$name.expected")
+        case $pinned in
+            *...*) cut=${pinned%%...*}; case $first in "$cut"*) same=yes;; *) same=no;; esac ;;
+            *) [ "$pinned" = "$first" ] && same=yes || same=no ;;
+        esac
+        if [ -z "$pinned" ]; then
+            echo "FAIL $f: test/errors/README.md has no row for it"
+            fail=$((fail + 1))
+        elif [ $same = no ]; then
+            echo "FAIL $f: test/errors/README.md pins '$pinned'; $name.expected says '$first'"
+            fail=$((fail + 1))
+        else
+            pass=$((pass + 1))
+        fi
     fi
 done
 if [ "$update" = --update ]; then

@@ -10,10 +10,14 @@ if [ ! -d "$seeds" ]; then
     mkdir -p "$seeds"
     cp "$here/../../examples/"*.ptx "$seeds/"
     cp "$here/../errors/"*.ptx "$seeds/"
-    [ -d "$shared/ptx-isa/examples" ] && cp "$shared/ptx-isa/examples/"*.ptx "$seeds/"
-    # small corpus files only: libFuzzer works best on short inputs
-    [ -d "$shared/corpus/public" ] &&
-        find "$shared/corpus/public" -name '*.ptx' -size -24k -exec cp {} "$seeds/" \;
+    if [ -d "$shared/ptx-isa/examples" ] && [ -d "$shared/corpus/public" ]; then
+        cp "$shared/ptx-isa/examples/"*.ptx "$seeds/" || exit 2
+        # small corpus files only: libFuzzer works best on short inputs
+        find "$shared/corpus/public" -name '*.ptx' -size -24k -exec cp {} "$seeds/" \; || exit 2
+    else
+        sh "$here/../skip.sh" "fuzz: seeds from the corpora" "$shared not found: seeded with examples/ and test/errors/ only" ||
+            { rm -rf "$seeds"; exit 1; }
+    fi
 fi
 status=0
 for t in "$@"; do
@@ -23,7 +27,7 @@ for t in "$@"; do
         -timeout=10 -rss_limit_mb=4096 -artifact_prefix="$dir/crashes/$t-" \
         -print_final_stats=1 "$dir/corpus-$t" "$seeds" >"$dir/$t.log" 2>&1
     rc=$?
-    grep -E 'stat::number_of_executed_units|stat::peak_rss_mb' "$dir/$t.log" | sed "s/^/fuzz: $t: /"
+    sed -n -E "/stat::number_of_executed_units|stat::peak_rss_mb/s/^/fuzz: $t: /p" "$dir/$t.log"
     if [ $rc -ne 0 ]; then
         echo "fuzz: $t FAILED (exit $rc); see $dir/$t.log and $dir/crashes/"
         tail -30 "$dir/$t.log"

@@ -825,7 +825,7 @@ START_TEST(modifiers_shared_by_instructions_alike)
                                       "ld.shared.u32 r1, [r2];\n");
     ck_assert_uint_eq(ptx_diag_count(ctx), 0);
     const ptx_instr *in[8];
-    for (unsigned i = 0; i < 8; i++)
+    for (unsigned i = 0; i < sizeof in / sizeof in[0]; i++)
         in[i] = instr_at(m, i);
     ck_assert_ptr_eq(in[0]->mods, in[1]->mods);
     ck_assert_ptr_eq(in[2]->mods, in[3]->mods);
@@ -836,7 +836,7 @@ START_TEST(modifiers_shared_by_instructions_alike)
     ck_assert_ptr_ne(in[0]->mods, in[7]->mods);
     size_t len;
     const char *text = ptx_context_source(ctx, &len);
-    for (unsigned i = 0; i < 8; i++) {
+    for (unsigned i = 0; i < sizeof in / sizeof in[0]; i++) {
         /* the opcode, with its offset, before the modifiers */
         ck_assert_str_eq(ptx_instr_opcode(in[i])->text, "ld");
         ck_assert_int_eq(strncmp(text + ptx_mod_offset(in[i], -1), "ld.", 3), 0);
@@ -939,37 +939,38 @@ static void assert_same_expr(const ptx_expr *a, const ptx_expr *b, uint32_t shif
  * (ptx_b_simple builds it); after "{" on the same line it takes the
  * grammar's way.  Both trees are the same, offsets included: the two
  * bodies put the statement at the same place. */
+static const char *const one_token_stmts[] = {
+    "add.s32 r1, r2, r3;",
+    "ret;",
+    "exit ;",
+    "@p bra.uni $L__BB0_2;",
+    "@!%p1 bra $L;",
+    "mov.u32 %r1, %tid.x;",
+    "mov.u32 %r1 ,%ctaid.y ;",
+    "shl.b32 r1, r2, 18446744073709551;",
+    "bar.sync 0;",
+    "ld.param.u64 %rd1, [_Z6kernelPfS_i_param_0];",
+    "ld.global.nc.v2.u32 r1, [%rd1 + 12];",
+    "st.shared.u32 [ r1+0 ], r2;",
+    "ld.global.L1::no_allocate.u32 r1, [r2];",
+    "vadd.s32.u32.s32 r1, r1.b0, r2.h1;",
+    "vote.sync.ballot.b32 %r1, %p1, -1;",
+    "selp.f32 %f1, 0f3F800000, 0F00000000, %p1;",
+    "mov.f64 %fd1, 0dBFF0000000000000;",
+    "add.s32 r1, r2, -2147483648;",
+    "selp.b64 %rd1, -9223372036854775808, 9999999999999999999, %p1;",
+    "vote.ballot.sync.b32 %r1, p, 0xffffffff;",
+    "and.b64 %rd1, %rd2, 0X0123456789abcDEF;",
+    "shfl.sync.idx.b32 %r1|%p1, %r2, %r3, %r4, %r5;",
+    "shfl.sync.idx.b32 %r1 | %p1, %r2, %r3, %r4, %r5;",
+    "mov.b64 %rd1, {%r1, %r2};",
+    "ld.shared.v4.u32 {%r1,%r2 , %r3,%r4}, [%r5+16];",
+    "st.global.v2.u32 [%rd1], { a, b };",
+};
+
 START_TEST(one_token_instruction_as_grammar)
 {
-    static const char *const stmts[] = {
-        "add.s32 r1, r2, r3;",
-        "ret;",
-        "exit ;",
-        "@p bra.uni $L__BB0_2;",
-        "@!%p1 bra $L;",
-        "mov.u32 %r1, %tid.x;",
-        "mov.u32 %r1 ,%ctaid.y ;",
-        "shl.b32 r1, r2, 18446744073709551;",
-        "bar.sync 0;",
-        "ld.param.u64 %rd1, [_Z6kernelPfS_i_param_0];",
-        "ld.global.nc.v2.u32 r1, [%rd1 + 12];",
-        "st.shared.u32 [ r1+0 ], r2;",
-        "ld.global.L1::no_allocate.u32 r1, [r2];",
-        "vadd.s32.u32.s32 r1, r1.b0, r2.h1;",
-        "vote.sync.ballot.b32 %r1, %p1, -1;",
-        "selp.f32 %f1, 0f3F800000, 0F00000000, %p1;",
-        "mov.f64 %fd1, 0dBFF0000000000000;",
-        "add.s32 r1, r2, -2147483648;",
-        "selp.b64 %rd1, -9223372036854775808, 9999999999999999999, %p1;",
-        "vote.ballot.sync.b32 %r1, p, 0xffffffff;",
-        "and.b64 %rd1, %rd2, 0X0123456789abcDEF;",
-        "shfl.sync.idx.b32 %r1|%p1, %r2, %r3, %r4, %r5;",
-        "shfl.sync.idx.b32 %r1 | %p1, %r2, %r3, %r4, %r5;",
-        "mov.b64 %rd1, {%r1, %r2};",
-        "ld.shared.v4.u32 {%r1,%r2 , %r3,%r4}, [%r5+16];",
-        "st.global.v2.u32 [%rd1], { a, b };",
-    };
-    const char *s = stmts[_i];
+    const char *s = one_token_stmts[_i];
     char body[600];
     snprintf(body, sizeof body, "\t\t%s\n{\t%s\n}\n", s, s);
     ptx_context *ctx;
@@ -1034,7 +1035,7 @@ START_TEST(data_run_measured_again)
     ck_assert_int_eq(setjmp(ctx->oom), 0);
     const char *at[3] = { ctx->src, strstr(ctx->src, ".b16"), strstr(ctx->src, ".b32") };
     ptx_tok t[3];
-    for (int i = 0; i < 3; i++) {
+    for (size_t i = 0; i < sizeof at / sizeof at[0]; i++) {
         size_t n = ptx_data_run_length(ctx, at[i]);
         ck_assert_uint_gt(n, 0);
         t[i] = (ptx_tok){ (uint32_t)(at[i] - ctx->src), (uint32_t)n, 0, { 0 } };
@@ -1045,7 +1046,7 @@ START_TEST(data_run_measured_again)
     static const uint64_t values[3][2] = { { 1, 2 }, { 300, 0 }, { 7, 8 } };
     static const unsigned counts[3] = { 2, 1, 2 }, widths[3] = { 1, 2, 1 };
     static const char *const words[3] = { ".b8", ".b16", ".b32" };
-    for (int k = 0; k < 3; k++) {
+    for (size_t k = 0; k < sizeof order / sizeof order[0]; k++) {
         int i = order[k];
         const ptx_data *d = (const ptx_data *)ptx_b_data_run(ctx, &t[i]);
         ck_assert_uint_eq(d->count, counts[i]);
@@ -1164,8 +1165,8 @@ START_TEST(statement_run_with_labels)
     ck_assert_msg(ptx_diag_count(ctx) == 0, "%s", first_message(ctx));
     static const int kinds[] = { PTX_NODE_INSTR, PTX_NODE_LABEL, PTX_NODE_LOC, PTX_NODE_LABEL,
                                  PTX_NODE_INSTR };
-    for (int i = 0; i < 5; i++)
-        ck_assert_int_eq(stmt_at(m, i)->kind, kinds[i]);
+    for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++)
+        ck_assert_int_eq(stmt_at(m, (unsigned)i)->kind, kinds[i]);
     const ptx_label *a = (const ptx_label *)stmt_at(m, 1), *b = (const ptx_label *)stmt_at(m, 3);
     ck_assert_str_eq(a->name->text, "$L__BB0_1");
     ck_assert_str_eq(b->name->text, "$L__tmp1");
@@ -2035,7 +2036,8 @@ Suite *grammar_suite(void)
     tcase_add_test(tc, shape_names);
     tcase_add_test(tc, shape_video_selectors);
     tcase_add_test(tc, shape_dotted_opcode);
-    tcase_add_loop_test(tc, one_token_instruction_as_grammar, 0, 18);
+    tcase_add_loop_test(tc, one_token_instruction_as_grammar, 0,
+                        (int)(sizeof one_token_stmts / sizeof one_token_stmts[0]));
     tcase_add_test(tc, data_run_measured_again);
     tcase_add_test(tc, statement_runs_are_capped);
     tcase_add_test(tc, statement_run_with_labels);

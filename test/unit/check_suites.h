@@ -25,6 +25,24 @@ typedef struct test_buf {
 
 int test_buf_write(void *user, const char *data, size_t len);
 
+/* The offset of the first byte where a and b differ; (size_t)-1 when they
+ * are the same string. */
+size_t test_first_difference(const char *a, const char *b);
+
+/* ck_assert_str_eq for long texts (printed trees, emitted PTX): Check
+ * exits with status 2 instead of failing when its message would be too
+ * long, so this names the first difference and a little context. */
+#define TEST_ASSERT_SAME_TEXT(got, want)                                            \
+    do {                                                                            \
+        const char *got_ = (got), *want_ = (want);                                  \
+        size_t at_ = test_first_difference(got_, want_);                            \
+        size_t from_ = at_ > 40 ? at_ - 40 : 0;                                     \
+        ck_assert_msg(at_ == (size_t)-1,                                            \
+                      "%s differs from %s at byte %zu:\n  got:      ...%.100s\n"   \
+                      "  expected: ...%.100s", #got, #want, at_, got_ + from_,      \
+                      want_ + from_);                                               \
+    } while (0)
+
 /* Parses `len` bytes of `text` in a new context (*ctx, to be freed), with
  * or without checking instructions against the tables. */
 const ptx_module *test_parse_text(ptx_context **ctx, const char *text, size_t len, bool validate);
@@ -92,5 +110,6 @@ Suite *atom_suite(void);
 Suite *hostile_suite(void);
 Suite *found_suite(void);
 Suite *sema_suite(void);
+Suite *json_suite(void);
 
 #endif

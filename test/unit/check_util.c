@@ -32,6 +32,14 @@ int test_buf_write(void *user, const char *data, size_t len)
     return 0;
 }
 
+size_t test_first_difference(const char *a, const char *b)
+{
+    size_t i = 0;
+    while (a[i] && a[i] == b[i])
+        i++;
+    return a[i] == b[i] ? (size_t)-1 : i;
+}
+
 const ptx_module *test_parse_text(ptx_context **ctx, const char *text, size_t len, bool validate)
 {
     *ctx = ptx_context_new();
