@@ -264,8 +264,13 @@ static void redefinition(sema *S, const sym *a, const sym *b, const char *what)
     const sym *later = first == a ? b : a;
     if (S->visit)
         return;
+    char shown[160];            /* %r<4> for a range */
+    if (later->range)
+        snprintf(shown, sizeof shown, "%s<%u>", later->name->text, later->range);
+    else
+        snprintf(shown, sizeof shown, "%s", later->name->text);
     ptx_diag_add(S->ctx, PTX_SEV_ERROR, PTX_DIAG_SYMBOL, later->span,
-                 "redefinition of %s '%s'", what ? what : kind_word(first), later->name->text);
+                 "redefinition of %s '%s'", what ? what : kind_word(first), shown);
     previous_here(S, first);
 }
 
