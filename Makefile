@@ -49,7 +49,7 @@ ISA_TABLES := $(sort $(wildcard grammar/isa/*.isa))
 HEADERS := $(wildcard include/ptx/*.h) $(wildcard src/*.h) $(B)/include/ptx/isa.h
 UNIT_SRCS := $(wildcard test/unit/*.c)
 
-.PHONY: all check unit errors mistakes hostile valgrind examples installcheck mutations conformance fuzz bench bench-smoke clean distclean install uninstall update-golden mutate-corpus
+.PHONY: all check unit errors mistakes experiments hostile valgrind examples installcheck mutations conformance fuzz bench bench-smoke clean distclean install uninstall update-golden mutate-corpus
 all: $(B)/ptx-front $(B)/libptxfront.a
 
 $(B)/gen/ptx.tab.c $(B)/gen/ptx.tab.h &: grammar/ptx.y
@@ -126,6 +126,11 @@ valgrind: $(B)/ptx-front $(B)/check_ptx
 mistakes: $(B)/ptx-front
 	sh test/mistakes/run.sh $(B)/ptx-front
 
+# ../shared/ptx-isa/experiments: each small module against ptxas's verdict
+# (test/conformance/experiments-pending.tsv lists what is not rejected yet)
+experiments: $(B)/ptx-front
+	sh test/conformance/experiments.sh $(B)/ptx-front
+
 update-golden: $(B)/ptx-front
 	sh test/errors/run.sh $(B)/ptx-front --update
 
@@ -154,7 +159,7 @@ mutations: $(B)/mutations
 # SKIP_LOG, which the targets below inherit); REQUIRE_CORPORA=1 makes any
 # skip a failure.
 check: export SKIP_LOG := $(abspath $(B))/skipped.$(shell echo $$PPID)
-check: unit errors mistakes hostile examples mutations conformance bench-smoke
+check: unit errors mistakes hostile examples mutations experiments conformance bench-smoke
 	@if [ -s "$$SKIP_LOG" ]; then \
 	    echo "make check: passed, but these were NOT tested (they need ../shared, ptxas or a tool; REQUIRE_CORPORA=1 makes this a failure):"; \
 	    sed 's/^/    SKIPPED: /' "$$SKIP_LOG"; rm -f "$$SKIP_LOG"; \

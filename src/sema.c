@@ -170,14 +170,14 @@ static void close_scope(sema *S)
 }
 
 /* The number at the end of `name` (%r12: 12, prefix length 2); false
- * when there is none, or it has a leading zero. */
+ * when there is none. */
 static bool split_number(const ptx_name *name, uint32_t *plen, uint64_t *num)
 {
     uint32_t d = 0;
     while (d < name->len && name->text[name->len - 1 - d] >= '0' &&
            name->text[name->len - 1 - d] <= '9')
         d++;
-    if (!d || d == name->len || d > 9 || (d > 1 && name->text[name->len - d] == '0'))
+    if (!d || d == name->len || d > 9)     /* %q01 is a name of %q<10> too (ptxas) */
         return false;
     *plen = name->len - d;
     *num = strtoull(name->text + *plen, NULL, 10);
@@ -1186,7 +1186,10 @@ static void check_call(sema *S, const ictx *I)
         return;
     }
     uint32_t nargs = args ? ptx_expr_count(args) : 0, nrets = rets ? ptx_expr_count(rets) : 0;
-    if (nargs != f->nparams || nrets != f->nret) {
+    /* a last parameter of unsized array type (.b8 buf[]) may be left out */
+    bool open_last = f->nparams && f->params[f->nparams - 1]->nvars &&
+                     f->params[f->nparams - 1]->vars[0].unsized;
+    if ((nargs != f->nparams && !(open_last && nargs + 1 == f->nparams)) || nrets != f->nret) {
         error(S, PTX_DIAG_SYMBOL, ptx_expr_span(target),
               "call to '%s' with %u argument%s and %u return value%s; '%s' takes %u and "
               "returns %u", f->name->text, nargs, nargs == 1 ? "" : "s", nrets,
@@ -1209,7 +1212,8 @@ static void check_call(sema *S, const ictx *I)
             const ptx_var *av = var_of(a), *fv = &fd->vars[0];
             if (!av)
                 continue;
-            bool ok = param_bytes(ad, av) == param_bytes(fd, fv) &&
+            /* an unsized array parameter takes an array of any size */
+            bool ok = (fv->unsized || param_bytes(ad, av) == param_bytes(fd, fv)) &&
                       (av->ndims != 0) == (fv->ndims != 0) && ad->vec == fd->vec;
             if (ok && !av->ndims)
                 ok = fits(decl_class(fd->type), decl_class(ad->type), false);
@@ -1324,10 +1328,8 @@ static void check_init(sema *S, const ptx_expr *e)
                   ptx_expr_name(e)->text, kind_word(s));
         return;
     }
-    if (e->kind == PTX_EXPR_FIELD) {
-        check_init(S, ptx_expr_b(e)) ;
-        return;
-    }
+    if (e->kind == PTX_EXPR_FIELD)
+        return;                 /* addr_mode_0 = clamp_to_border: words, not symbols */
     if (ptx_expr_is_leaf(e) || e->kind == PTX_EXPR_RANGE)
         return;
     for (uint32_t i = 0; i < ptx_expr_count(e); i++)
@@ -1374,10 +1376,8 @@ static void visit_names(sema *S, const ptx_node *stmt, const ptx_expr *e)
         visit_name(S, stmt, e);
         return;
     }
-    if (e->kind == PTX_EXPR_FIELD) {
-        visit_names(S, stmt, ptx_expr_b(e));    /* a field's name is no symbol */
-        return;
-    }
+    if (e->kind == PTX_EXPR_FIELD)
+        return;                 /* addr_mode_0 = clamp_to_border: words, not symbols */
     if (ptx_expr_is_leaf(e) || e->kind == PTX_EXPR_RANGE)
         return;
     for (uint32_t i = 0; i < ptx_expr_count(e); i++)
@@ -1391,6 +1391,40 @@ static void visit_instr(sema *S, const ptx_instr *in)
         visit_name(S, &in->base, g);
     for (unsigned i = 0; i < in->nops; i++)
         visit_names(S, &in->base, &in->ops[i]);
+}
+
+/* The constants of an initialiser against the variable's type, as ptxas
+ * judges them ("Initial value type mismatch"): an integer for a float
+ * variable, a decimal float for an integer one. */
+static void check_init_values(sema *S, tclass t, const ptx_expr *e)
+{
+    if (e->kind == PTX_EXPR_VEC) {
+        for (uint32_t i = 0; i < ptx_expr_count(e); i++)
+            check_init_values(S, t, ptx_expr_item(e, i));
+        return;
+    }
+    char k = literal_kind(e);
+    char buf[16];
+    if ((t.k == 'f' && k == 'i') || ((t.k == 'u' || t.k == 's') && k == 'f'))
+        error(S, PTX_DIAG_TYPE, ptx_expr_span(e), "%s constant initialises a %s variable",
+              k == 'i' ? "an integer" : "a floating-point", class_name(t, buf, sizeof buf));
+}
+
+static void check_decl_init(sema *S, const ptx_decl *d, const ptx_var *v)
+{
+    const ptx_expr *e = v->init;
+    if (d->type == PTX_TYPE_PRED || d->type == PTX_TYPE_F16 || d->type == PTX_TYPE_F16X2) {
+        error(S, PTX_DIAG_TYPE, ptx_expr_span(e), "a %s variable takes no initial value",
+              ptx_type_name(d->type));
+        return;
+    }
+    if (v->ndims == 1 && v->dims[0] && e->kind == PTX_EXPR_VEC && ptx_expr_count(e) > v->dims[0]) {
+        error(S, PTX_DIAG_DECL, ptx_expr_span(e), "%u initial values for the %llu elements of '%s'",
+              ptx_expr_count(e), (unsigned long long)v->dims[0], v->name->text);
+        return;
+    }
+    if (!d->vec)
+        check_init_values(S, decl_class(d->type), e);
 }
 
 static unsigned target_number(const ptx_module *m)
@@ -1424,9 +1458,16 @@ static void walk(sema *S, ptx_module *m)
             break;
         case PTX_NODE_DECL: {
             const ptx_decl *d = (const ptx_decl *)n;
-            for (uint32_t i = 0; i < d->nvars; i++)
-                if (d->vars[i].init)
-                    S->visit ? visit_names(S, n, d->vars[i].init) : check_init(S, d->vars[i].init);
+            for (uint32_t i = 0; i < d->nvars; i++) {
+                if (!d->vars[i].init)
+                    continue;
+                if (S->visit) {
+                    visit_names(S, n, d->vars[i].init);
+                } else {
+                    check_init(S, d->vars[i].init);
+                    check_decl_init(S, d, &d->vars[i]);
+                }
+            }
             declare_decl(S, d);
             break;
         }
