@@ -1315,25 +1315,33 @@ static void check_targets(sema *S, const ptx_targets *t)
     }
 }
 
-/* Names in an initialiser: variables and functions declared before. */
-static void check_init(sema *S, const ptx_expr *e)
+/* Calls fn for each name in `e` (of statement `stmt`), in source order; a
+ * field initialiser's value is a word, not a symbol (addr_mode_0 =
+ * clamp_to_border). */
+static void each_name(sema *S, const ptx_node *stmt, const ptx_expr *e,
+                      void (*fn)(sema *, const ptx_node *, const ptx_expr *))
 {
     if (e->kind == PTX_EXPR_SYM) {
-        sym *s = lookup(S, ptx_expr_name(e));
-        if (!s && !ptx_name_is(ptx_expr_name(e), "WARP_SZ"))
-            unknown_symbol(S, e);
-        else if (s && s->kind != S_VAR && s->kind != S_FUNC)
-            error(S, PTX_DIAG_SYMBOL, ptx_expr_span(e),
-                  "'%s' is a %s: an initialiser takes the address of a variable or function",
-                  ptx_expr_name(e)->text, kind_word(s));
+        fn(S, stmt, e);
         return;
     }
-    if (e->kind == PTX_EXPR_FIELD)
-        return;                 /* addr_mode_0 = clamp_to_border: words, not symbols */
-    if (ptx_expr_is_leaf(e) || e->kind == PTX_EXPR_RANGE)
+    if (e->kind == PTX_EXPR_FIELD || ptx_expr_is_leaf(e) || e->kind == PTX_EXPR_RANGE)
         return;
     for (uint32_t i = 0; i < ptx_expr_count(e); i++)
-        check_init(S, ptx_expr_item(e, i));
+        each_name(S, stmt, ptx_expr_item(e, i), fn);
+}
+
+/* A name in an initialiser: a variable or function declared before. */
+static void check_init_name(sema *S, const ptx_node *stmt, const ptx_expr *e)
+{
+    (void)stmt;
+    sym *s = lookup(S, ptx_expr_name(e));
+    if (!s && !ptx_name_is(ptx_expr_name(e), "WARP_SZ"))
+        unknown_symbol(S, e);
+    else if (s && s->kind != S_VAR && s->kind != S_FUNC)
+        error(S, PTX_DIAG_SYMBOL, ptx_expr_span(e),
+              "'%s' is a %s: an initialiser takes the address of a variable or function",
+              ptx_expr_name(e)->text, kind_word(s));
 }
 
 /* ---- ptx_resolve_names ------------------------------------------------------ */
@@ -1370,19 +1378,6 @@ static void visit_name(sema *S, const ptx_node *stmt, const ptx_expr *e)
         S->stop = true;
 }
 
-static void visit_names(sema *S, const ptx_node *stmt, const ptx_expr *e)
-{
-    if (e->kind == PTX_EXPR_SYM) {
-        visit_name(S, stmt, e);
-        return;
-    }
-    if (e->kind == PTX_EXPR_FIELD)
-        return;                 /* addr_mode_0 = clamp_to_border: words, not symbols */
-    if (ptx_expr_is_leaf(e) || e->kind == PTX_EXPR_RANGE)
-        return;
-    for (uint32_t i = 0; i < ptx_expr_count(e); i++)
-        visit_names(S, stmt, ptx_expr_item(e, i));
-}
 
 static void visit_instr(sema *S, const ptx_instr *in)
 {
@@ -1390,7 +1385,7 @@ static void visit_instr(sema *S, const ptx_instr *in)
     if (g && g->kind == PTX_EXPR_SYM)
         visit_name(S, &in->base, g);
     for (unsigned i = 0; i < in->nops; i++)
-        visit_names(S, &in->base, &in->ops[i]);
+        each_name(S, &in->base, &in->ops[i], visit_name);
 }
 
 /* The constants of an initialiser against the variable's type, as ptxas
@@ -1462,9 +1457,9 @@ static void walk(sema *S, ptx_module *m)
                 if (!d->vars[i].init)
                     continue;
                 if (S->visit) {
-                    visit_names(S, n, d->vars[i].init);
+                    each_name(S, n, d->vars[i].init, visit_name);
                 } else {
-                    check_init(S, d->vars[i].init);
+                    each_name(S, n, d->vars[i].init, check_init_name);
                     check_decl_init(S, d, &d->vars[i]);
                 }
             }
@@ -1505,7 +1500,7 @@ static void walk(sema *S, ptx_module *m)
             if (S->visit) {
                 const ptx_targets *t = (const ptx_targets *)n;
                 for (uint32_t i = 0; i < t->count; i++)
-                    visit_names(S, n, t->names[i]);
+                    each_name(S, n, t->names[i], visit_name);
             } else {
                 check_targets(S, (const ptx_targets *)n);
             }
