@@ -21,6 +21,15 @@
 
 /* ---- symbols ------------------------------------------------------------ */
 
+/* What a register holds or an operand wants, as far as ptxas compares
+ * them: kind u s b f, 'x' (.f16x2), 'p' (.pred), 'B' (a type that lives
+ * in .bN registers only: .bf16, .tf32, .f32x2...), 'o' (opaque), 0
+ * (unknown: not compared). */
+typedef struct tclass {
+    char k;
+    uint16_t bits;
+} tclass;
+
 enum { S_REG = 1, S_VAR, S_FUNC, S_LABEL };
 
 typedef struct sym sym;
@@ -70,6 +79,8 @@ typedef struct sema {
     unsigned target;            /* the sm number of the first .target (0: none) */
     unsigned version;           /* major * 10 + minor */
     const ptx_func *func;       /* the function whose body is walked */
+    tclass *mod_classes;        /* mod_class of each modifier, once asked */
+    uint8_t *mod_known;
     /* ptx_resolve_names: no checks, no diagnostics; each name to fn */
     ptx_name_fn visit;
     void *visit_user;
@@ -180,7 +191,10 @@ static bool split_number(const ptx_name *name, uint32_t *plen, uint64_t *num)
     if (!d || d == name->len || d > 9)     /* %q01 is a name of %q<10> too (ptxas) */
         return false;
     *plen = name->len - d;
-    *num = strtoull(name->text + *plen, NULL, 10);
+    uint64_t v = 0;
+    for (uint32_t i = *plen; i < name->len; i++)
+        v = v * 10 + (uint64_t)(name->text[i] - '0');
+    *num = v;
     return true;
 }
 
@@ -524,15 +538,6 @@ static const sreg *sreg_find(const ptx_name *name)
 
 /* ---- types ---------------------------------------------------------------- */
 
-/* What a register holds or an operand wants, as far as ptxas compares
- * them: kind u s b f, 'x' (.f16x2), 'p' (.pred), 'B' (a type that lives
- * in .bN registers only: .bf16, .tf32, .f32x2...), 'o' (opaque), 0
- * (unknown: not compared). */
-typedef struct tclass {
-    char k;
-    uint16_t bits;
-} tclass;
-
 static tclass decl_class(unsigned t)
 {
     switch ((ptx_type)t) {
@@ -653,8 +658,18 @@ static unsigned vector_modifier(const ptx_instr *in)
     return 1;
 }
 
+/* mod_class of modifier `id`, worked out once per parse */
+static tclass mod_class_of(sema *S, ptx_modifier id)
+{
+    if (!S->mod_known[id]) {
+        S->mod_classes[id] = mod_class(ptx_isa_mod_names[id]);
+        S->mod_known[id] = 1;
+    }
+    return S->mod_classes[id];
+}
+
 /* What operand `op` of `in` wants: its ":TYPE" in the tables. */
-static tclass wanted(const ptx_instr *in, const ptx_isa_operand *op)
+static tclass wanted(sema *S, const ptx_instr *in, const ptx_isa_operand *op)
 {
     if (!op || !op->tkind)
         return (tclass){ 0, 0 };
@@ -663,7 +678,7 @@ static tclass wanted(const ptx_instr *in, const ptx_isa_operand *op)
     ptx_modifier id = ptx_instr_modifier(in, PTX_CAT_TYPE, op->tbits - 1u);
     if (!id)
         return (tclass){ 0, 0 };
-    tclass c = mod_class(ptx_isa_mod_names[id]);
+    tclass c = mod_class_of(S, id);
     if (op->tflags & PTX_OT_WIDE)
         c.bits *= 2;
     return c;
@@ -747,8 +762,7 @@ static tclass special(sema *S, const ictx *I, const ptx_expr *e, const ptx_isa_o
     const char *name = ptx_expr_name(e)->text;
     const ptx_name *sel = ptx_expr_sel(e);
     ptx_span sp = ptx_expr_span(e);
-    char whole[128];            /* as written: %tid.x */
-    snprintf(whole, sizeof whole, "%s%s", name, sel ? sel->text : "");
+    const char *sel_text = sel ? sel->text : "";    /* for messages: %tid.x as written */
     if (sel && !r->vec) {
         error(S, PTX_DIAG_SYMBOL, sp, "'%s' has no components: write '%s' without '%s'", name,
               name, sel->text);
@@ -774,8 +788,8 @@ static tclass special(sema *S, const ictx *I, const ptx_expr *e, const ptx_isa_o
         return (tclass){ 0, 0 };    /* %is_explicit_cluster where a predicate goes */
     if (!(op->tflags & PTX_OT_SREG)) {
         error(S, PTX_DIAG_TYPE, sp,
-              "special register '%s' cannot be an operand of '%s': copy it into a register "
-              "with mov first", whole, I->op);
+              "special register '%s%s' cannot be an operand of '%s': copy it into a register "
+              "with mov first", name, sel_text, I->op);
         return (tclass){ 0, 0 };
     }
     if (r->vec && !sel && !(op->accept & PTX_ACC_VEC)) {
@@ -785,7 +799,7 @@ static tclass special(sema *S, const ictx *I, const ptx_expr *e, const ptx_isa_o
     if (!op->tkind)
         return (tclass){ 0, 0 };
     tclass c = { r->kind, r->bits };
-    tclass w = wanted(I->in, op);
+    tclass w = wanted(S, I->in, op);
     if (w.k && r->legacy && w.bits == r->legacy && is_int(w.k))
         return (tclass){ 0, 0 };
     return c;
@@ -818,7 +832,7 @@ static void check_name(sema *S, const ictx *I, const ptx_expr *e, const ptx_isa_
             unknown_symbol(S, e);
             return;
         }
-        tclass w = typed ? wanted(I->in, op) : (tclass){ 0, 0 };
+        tclass w = typed ? wanted(S, I->in, op) : (tclass){ 0, 0 };
         if (c.k && !fits(w, c, op && (op->tflags & PTX_OT_RELAXED)))
             mismatch(S, I, e, w, c, "a special register of type");
         return;
@@ -850,7 +864,7 @@ static void check_name(sema *S, const ictx *I, const ptx_expr *e, const ptx_isa_
                   "address with mov", name->text, ptx_space_name(s->space),
                   ptx_space_name(s->space));
         else if (typed && !I->element && s->space == PTX_SPACE_GLOBAL &&
-                 wanted(I->in, op).bits == 32)
+                 wanted(S, I->in, op).bits == 32)
             /* other spaces' addresses fit 32 bits; ptxas 13 makes a
              * 32-bit program of a 32-bit .global address, and refuses it */
             error(S, PTX_DIAG_TYPE, sp, "'%s' is a .global variable: its address needs 64 bits "
@@ -876,7 +890,7 @@ static void check_name(sema *S, const ictx *I, const ptx_expr *e, const ptx_isa_
     tclass r = decl_class(s->type);
     if (s->vec && !sel)
         return;                 /* a whole vector register */
-    tclass w = wanted(I->in, op);
+    tclass w = wanted(S, I->in, op);
     if (!fits(w, r, op->tflags & PTX_OT_RELAXED))
         mismatch(S, I, e, w, r, "declared");
 }
@@ -902,7 +916,7 @@ static void check_expr_names(sema *S, const ictx *I, const ptx_expr *e, const pt
                   "'%s' is a label: only branches and branch-target lists take labels",
                   name->text);
         else if (s && (s->kind == S_VAR || s->kind == S_FUNC) && op && op->tkind &&
-                 !(op->tflags & PTX_OT_SYMADDR) && !is_int(wanted(I->in, op).k))
+                 !(op->tflags & PTX_OT_SYMADDR) && !is_int(wanted(S, I->in, op).k))
             /* ptxas takes an address in an expression (add.u64 %rd1,
              * %rd1, g+4) for integer and bit operands; a bare name is
              * "must be register" (check_name) */
@@ -921,13 +935,13 @@ static void check_constant(sema *S, const ictx *I, const ptx_expr *e, const ptx_
 {
     if (!op || !op->tkind)
         return;
-    tclass w = wanted(I->in, op);
+    tclass w = wanted(S, I->in, op);
     char k = literal_kind(e);
     if (!w.k || w.k == 'p' || !k || k == 'm')
         return;
     char buf[16];
-    const char *t = class_name(w, buf, sizeof buf);
     ptx_span sp = ptx_expr_span(e);
+#define t class_name(w, buf, sizeof buf)    /* spelt out only for a message */
     /* as ptxas 13.0 takes constants (asked type by type) */
     if ((w.k == 'f' && w.bits == 16) || w.k == 'x' || w.k == 'B')
         error(S, PTX_DIAG_TYPE, sp, "'%s' takes no constant as a %s operand: put the value in a "
@@ -946,6 +960,7 @@ static void check_constant(sema *S, const ictx *I, const ptx_expr *e, const ptx_
     else if (w.k == 'b' && ((k == 'h' && w.bits != 32) || (k == 'd' && w.bits != 64)))
         error(S, PTX_DIAG_TYPE, sp, "a %s constant where '%s' needs %s bits: 0f is 32 bits, 0d "
               "64", k == 'h' ? "0f" : "0d", I->op, t);
+#undef t
 }
 
 static bool is_shared_space(const char *s)
@@ -1525,6 +1540,8 @@ static void sema_free(sema *S)
     free(S->ranges);
     free(S->undo);
     free(S->marks);
+    free(S->mod_classes);
+    free(S->mod_known);
     ptx_arena_release(&S->arena);
 }
 
@@ -1543,7 +1560,9 @@ static bool sema_walk(sema *S, ptx_module *m)
         return false;
     }
     S->cache = calloc(CACHE_SIZE, sizeof *S->cache);
-    if (!S->cache)
+    S->mod_classes = calloc(PTX_MOD_COUNT, sizeof *S->mod_classes);
+    S->mod_known = calloc(PTX_MOD_COUNT, 1);
+    if (!S->cache || !S->mod_classes || !S->mod_known)
         longjmp(oom, 1);
     walk(S, m);
     sema_free(S);
