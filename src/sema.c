@@ -79,6 +79,7 @@ typedef struct sema {
     unsigned target;            /* the sm number of the first .target (0: none) */
     unsigned version;           /* major * 10 + minor */
     const ptx_func *func;       /* the function whose body is walked */
+    sym *free_syms;             /* symbols of closed scopes, for reuse */
     tclass *mod_classes;        /* mod_class of each modifier, once asked */
     uint8_t *mod_known;
     /* ptx_resolve_names: no checks, no diagnostics; each name to fn */
@@ -129,7 +130,15 @@ static void table_grow(sema *S)
 static sym *new_sym(sema *S, uint8_t kind, const ptx_name *name, ptx_span span,
                     const ptx_node *node)
 {
-    sym *s = ptx_arena_zalloc(&S->arena, sizeof *s);
+    /* a function's symbols are reused by the next one: the tables hold
+     * one function at a time, not the whole module */
+    sym *s = S->free_syms;
+    if (s) {
+        S->free_syms = s->shadow;
+        memset(s, 0, sizeof *s);
+    } else {
+        s = ptx_arena_zalloc(&S->arena, sizeof *s);
+    }
     s->kind = kind;
     s->name = name;
     s->span = span;
@@ -175,6 +184,8 @@ static void close_scope(sema *S)
             S->nranges--;
         else
             slot_of(S, s->name)->top = s->shadow;
+        s->shadow = S->free_syms;
+        S->free_syms = s;
     }
     S->scope--;
     S->epoch++;
