@@ -942,6 +942,28 @@ static void check_expr_names(sema *S, const ictx *I, const ptx_expr *e, const pt
         check_expr_names(S, I, ptx_expr_item(e, i), op);
 }
 
+/* Why ptxas refuses constant kind k (literal_kind) for an operand that
+ * wants w, as a message taking the opcode and the type, or NULL when it
+ * takes it (asked type by type). */
+static const char *constant_refused(tclass w, char k)
+{
+    if ((w.k == 'f' && w.bits == 16) || w.k == 'x' || w.k == 'B')
+        return "'%s' takes no constant as a %s operand: put the value in a register first";
+    if (w.k == 'f' && k == 'i')
+        return "an integer constant where '%s' needs a %s value: write a floating-point "
+               "constant (1.0, 0f3F800000)";
+    if ((w.k == 'u' || w.k == 's') && k != 'i')
+        return "a floating-point constant where '%s' needs an integer (%s)";
+    if (w.k == 'b' && k == 'f' && w.bits != 64)
+        return "a decimal floating-point constant where '%s' needs %s bits: write it in hex "
+               "(0f3F800000)";
+    if (w.k == 'b' && k == 'h' && w.bits != 32)
+        return "a 0f constant where '%s' needs %s bits: 0f is 32 bits, 0d 64";
+    if (w.k == 'b' && k == 'd' && w.bits != 64)
+        return "a 0d constant where '%s' needs %s bits: 0f is 32 bits, 0d 64";
+    return NULL;
+}
+
 static void check_constant(sema *S, const ictx *I, const ptx_expr *e, const ptx_isa_operand *op)
 {
     if (!op || !op->tkind)
@@ -950,28 +972,10 @@ static void check_constant(sema *S, const ictx *I, const ptx_expr *e, const ptx_
     char k = literal_kind(e);
     if (!w.k || w.k == 'p' || !k || k == 'm')
         return;
+    const char *why = constant_refused(w, k);
     char buf[16];
-    ptx_span sp = ptx_expr_span(e);
-#define t class_name(w, buf, sizeof buf)    /* spelt out only for a message */
-    /* as ptxas 13.0 takes constants (asked type by type) */
-    if ((w.k == 'f' && w.bits == 16) || w.k == 'x' || w.k == 'B')
-        error(S, PTX_DIAG_TYPE, sp, "'%s' takes no constant as a %s operand: put the value in a "
-              "register first", I->op, t);
-    else if (w.k == 'f' && k == 'i')
-        error(S, PTX_DIAG_TYPE, sp,
-              "an integer constant where '%s' needs a %s value: write a floating-point "
-              "constant (1.0, 0f3F800000)", I->op, t);
-    else if ((w.k == 'u' || w.k == 's') && k != 'i')
-        error(S, PTX_DIAG_TYPE, sp, "a floating-point constant where '%s' needs an integer (%s)",
-              I->op, t);
-    else if (w.k == 'b' && k == 'f' && w.bits != 64)
-        error(S, PTX_DIAG_TYPE, sp,
-              "a decimal floating-point constant where '%s' needs %s bits: write it in hex "
-              "(0f3F800000)", I->op, t);
-    else if (w.k == 'b' && ((k == 'h' && w.bits != 32) || (k == 'd' && w.bits != 64)))
-        error(S, PTX_DIAG_TYPE, sp, "a %s constant where '%s' needs %s bits: 0f is 32 bits, 0d "
-              "64", k == 'h' ? "0f" : "0d", I->op, t);
-#undef t
+    if (why)
+        error(S, PTX_DIAG_TYPE, ptx_expr_span(e), why, I->op, class_name(w, buf, sizeof buf));
 }
 
 static bool is_shared_space(const char *s)
