@@ -197,19 +197,16 @@ static void run_group(const char *group)
     free(template);
 }
 
-START_TEST(sema_scopes) { run_group("scopes"); }
-END_TEST
-START_TEST(sema_resolution) { run_group("resolution"); }
-END_TEST
-START_TEST(sema_addresses) { run_group("addresses"); }
-END_TEST
-START_TEST(sema_calls) { run_group("calls"); }
-END_TEST
-START_TEST(sema_sregs) { run_group("sregs"); }
-END_TEST
-START_TEST(sema_types) { run_group("types"); }
-END_TEST
-START_TEST(sema_tables) { run_group("tables"); }
+/* the rule groups, a test each */
+static const char *const groups[] = {
+    "scopes", "resolution", "addresses", "calls", "sregs", "types", "tables",
+};
+enum { NGROUPS = sizeof groups / sizeof groups[0] };
+
+START_TEST(sema_group)
+{
+    run_group(groups[_i]);
+}
 END_TEST
 
 /* A redefinition is an error at the later name and a note at the first. */
@@ -362,13 +359,7 @@ Suite *sema_suite(void)
 {
     Suite *s = suite_create("sema");
     TCase *tc = tcase_create("rules");
-    tcase_add_test(tc, sema_scopes);
-    tcase_add_test(tc, sema_resolution);
-    tcase_add_test(tc, sema_addresses);
-    tcase_add_test(tc, sema_calls);
-    tcase_add_test(tc, sema_sregs);
-    tcase_add_test(tc, sema_types);
-    tcase_add_test(tc, sema_tables);
+    tcase_add_loop_test(tc, sema_group, 0, NGROUPS);
     tcase_add_test(tc, sema_redefinition_note);
     tcase_add_test(tc, sema_off_without_validation);
     suite_add_tcase(s, tc);
