@@ -37,6 +37,7 @@ struct sym {
     const ptx_name *name;       /* a range's prefix: %r of %r<10> */
     sym *shadow;                /* the symbol of the same name it hides */
     const ptx_node *node;       /* ptx_decl, ptx_func, ptx_label, ptx_callproto... */
+    const ptx_var *var;         /* S_REG, S_VAR: the variable of the ptx_decl */
     ptx_span span;              /* where it is declared */
     uint32_t range;             /* name<range>; 0 for a single name */
     uint32_t scope;
@@ -370,6 +371,7 @@ static void declare_decl(sema *S, const ptx_decl *d)
             continue;
         sym *s = new_sym(S, d->space == PTX_SPACE_REG ? S_REG : S_VAR, v->name, v->span,
                          &d->base);
+        s->var = v;
         s->type = d->type;
         s->vec = d->vec;
         s->space = d->space;
@@ -1178,15 +1180,6 @@ static uint64_t param_bytes(const ptx_decl *d, const ptx_var *v)
     return n;
 }
 
-static const ptx_var *var_of(const sym *s)
-{
-    const ptx_decl *d = (const ptx_decl *)s->node;
-    for (uint32_t i = 0; i < d->nvars; i++)
-        if (d->vars[i].name == s->name)
-            return &d->vars[i];
-    return NULL;
-}
-
 /* call (rets), f, (args): the counts, and the .param arguments' types
  * against the callee's parameters. */
 static void check_call(sema *S, const ictx *I)
@@ -1239,9 +1232,7 @@ static void check_call(sema *S, const ictx *I)
             if (!a || a->kind != S_VAR || a->space != PTX_SPACE_PARAM || !fd->nvars)
                 continue;
             const ptx_decl *ad = (const ptx_decl *)a->node;
-            const ptx_var *av = var_of(a), *fv = &fd->vars[0];
-            if (!av)
-                continue;
+            const ptx_var *av = a->var, *fv = &fd->vars[0];
             /* an unsized array parameter takes an array of any size */
             bool ok = (fv->unsized || param_bytes(ad, av) == param_bytes(fd, fv)) &&
                       (av->ndims != 0) == (fv->ndims != 0) && ad->vec == fd->vec;
@@ -1393,12 +1384,9 @@ static void visit_name(sema *S, const ptx_node *stmt, const ptx_expr *e)
         out.decl = s->node;
         out.span = s->span;
         if (s->kind == S_REG || s->kind == S_VAR) {
-            const ptx_decl *d = (const ptx_decl *)s->node;
-            out.type = (ptx_type)d->type;
-            out.space = (ptx_space)d->space;
-            for (uint32_t i = 0; i < d->nvars; i++)
-                if (d->vars[i].name == s->name)
-                    out.var = &d->vars[i];
+            out.type = (ptx_type)s->type;
+            out.space = (ptx_space)s->space;
+            out.var = s->var;
         }
     } else if (sreg_find(name) || ptx_name_is(name, "WARP_SZ")) {
         out.kind = PTX_SYM_SPECIAL;
