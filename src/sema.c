@@ -1567,7 +1567,10 @@ static bool sema_walk(sema *S, ptx_module *m)
     S->mod_known = calloc(PTX_MOD_COUNT, 1);
     if (!S->cache || !S->mod_classes || !S->mod_known)
         longjmp(oom, 1);
-    walk(S, m);
+    /* called through a volatile pointer so that the walk is not inlined
+     * here: its locals must not live in the frame that setjmp saved */
+    void (*volatile run)(sema *, ptx_module *) = walk;
+    run(S, m);
     sema_free(S);
     return true;
 }
