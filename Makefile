@@ -49,7 +49,7 @@ ISA_TABLES := $(sort $(wildcard grammar/isa/*.isa))
 HEADERS := $(wildcard include/ptx/*.h) $(wildcard src/*.h) $(B)/include/ptx/isa.h
 UNIT_SRCS := $(wildcard test/unit/*.c)
 
-.PHONY: all check unit errors mistakes experiments hostile valgrind examples installcheck mutations conformance fuzz bench bench-smoke clean distclean install uninstall update-golden mutate-corpus
+.PHONY: all check unit errors cli mistakes experiments hostile valgrind examples installcheck mutations conformance fuzz bench bench-smoke clean distclean install uninstall update-golden mutate-corpus
 all: $(B)/ptx-front $(B)/libptxfront.a
 
 $(B)/gen/ptx.tab.c $(B)/gen/ptx.tab.h &: grammar/ptx.y
@@ -110,6 +110,12 @@ examples: all
 errors: $(B)/ptx-front
 	sh test/errors/run.sh $(B)/ptx-front
 
+# the command line: options, their combinations and usage errors, the
+# instruction reference (test/cli/run.sh; --update rewrites the --explain
+# goldens of test/cli/explain/)
+cli: $(B)/ptx-front
+	sh test/cli/run.sh $(B)/ptx-front
+
 # hostile input too large to commit, unreadable files, full disks
 # (test/hostile/README.md lists every hostile case and its test)
 hostile: $(B)/ptx-front
@@ -159,7 +165,7 @@ mutations: $(B)/mutations
 # SKIP_LOG, which the targets below inherit); REQUIRE_CORPORA=1 makes any
 # skip a failure.
 check: export SKIP_LOG := $(abspath $(B))/skipped.$(shell echo $$PPID)
-check: unit errors mistakes hostile examples mutations experiments conformance bench-smoke
+check: unit errors cli mistakes hostile examples mutations experiments conformance bench-smoke
 	@if [ -s "$$SKIP_LOG" ]; then \
 	    echo "make check: passed, but these were NOT tested (they need ../shared, ptxas or a tool; REQUIRE_CORPORA=1 makes this a failure):"; \
 	    sed 's/^/    SKIPPED: /' "$$SKIP_LOG"; rm -f "$$SKIP_LOG"; \

@@ -2111,21 +2111,37 @@ static bool version_at_least(const ptx_module *m, unsigned major, unsigned minor
            (m->version_major == major && m->version_minor >= minor);
 }
 
-void ptx_b_target_name(ptx_context *ctx, const ptx_tok *t, bool first)
+/* The entry of targets[] for s ("compute_NN" is "sm_NN"), or its size. */
+static size_t target_index(const char *s)
 {
-    const ptx_name *name = tok_name(ctx, t);
-    ptx_scratch_push(ctx, (void *)name);
-    const ptx_module *m = ctx->module;
-    ptx_span at = tok_span(t);
-    const char *s = name->text;
     char arch[32];
-    if (strncmp(s, "compute_", 8) == 0 && name->len < 24) {
+    if (strncmp(s, "compute_", 8) == 0 && strlen(s) < 24) {
         snprintf(arch, sizeof arch, "sm_%s", s + 8);
         s = arch;
     }
     size_t k = 0, nt = sizeof targets / sizeof *targets;
     while (k < nt && strcmp(targets[k].name, s) != 0)
         k++;
+    return k;
+}
+
+bool ptx_target_is_arch(const char *name)
+{
+    return target_index(name) < sizeof targets / sizeof *targets &&
+           strncmp(targets[target_index(name)].name, "sm_", 3) == 0;
+}
+
+void ptx_b_target_name(ptx_context *ctx, const ptx_tok *t, bool first)
+{
+    /* ptx_context_set_target: the module is read as if its first target
+     * were that one (checked where the module's own stands) */
+    const ptx_name *name = first && ctx->target[0] ? ptx_intern(ctx, ctx->target, strlen(ctx->target))
+                                                    : tok_name(ctx, t);
+    ptx_scratch_push(ctx, (void *)name);
+    const ptx_module *m = ctx->module;
+    ptx_span at = tok_span(t);
+    const char *s = name->text;
+    size_t k = target_index(s), nt = sizeof targets / sizeof *targets;
     if (k == nt) {
         error_at(ctx, PTX_DIAG_HEADER, at, "unknown target '%s'", name->text);
         return;
@@ -2134,7 +2150,7 @@ void ptx_b_target_name(ptx_context *ctx, const ptx_tok *t, bool first)
         error_at(ctx, PTX_DIAG_HEADER, at,
                  "target '%s' requires PTX ISA .version %u.%u or later",
                  name->text, targets[k].major, targets[k].minor);
-    if (first && s[0] != 's')
+    if (first && strncmp(targets[k].name, "sm_", 3) != 0)
         error_at(ctx, PTX_DIAG_HEADER, at,
                  "'.target' must name an architecture (sm_NN) before its options");
 }

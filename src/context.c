@@ -50,6 +50,18 @@ void ptx_context_set_validation(ptx_context *ctx, bool validate)
     ctx->no_validate = !validate;
 }
 
+ptx_status ptx_context_set_target(ptx_context *ctx, const char *arch)
+{
+    if (!arch) {
+        ctx->target[0] = '\0';
+        return PTX_OK;
+    }
+    if (strlen(arch) >= sizeof ctx->target || !ptx_target_is_arch(arch))
+        return PTX_ERR_USAGE;
+    strcpy(ctx->target, arch);
+    return PTX_OK;
+}
+
 void ptx_context_set_max_errors(ptx_context *ctx, unsigned max_errors)
 {
     ctx->max_errors = max_errors;

@@ -175,6 +175,8 @@ struct ptx_context {
     bool parsed;
     bool stopped;             /* the error limit was reached */
     bool no_validate;         /* build the tree only */
+    char target[24];          /* ptx_context_set_target: the architecture the
+                                 module is read as declaring, or "" */
     bool no_sema;             /* (the benchmark) check instructions against the
                                  tables, but leave out the semantic checks */
 
@@ -248,6 +250,10 @@ const struct ptx_isa_form *ptx_isa_check(ptx_context *ctx, const ptx_module *m, 
 /* The semantic pass (sema.c): scopes, symbols and operand types, with each
  * instruction checked against the tables on the way. */
 void ptx_sema_run(ptx_context *ctx, ptx_module *m);
+
+/* Whether `name` is an architecture a .target may name first ("sm_90a",
+ * "compute_80"): ast.c's table of targets. */
+bool ptx_target_is_arch(const char *name);
 
 /* ---- output buffering (print_util.c) --------------------------------- */
 

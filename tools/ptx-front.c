@@ -1,268 +1,599 @@
 /* ptx-front: the command-line front-end.  Options and I/O only; all the
- * work is the library's. */
+ * work is the library's.
+ *
+ * Options follow the GNU conventions (getopt_long): --opt=value or --opt
+ * value, -oFILE, unique prefixes of long names, `--` ends the options.  The
+ * table `options` below is the one list of them: --help is written from
+ * it, and its `modes` say which output each option goes with, checked in
+ * one place (check_combinations). */
 #include <errno.h>
 #include <fnmatch.h>
+#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "ptx/ptx.h"
 
-enum mode { CHECK, AST, EMIT_PTX, JSON, STATS, LIST_FUNCTIONS, LIST_INSTRUCTIONS };
+/* What a run prints: checking only (no output option), or one output. */
+enum mode { CHECK, AST, EMIT_PTX, JSON, STATS, LIST_FUNCTIONS, LIST_INSTRUCTIONS, EXPLAIN };
+#define M(m) (1u << (m))
+/* the modes that read PTX files, and those that write something */
+#define READS (M(CHECK) | M(AST) | M(EMIT_PTX) | M(JSON) | M(STATS) | M(LIST_FUNCTIONS))
+#define WRITES (READS & ~M(CHECK)) | M(LIST_INSTRUCTIONS) | M(EXPLAIN)
 
-static const char usage[] =
-    "usage: ptx-front [options] FILE...\n"
-    "\n"
-    "Reads PTX modules (FILE '-' is standard input).  With no output option it\n"
-    "only checks them: silent when valid, diagnostics on stderr when not.\n"
-    "\n"
-    "output (one of):\n"
-    "  --ast                print the syntax tree\n"
-    "  --ast --compact      one line per instruction: file:line  opcode.mods  operands\n"
-    "  --json               print the syntax tree as JSON (schema 1)\n"
-    "  --emit-ptx           print the module back as PTX\n"
-    "  --stats              summarise the module; with --json, as JSON\n"
-    "  --list-functions     list kernels and functions: kind, linkage, name\n"
-    "  --list-instructions  list the instruction families the tables know\n"
-    "options:\n"
-    "  --function PATTERN   only functions whose name matches PATTERN (a shell\n"
-    "                       glob; repeatable); --emit-ptx keeps other declarations\n"
-    "  --no-locations       leave line:column out of --ast\n"
-    "  -o FILE              write output to FILE instead of standard output\n"
-    "  --max-errors N       stop a file after N errors (default 20, 0: no limit)\n"
-    "  --help, --version\n"
-    "\n"
-    "With several files, each one's output is introduced by its name (--json and\n"
-    "--stats --json write one JSON document per line).\n"
-    "Exit status: 0 valid, 1 errors in the input, 2 usage or I/O error.\n";
+enum opt_id {
+    O_OUTPUT = 'o', O_HELP = 'h',
+    O_AST = 256, O_EMIT_PTX, O_JSON, O_STATS, O_LIST_FUNCTIONS, O_LIST_INSTRUCTIONS, O_EXPLAIN,
+    O_COMPACT, O_NO_LOCATIONS, O_FUNCTION, O_MAX_ERRORS, O_TARGET, O_VERSION
+};
+
+typedef struct opt_spec {
+    const char *name;           /* the long name, with its dashes; --output is also -o */
+    int has_arg;                /* no_argument, required_argument, optional_argument */
+    int id;
+    int mode;                   /* an output option: the mode it chooses; else -1 */
+    unsigned modes;             /* other options: the modes they go with */
+    const char *with;           /* ...said when one is used without them */
+    const char *arg;            /* the argument's name in --help */
+    const char *help;           /* a '\n' continues on the next line */
+} opt_spec;
+
+/* outputs first, then the others from --compact on (print_help) */
+static const opt_spec options[] = {
+    { "--ast", no_argument, O_AST, AST, 0, NULL, NULL, "print the syntax tree" },
+    { "--emit-ptx", no_argument, O_EMIT_PTX, EMIT_PTX, 0, NULL, NULL, "print the module back as PTX" },
+    { "--json", no_argument, O_JSON, -1, M(CHECK) | M(STATS) | M(LIST_FUNCTIONS),
+      "goes alone (the tree as JSON) or with --stats or --list-functions", NULL,
+      "print the syntax tree as JSON (schema 1); with --stats or\n--list-functions, those as JSON" },
+    { "--stats", no_argument, O_STATS, STATS, 0, NULL, NULL, "summarise the module" },
+    { "--list-functions", no_argument, O_LIST_FUNCTIONS, LIST_FUNCTIONS, 0, NULL, NULL,
+      "list kernels and functions: kind, linkage, name" },
+    { "--list-instructions", optional_argument, O_LIST_INSTRUCTIONS, LIST_INSTRUCTIONS, 0, NULL, "[PATTERN]",
+      "list the instructions the tables know (no FILE): name,\nPTX version, target, family; PATTERN a word (bar: bar.sync,\nbar.red...) or a shell glob" },
+    { "--explain", required_argument, O_EXPLAIN, EXPLAIN, 0, NULL, "OPCODE",
+      "print an instruction's forms as the PTX manual writes\nthem, with versions and targets (no FILE)" },
+    { "--compact", no_argument, O_COMPACT, -1, M(AST), "goes only with --ast", NULL,
+      "with --ast: one line per instruction" },
+    { "--no-locations", no_argument, O_NO_LOCATIONS, -1, M(AST), "goes only with --ast", NULL,
+      "with --ast: leave line:column out" },
+    { "--function", required_argument, O_FUNCTION, -1,
+      M(AST) | M(EMIT_PTX) | M(JSON) | M(STATS) | M(LIST_FUNCTIONS),
+      "selects what --ast, --emit-ptx, --json, --stats or --list-functions print", "PATTERN",
+      "only functions whose name matches PATTERN (a shell\nglob; repeatable); --emit-ptx keeps other declarations" },
+    { "--target", required_argument, O_TARGET, -1, READS, "reads PTX files: not with --list-instructions or --explain",
+      "sm_XX", "check the modules as if their .target named sm_XX" },
+    { "--max-errors", required_argument, O_MAX_ERRORS, -1, READS,
+      "reads PTX files: not with --list-instructions or --explain", "N",
+      "stop a file after N errors (default 20, 0: no limit)" },
+    { "--output", required_argument, O_OUTPUT, -1, WRITES,
+      "needs an output option (checking alone writes nothing)", "FILE",
+      "-o FILE, -oFILE: write output to FILE, not standard output" },
+    { "--help", no_argument, O_HELP, -1, ~0u, NULL, NULL, "-h: this help" },
+    { "--version", no_argument, O_VERSION, -1, ~0u, NULL, NULL, "the version" },
+};
+enum { NOPTIONS = sizeof options / sizeof *options };
+
+static const opt_spec *spec_of(int id)
+{
+    for (size_t i = 0; i < NOPTIONS; i++)
+        if (options[i].id == id)
+            return &options[i];
+    return NULL;
+}
+
+static void print_help(FILE *out)
+{
+    fputs("usage: ptx-front [options] FILE...\n"
+          "       ptx-front --list-instructions [PATTERN] | --explain OPCODE\n"
+          "\n"
+          "Reads PTX modules (FILE '-' is standard input).  With no output option it\n"
+          "only checks them: silent when valid, diagnostics on stderr when not.\n",
+          out);
+    for (size_t i = 0; i < NOPTIONS; i++) {
+        const opt_spec *o = &options[i];
+        /* the output options, then those that change what they do */
+        if (i == 0)
+            fputs("\noutput (one of):\n", out);
+        else if (o->id == O_COMPACT)
+            fputs("options:\n", out);
+        char head[48];
+        snprintf(head, sizeof head, "%s%s%s", o->name, o->arg ? " " : "", o->arg ? o->arg : "");
+        fprintf(out, "  %-24s", head);
+        if (strlen(head) > 24)
+            fprintf(out, "\n  %24s", "");
+        for (const char *h = o->help; *h; h++) {
+            fputc(*h, out);
+            if (*h == '\n')
+                fprintf(out, "  %24s", "");
+        }
+        fputc('\n', out);
+    }
+    fputs("\n"
+          "With several files, each one's output is introduced by its name (--json,\n"
+          "--stats --json and --list-functions --json write one JSON document per line).\n"
+          "Exit status: 0 valid, 1 errors in the input, 2 usage or I/O error.\n",
+          out);
+}
+
+/* ---- usage errors ------------------------------------------------------ */
+
+static int usage_error(const char *fmt, const char *a, const char *b)
+{
+    fputs("ptx-front: ", stderr);
+    fprintf(stderr, fmt, a, b);
+    fputs("\nTry 'ptx-front --help' for more information.\n", stderr);
+    return 2;
+}
+
+/* Levenshtein distance, for "did you mean" (both strings are short). */
+static size_t distance(const char *a, const char *b)
+{
+    size_t la = strlen(a), lb = strlen(b);
+    if (la > 64 || lb > 64)
+        return (size_t)-1;
+    size_t row[65];
+    for (size_t j = 0; j <= lb; j++)
+        row[j] = j;
+    for (size_t i = 1; i <= la; i++) {
+        size_t diag = row[0];
+        row[0] = i;
+        for (size_t j = 1; j <= lb; j++) {
+            size_t up = row[j];
+            size_t best = diag + (a[i - 1] != b[j - 1]);
+            if (up + 1 < best)
+                best = up + 1;
+            if (row[j - 1] + 1 < best)
+                best = row[j - 1] + 1;
+            row[j] = best;
+            diag = up;
+        }
+    }
+    return row[lb];
+}
+
+/* An option the table does not have: one line, with the closest name
+ * when one is close (at most 2 edits, and fewer than a third of it). */
+static int unknown_option(const char *arg)
+{
+    char given[80];
+    snprintf(given, sizeof given, "%.*s", (int)strcspn(arg, "="), arg);
+    /* a unique prefix is taken by getopt_long; several are ambiguous */
+    if (strncmp(given, "--", 2) == 0 && given[2]) {
+        char list[256] = "";
+        int n = 0;
+        for (size_t i = 0; i < NOPTIONS; i++)
+            if (strncmp(options[i].name, given, strlen(given)) == 0) {
+                size_t l = strlen(list);
+                snprintf(list + l, sizeof list - l, "%s%s", n++ ? ", " : "", options[i].name);
+            }
+        if (n > 1)
+            return usage_error("option '%s' is ambiguous: %s", given, list);
+    }
+    const char *best = NULL;
+    size_t best_d = (size_t)-1;
+    for (size_t i = 0; i < NOPTIONS; i++) {
+        const char *name = options[i].name;
+        size_t d = distance(given, name);
+        /* -ast, written with one dash, is --ast */
+        if (given[1] != '-') {
+            char two[82];
+            snprintf(two, sizeof two, "-%s", given);
+            size_t d2 = distance(two, name);
+            if (d2 < d)
+                d = d2;
+        }
+        if (d < best_d) {
+            best_d = d;
+            best = options[i].name;
+        }
+    }
+    if (best && best_d <= 2 && best_d * 3 < strlen(given))
+        return usage_error("unknown option '%s'; did you mean '%s'?", given, best);
+    return usage_error("unknown option '%s'%s", given, "");
+}
+
+/* Option `id` as messages write it: "--ast", "-o". */
+static const char *spelling(int id)
+{
+    return id == O_OUTPUT ? "-o" : spec_of(id)->name;
+}
+
+/* ---- the run's settings --------------------------------------------------- */
+
+typedef struct settings {
+    enum mode mode;
+    int mode_opt;               /* the output option that chose it */
+    bool given[O_VERSION + 1];  /* which options were used */
+    const char *out_path, *target, *pattern, *explain;
+    unsigned print_flags, max_errors;
+    const char **files, **patterns;
+    int nfiles, npatterns;
+} settings;
+
+/* The one place that decides which options go together: an output option
+ * at most, --json with the modes that have JSON, every other option with
+ * the modes its table entry lists. */
+static int check_combinations(settings *s)
+{
+    if (s->given[O_JSON]) {
+        const opt_spec *j = spec_of(O_JSON);
+        if (!(j->modes & M(s->mode)))
+            return usage_error("--json does not go with %s: it %s", spelling(s->mode_opt), j->with);
+        if (s->mode == CHECK)
+            s->mode = JSON;
+    }
+    for (size_t i = 0; i < NOPTIONS; i++) {
+        const opt_spec *o = &options[i];
+        if (o->mode >= 0 || o->id == O_JSON || !s->given[o->id] || (o->modes & M(s->mode)))
+            continue;
+        return usage_error("%s %s", spelling(o->id), o->with);
+    }
+    if (s->mode == LIST_INSTRUCTIONS) {
+        if (s->nfiles > 1 || (s->nfiles == 1 && s->pattern))
+            return usage_error("--list-instructions takes one PATTERN and no input file%s%s", "", "");
+        if (s->nfiles == 1)
+            s->pattern = s->files[0];
+        s->nfiles = 0;
+    } else if (s->mode == EXPLAIN) {
+        if (s->nfiles)
+            return usage_error("--explain takes no input file ('%s')%s", s->files[0], "");
+    } else if (s->nfiles == 0) {
+        return usage_error("no input file%s%s", "", "");
+    }
+    return 0;
+}
+
+/* Reads the command line into *s; 0, or the exit status of a usage error
+ * (or of --help and --version, which are done here: -1 and -2). */
+static int parse_options(int argc, char **argv, settings *s)
+{
+    struct option longs[NOPTIONS + 1];
+    for (size_t i = 0; i < NOPTIONS; i++)
+        longs[i] = (struct option){ options[i].name + 2, options[i].has_arg, NULL, options[i].id };
+    longs[NOPTIONS] = (struct option){ NULL, 0, NULL, 0 };
+    opterr = 0;
+    int c;
+    /* ':' first: a missing argument is told apart from an unknown option */
+    while ((c = getopt_long(argc, argv, ":o:h", longs, NULL)) != -1) {
+        if (c == '?') {
+            if (optopt && optopt != '?' && spec_of(optopt) && optopt > 255)
+                return usage_error("option '%s' takes no argument%s", spelling(optopt), "");
+            /* the word getopt stopped at: this one, or the one it moved past */
+            const char *arg = argv[optind - 1];
+            if (optopt && optopt < 256 && optind < argc && argv[optind][0] == '-' && argv[optind][1] != '-' &&
+                strchr(argv[optind], optopt))
+                arg = argv[optind];
+            if (optopt && optopt < 256 && (arg[0] != '-' || arg[1] == '-' || !strchr(arg, optopt))) {
+                char one[3] = { '-', (char)optopt, '\0' };
+                return unknown_option(one);
+            }
+            return unknown_option(arg);
+        }
+        if (c == ':')
+            return usage_error("%s needs an argument (%s)", spelling(optopt), spec_of(optopt)->arg);
+        const opt_spec *o = spec_of(c);
+        if (o->mode >= 0) {
+            if (s->mode_opt && s->mode_opt != c)
+                return usage_error("%s and %s are both output options: choose one", spelling(s->mode_opt),
+                                   spelling(c));
+            s->mode = (enum mode)o->mode;
+            s->mode_opt = c;
+        }
+        s->given[c] = true;
+        switch (c) {
+        case O_HELP:
+            print_help(stdout);
+            return -1;
+        case O_VERSION:
+            printf("ptx-front %s (PTX ISA 9.0)\n", ptx_version());
+            return -1;
+        case O_COMPACT:
+            s->print_flags |= PTX_PRINT_COMPACT;
+            break;
+        case O_NO_LOCATIONS:
+            s->print_flags |= PTX_PRINT_NO_LOCATIONS;
+            break;
+        case O_FUNCTION:
+            s->patterns[s->npatterns++] = optarg;
+            break;
+        case O_OUTPUT:
+            s->out_path = optarg;
+            break;
+        case O_TARGET:
+            s->target = optarg;
+            break;
+        case O_LIST_INSTRUCTIONS:
+            s->pattern = optarg;
+            break;
+        case O_EXPLAIN:
+            s->explain = optarg;
+            break;
+        case O_MAX_ERRORS: {
+            char *end;
+            errno = 0;
+            unsigned long v = strtoul(optarg, &end, 10);
+            if (*end || !*optarg || optarg[0] == '-' || errno || v > 1000000000ul)
+                return usage_error("--max-errors needs a number, not '%s'%s", optarg, "");
+            s->max_errors = (unsigned)v;
+            break;
+        }
+        default:
+            break;
+        }
+    }
+    for (int i = optind; i < argc; i++)
+        s->files[s->nfiles++] = argv[i];
+    if (s->target) {
+        /* asked of the library, which knows the targets */
+        ptx_context *probe = ptx_context_new();
+        if (!probe)
+            return 2;
+        ptx_status st = ptx_context_set_target(probe, s->target);
+        ptx_context_free(probe);
+        if (st != PTX_OK)
+            return usage_error("--target takes an architecture such as sm_90a, not '%s'%s", s->target, "");
+    }
+    return check_combinations(s);
+}
+
+/* ---- output -------------------------------------------------------------- */
 
 typedef struct filter {
     const char **patterns;
     int n;
     bool keep_others;       /* --emit-ptx: keep what is not a function */
+    bool *matched;          /* per pattern: it matched a function */
 } filter;
+
+static bool name_wanted(const filter *f, const char *name)
+{
+    bool want = false;
+    for (int i = 0; i < f->n; i++)
+        if (fnmatch(f->patterns[i], name, 0) == 0)
+            want = f->matched[i] = true;
+    return want;
+}
 
 static bool want_item(const ptx_node *item, void *user)
 {
     const filter *f = user;
     if (item->kind != PTX_NODE_FUNC)
         return f->keep_others;
-    const char *name = ((const ptx_func *)item)->name->text;
-    for (int i = 0; i < f->n; i++)
-        if (fnmatch(f->patterns[i], name, 0) == 0)
-            return true;
-    return false;
+    return name_wanted(f, ((const ptx_func *)item)->name->text);
 }
 
-static ptx_status list_functions(const ptx_module *m, const filter *flt, FILE *out)
+/* A JSON string: the characters JSON requires escaped are. */
+static void json_string(FILE *out, const char *s)
+{
+    fputc('"', out);
+    for (; *s; s++) {
+        unsigned char ch = (unsigned char)*s;
+        if (ch == '"' || ch == '\\')
+            fprintf(out, "\\%c", ch);
+        else if (ch < 0x20)
+            fprintf(out, "\\u%04x", ch);
+        else
+            fputc(ch, out);
+    }
+    fputc('"', out);
+}
+
+/* Every module-level function, with --function's patterns marked when
+ * they match; as text lines or, with json, one JSON document. */
+static ptx_status list_functions(const ptx_module *m, const filter *flt, bool json, const char *file,
+                                 FILE *out)
 {
     ptx_iter *it = ptx_iter_new(m);
     if (!it)
         return PTX_ERR_NOMEM;
     const ptx_node *n;
     ptx_event ev;
+    int count = 0;
+    if (json) {
+        fputs("{\"file\":", out);
+        json_string(out, file);
+        fputs(",\"functions\":[", out);
+    }
     while ((ev = ptx_iter_next(it, &n)) > 0) {
         if (ev != PTX_EVENT_ENTER || ptx_iter_depth(it) != 0)
             continue;
         ptx_iter_skip_children(it);
-        if (n->kind != PTX_NODE_FUNC || (flt->n && !want_item(n, (void *)flt)))
+        if (n->kind != PTX_NODE_FUNC)
             continue;
         const ptx_func *f = (const ptx_func *)n;
-        fprintf(out, "%-8s %-9s %s%s\n", f->is_entry ? "kernel" : "function",
-                f->linkage ? ptx_linkage_name(f->linkage) : "-", f->name->text,
-                f->body ? "" : " (prototype)");
+        if (flt->n && !name_wanted(flt, f->name->text))
+            continue;
+        const char *link = f->linkage ? ptx_linkage_name(f->linkage) : NULL;
+        if (json) {
+            fprintf(out, "%s{\"name\":", count++ ? "," : "");
+            json_string(out, f->name->text);
+            fprintf(out, ",\"kind\":\"%s\",\"linkage\":", f->is_entry ? "kernel" : "function");
+            if (link)
+                json_string(out, link[0] == '.' ? link + 1 : link);
+            else
+                fputs("null", out);
+            fprintf(out, ",\"defined\":%s}", f->body ? "true" : "false");
+        } else {
+            fprintf(out, "%-8s %-9s %s%s\n", f->is_entry ? "kernel" : "function", link ? link : "-",
+                    f->name->text, f->body ? "" : " (prototype)");
+        }
     }
+    if (json)
+        fputs("]}\n", out);
     ptx_iter_free(it);
     return ev == PTX_EVENT_NOMEM ? PTX_ERR_NOMEM : PTX_OK;
 }
 
-/* The exit status of a run whose only output is standard output: 2, with a
- * message, when it could not all be written (a full disk, a closed pipe). */
-static int stdout_status(bool ok)
+/* --function: mark the patterns that match a function of m (whatever the
+ * printer asks of the filter). */
+static void mark_functions(const ptx_module *m, const filter *flt)
 {
-    if (fflush(stdout) != 0 || ferror(stdout) || !ok) {
-        fprintf(stderr, "ptx-front: cannot write output: %s\n", strerror(errno));
+    for (const ptx_node *n = m->first; n; n = n->next)
+        if (n->kind == PTX_NODE_FUNC)
+            (void)name_wanted(flt, ((const ptx_func *)n)->name->text);
+}
+
+static void write_failed(ptx_status ps, const char *out_path)
+{
+    /* the same words whether the write failed now or at fclose */
+    const char *why = ps == PTX_ERR_NOMEM ? "out of memory" : strerror(errno);
+    if (out_path)
+        fprintf(stderr, "ptx-front: cannot write '%s': %s\n", out_path, why);
+    else
+        fprintf(stderr, "ptx-front: cannot write output: %s\n", why);
+}
+
+/* --list-instructions and --explain: the tables, no file. */
+static int reference(const settings *s, FILE *out)
+{
+    if (s->mode == EXPLAIN) {
+        ptx_status st = ptx_print_instruction_forms(s->explain, ptx_write_file, out);
+        if (st == PTX_ERR_INPUT) {
+            fprintf(stderr, "ptx-front: the tables have no instruction '%s' (see --list-instructions)\n",
+                    s->explain);
+            return 2;
+        }
+        if (st != PTX_OK) {
+            write_failed(st, s->out_path);
+            return 2;
+        }
+        return 0;
+    }
+    size_t listed = 0;
+    ptx_status st = ptx_print_instruction_list(s->pattern, ptx_write_file, out, &listed);
+    if (st != PTX_OK) {
+        write_failed(st, s->out_path);
         return 2;
     }
+    if (!listed)
+        fprintf(stderr, "ptx-front: warning: no instruction matches '%s'\n", s->pattern);
     return 0;
 }
 
-static int fail_usage(const char *msg, const char *arg)
+/* Parses and prints one file; returns its exit status (0, 1 or 2) and
+ * sets *out_failed when the output could not be written. */
+static int run_file(const settings *s, const char *file, filter *flt, FILE *out, bool *out_failed)
 {
-    fprintf(stderr, "ptx-front: %s%s%s\n%s", msg, arg ? " " : "", arg ? arg : "", usage);
-    return 2;
+    ptx_context *ctx = ptx_context_new();
+    if (!ctx) {
+        fprintf(stderr, "ptx-front: out of memory\n");
+        return 2;
+    }
+    ptx_context_set_max_errors(ctx, s->max_errors);
+    if (s->target)
+        (void)ptx_context_set_target(ctx, s->target);   /* checked by parse_options */
+    const ptx_module *m = NULL;
+    ptx_status st = ptx_parse_file(ctx, file, &m);
+    int status = 0;
+    if (st == PTX_ERR_IO) {
+        fprintf(stderr, "ptx-front: cannot read '%s': %s\n", file,
+                ptx_context_io_error(ctx) ? ptx_context_io_error(ctx) : "read error");
+        status = 2;
+    } else if (st == PTX_ERR_NOMEM) {
+        fprintf(stderr, "ptx-front: %s: out of memory\n", file);
+        status = 2;
+    } else {
+        for (size_t k = 0; k < ptx_diag_count(ctx); k++)
+            ptx_diag_render(ctx, ptx_diag_get(ctx, k), ptx_write_file, stderr);
+        if (st == PTX_ERR_INPUT) {
+            status = 1;
+        } else if (s->mode != CHECK) {
+            bool json = s->mode == JSON || s->given[O_JSON];
+            ptx_print_filter pf = flt->n ? want_item : NULL;
+            if (flt->n)
+                mark_functions(m, flt);
+            /* several files: say whose output follows (JSON is one
+             * document per line and names its file itself) */
+            if (s->nfiles > 1 && !json)
+                fprintf(out, s->mode == EMIT_PTX ? "// == %s\n" : "== %s\n", file);
+            ptx_status ps = PTX_OK;
+            switch (s->mode) {
+            case AST:
+                ps = ptx_print_tree_items(ctx, m, s->print_flags, pf, flt, ptx_write_file, out);
+                break;
+            case EMIT_PTX:
+                ps = ptx_print_ptx_items(ctx, m, pf, flt, ptx_write_file, out);
+                break;
+            case JSON:
+                ps = ptx_print_json(ctx, m, pf, flt, ptx_write_file, out);
+                break;
+            case STATS:
+                ps = ptx_print_stats(ctx, m, json, pf, flt, ptx_write_file, out);
+                break;
+            case LIST_FUNCTIONS:
+                ps = list_functions(m, flt, json, file, out);
+                if (ps == PTX_OK && ferror(out))
+                    ps = PTX_ERR_IO;
+                break;
+            default:
+                break;
+            }
+            if (ps != PTX_OK) {
+                write_failed(ps, out != stdout ? s->out_path : NULL);
+                status = 2;
+                *out_failed = ps != PTX_ERR_NOMEM;
+            }
+        }
+    }
+    ptx_context_free(ctx);
+    return status;
 }
 
 int main(int argc, char **argv)
 {
-    enum mode mode = CHECK;
-    bool json = false, compact = false;
-    const char *out_path = NULL;
-    unsigned print_flags = 0;
-    unsigned max_errors = 20;
-    const char **files = calloc((size_t)argc, sizeof *files);
-    const char **patterns = calloc((size_t)argc, sizeof *patterns);
-    int nfiles = 0, npatterns = 0, status = 0;
-    if (!files || !patterns)
-        return 2;
-
-    for (int i = 1; i < argc && status == 0; i++) {
-        const char *a = argv[i];
-        if (strcmp(a, "--ast") == 0) {
-            mode = AST;
-        } else if (strcmp(a, "--emit-ptx") == 0) {
-            mode = EMIT_PTX;
-        } else if (strcmp(a, "--stats") == 0) {
-            mode = STATS;
-        } else if (strcmp(a, "--json") == 0) {
-            json = true;
-        } else if (strcmp(a, "--compact") == 0) {
-            compact = true;
-        } else if (strcmp(a, "--list-functions") == 0) {
-            mode = LIST_FUNCTIONS;
-        } else if (strcmp(a, "--no-locations") == 0) {
-            print_flags |= PTX_PRINT_NO_LOCATIONS;
-        } else if (strcmp(a, "--function") == 0) {
-            if (++i == argc)
-                status = fail_usage("--function needs a name or pattern", NULL);
-            else
-                patterns[npatterns++] = argv[i];
-        } else if (strcmp(a, "-o") == 0) {
-            if (++i == argc)
-                status = fail_usage("-o needs a file name", NULL);
-            else
-                out_path = argv[i];
-        } else if (strcmp(a, "--max-errors") == 0) {
-            char *end;
-            if (++i == argc || (max_errors = (unsigned)strtoul(argv[i], &end, 10), *end || !*argv[i]))
-                status = fail_usage("--max-errors needs a number", NULL);
-        } else if (strcmp(a, "--list-instructions") == 0) {
-            mode = LIST_INSTRUCTIONS;
-        } else if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
-            fputs(usage, stdout);
-            free(files);
-            free(patterns);
-            return stdout_status(true);
-        } else if (strcmp(a, "--version") == 0) {
-            printf("ptx-front %s (PTX ISA 9.0)\n", ptx_version());
-            free(files);
-            free(patterns);
-            return stdout_status(true);
-        } else if (a[0] == '-' && a[1] != '\0') {
-            status = fail_usage("unknown option", a);
-        } else {
-            files[nfiles++] = a;
-        }
-    }
-    if (status == 0 && json && mode == CHECK)
-        mode = JSON;
-    if (status == 0 && compact && mode != AST)
-        status = fail_usage("--compact goes with --ast", NULL);
-    if (status == 0 && nfiles == 0 && mode != LIST_INSTRUCTIONS)
-        status = fail_usage("no input file", NULL);
-    if (status == 0 && nfiles > 0 && mode == LIST_INSTRUCTIONS)
-        status = fail_usage("--list-instructions takes no input file", NULL);
+    settings s = { .mode = CHECK, .max_errors = 20 };
+    s.files = calloc((size_t)argc, sizeof *s.files);
+    s.patterns = calloc((size_t)argc, sizeof *s.patterns);
+    bool *matched = calloc((size_t)argc, sizeof *matched);
+    int status = !s.files || !s.patterns || !matched ? 2 : parse_options(argc, argv, &s);
     if (status) {
-        free(files);
-        free(patterns);
-        return status;
+        free(s.files);
+        free(s.patterns);
+        free(matched);
+        return status < 0 ? (fflush(stdout) != 0 || ferror(stdout)
+                                 ? (fprintf(stderr, "ptx-front: cannot write output: %s\n", strerror(errno)), 2)
+                                 : 0)
+                          : status;
     }
-    if (compact)
-        print_flags |= PTX_PRINT_COMPACT;
-    filter flt = { patterns, npatterns, mode == EMIT_PTX };
-    ptx_print_filter pf = npatterns ? want_item : NULL;
+    filter flt = { s.patterns, s.npatterns, s.mode == EMIT_PTX, matched };
 
     FILE *out = stdout;
-    if (out_path && mode != CHECK && !(out = fopen(out_path, "w"))) {
-        fprintf(stderr, "ptx-front: cannot write '%s': %s\n", out_path, strerror(errno));
-        free(files);
-        free(patterns);
+    if (s.out_path && !(out = fopen(s.out_path, "w"))) {
+        fprintf(stderr, "ptx-front: cannot write '%s': %s\n", s.out_path, strerror(errno));
+        free(s.files);
+        free(s.patterns);
+        free(matched);
         return 2;
     }
-
-    if (mode == LIST_INSTRUCTIONS && ptx_print_instruction_table(ptx_write_file, out) != PTX_OK) {
-        fprintf(stderr, "ptx-front: cannot write output: %s\n", strerror(errno));
-        status = 2;
-    }
     bool out_failed = false;
-    for (int i = 0; i < nfiles; i++) {
-        ptx_context *ctx = ptx_context_new();
-        if (!ctx) {
-            fprintf(stderr, "ptx-front: out of memory\n");
-            status = 2;
-            break;
-        }
-        ptx_context_set_max_errors(ctx, max_errors);
-        const ptx_module *m = NULL;
-        ptx_status st = ptx_parse_file(ctx, files[i], &m);
-        if (st == PTX_ERR_IO) {
-            fprintf(stderr, "ptx-front: cannot read '%s': %s\n", files[i],
-                    ptx_context_io_error(ctx) ? ptx_context_io_error(ctx) : "read error");
-            status = 2;
-        } else if (st == PTX_ERR_NOMEM) {
-            fprintf(stderr, "ptx-front: %s: out of memory\n", files[i]);
-            status = 2;
-        } else {
-            for (size_t k = 0; k < ptx_diag_count(ctx); k++)
-                ptx_diag_render(ctx, ptx_diag_get(ctx, k), ptx_write_file, stderr);
-            if (st == PTX_ERR_INPUT) {
-                if (status < 1)
-                    status = 1;
-            } else if (mode != CHECK) {
-                /* several files: say whose output follows (JSON is one
-                 * document per line and names its file itself) */
-                if (nfiles > 1 && !json)
-                    fprintf(out, mode == EMIT_PTX ? "// == %s\n" : "== %s\n", files[i]);
-                ptx_status ps = PTX_OK;
-                switch (mode) {
-                case AST:
-                    ps = ptx_print_tree_items(ctx, m, print_flags, pf, &flt, ptx_write_file, out);
-                    break;
-                case EMIT_PTX:
-                    ps = ptx_print_ptx_items(ctx, m, pf, &flt, ptx_write_file, out);
-                    break;
-                case JSON:
-                    ps = ptx_print_json(ctx, m, pf, &flt, ptx_write_file, out);
-                    break;
-                case STATS:
-                    ps = ptx_print_stats(ctx, m, json, pf, &flt, ptx_write_file, out);
-                    break;
-                case LIST_FUNCTIONS:
-                    ps = list_functions(m, &flt, out);
-                    break;
-                case CHECK:
-                case LIST_INSTRUCTIONS:
-                    break;
-                }
-                if (ps != PTX_OK) {
-                    /* the same words whether the write failed now or at fclose */
-                    const char *why = ps == PTX_ERR_NOMEM ? "out of memory" : strerror(errno);
-                    if (out != stdout)
-                        fprintf(stderr, "ptx-front: cannot write '%s': %s\n", out_path, why);
-                    else
-                        fprintf(stderr, "ptx-front: cannot write output: %s\n", why);
-                    status = 2;
-                    out_failed = ps != PTX_ERR_NOMEM;
-                }
-            }
-        }
-        ptx_context_free(ctx);
-        if (out_failed)     /* said once: the other files' output would fail too */
-            break;
+    if (s.mode == LIST_INSTRUCTIONS || s.mode == EXPLAIN) {
+        status = reference(&s, out);
+        out_failed = status == 2;
     }
+    for (int i = 0; i < s.nfiles && !out_failed; i++) {
+        int st = run_file(&s, s.files[i], &flt, out, &out_failed);
+        if (st > status)
+            status = st;
+    }
+    /* a pattern that selected nothing in any file is most likely a typo */
+    for (int i = 0; i < s.npatterns; i++)
+        if (!matched[i])
+            fprintf(stderr, "ptx-front: warning: --function '%s' matches no function\n", s.patterns[i]);
     if (out_failed) {
         if (out != stdout)
             fclose(out);
     } else if (out != stdout) {
         if (fclose(out) != 0 && status < 2) {
-            fprintf(stderr, "ptx-front: cannot write '%s': %s\n", out_path, strerror(errno));
+            fprintf(stderr, "ptx-front: cannot write '%s': %s\n", s.out_path, strerror(errno));
             status = 2;
         }
     } else if (fflush(stdout) != 0 || ferror(stdout)) {
         fprintf(stderr, "ptx-front: cannot write output: %s\n", strerror(errno));
         status = 2;
     }
-    free(files);
-    free(patterns);
+    free(s.files);
+    free(s.patterns);
+    free(matched);
     return status;
 }

@@ -63,6 +63,13 @@ void ptx_context_free(ptx_context *ctx);
  * 0 means no limit.  Set before parsing. */
 void ptx_context_set_max_errors(ptx_context *ctx, unsigned max_errors);
 
+/* Reads the module as if its .target named `arch` first ("sm_90a",
+ * "compute_80") instead of its own architecture (its other target options
+ * stay): instructions, the tree and the printers all see `arch`.  NULL
+ * goes back to the module's own.  PTX_ERR_USAGE for a name that is not an
+ * architecture.  Set before parsing; the string is copied. */
+ptx_status ptx_context_set_target(ptx_context *ctx, const char *arch);
+
 /* Whether a parse checks instructions against the syntax tables (the
  * default) or only builds the tree.  Set before parsing. */
 void ptx_context_set_validation(ptx_context *ctx, bool validate);
@@ -241,6 +248,23 @@ size_t ptx_opcode_modifiers(const char *opcode, ptx_mod_category cat,
 /* Writes one line per family: name, PTX ISA version and target that
  * introduced it, and how many forms the tables give it. */
 ptx_status ptx_print_instruction_table(ptx_write_fn write, void *user);
+
+/* The instruction reference (--list-instructions): one line per
+ * instruction name as it is written ("bar.sync", "vadd4",
+ * "wgmma.mma_async"), sorted, with the PTX ISA version and target that
+ * introduced it and its family as the manual heads it ("bar / barrier").
+ * `pattern` selects names: a shell glob, or a plain word for the names that
+ * are it or start with it and a dot ("bar": bar.sync, bar.warp.sync); NULL
+ * for all.  *listed (when not NULL) receives how many lines were written. */
+ptx_status ptx_print_instruction_list(const char *pattern, ptx_write_fn write, void *user,
+                                      size_t *listed);
+
+/* The forms of one instruction (--explain) in the PTX manual's notation,
+ * each with its placeholders' values, PTX ISA version and target.  `name`
+ * is an instruction name of the list, or a first word that starts several
+ * ("mma" for mma.sync).  PTX_ERR_INPUT, with nothing written, when the
+ * tables have no such instruction. */
+ptx_status ptx_print_instruction_forms(const char *name, ptx_write_fn write, void *user);
 
 /* ------------------------------------------------------------------ */
 /* Changing the tree                                                   */

@@ -1,0 +1,186 @@
+#!/bin/sh
+# The command line: every option case with its exit status and its exact
+# stderr (usage errors are one line and the hint, never the whole help),
+# what the output options print, and the --explain output of five
+# instructions against test/cli/explain/NAME.expected.
+# usage: run.sh PTX_FRONT [--update]   (--update rewrites the explain goldens)
+front=$1
+case $front in /*) ;; *) front=$(pwd)/$front ;; esac
+here=$(cd "$(dirname "$0")" && pwd)
+top=$(cd "$here/../.." && pwd)
+update=$2
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/ptx-cli.XXXXXX") || exit 2
+trap 'rm -rf "$tmp"' EXIT
+pass=0 fail=0
+ok() { pass=$((pass + 1)); }
+bad() { echo "FAIL $*"; fail=$((fail + 1)); }
+cd "$top" || exit 2
+k=examples/saxpy.ptx
+hint="Try 'ptx-front --help' for more information."
+
+# t STATUS STDERR ARGS...: ptx-front ARGS exits with STATUS and writes
+# exactly STDERR (a '|' separates its lines); stdout is left in $tmp/out
+t() {
+    want_rc=$1 want_err=$2
+    shift 2
+    "$front" "$@" >"$tmp/out" 2>"$tmp/err"
+    rc=$?
+    printf '%s\n' "$want_err" | tr '|' '\n' >"$tmp/want"
+    [ -z "$want_err" ] && : >"$tmp/want"
+    if [ $rc -ne "$want_rc" ]; then
+        bad "ptx-front $*: exit status $rc, expected $want_rc ($(head -1 "$tmp/err"))"
+    elif ! cmp -s "$tmp/want" "$tmp/err"; then
+        bad "ptx-front $*: stderr differs:"
+        diff "$tmp/want" "$tmp/err" | head -8
+    else
+        ok
+    fi
+}
+# has TEXT WHAT: stdout of the last t contains the line TEXT
+has() {
+    grep -qxF -- "$1" "$tmp/out" && ok || bad "$2: no line '$1' in the output"
+}
+
+# -- GNU conventions -------------------------------------------------------
+t 0 "" --max-errors=5 "$k"
+t 0 "" --max-errors 5 "$k"
+t 0 "" --function=saxpy --list-functions "$k"
+has "kernel   .visible  saxpy" "--function=saxpy --list-functions"
+t 0 "" --function saxpy --list-functions "$k"
+has "kernel   .visible  saxpy" "--function saxpy --list-functions"
+t 0 "" "-o$tmp/o1.txt" --list-functions "$k"
+grep -qxF "kernel   .visible  saxpy" "$tmp/o1.txt" && ok || bad "-oFILE: $tmp/o1.txt lacks the listing"
+t 0 "" -o "$tmp/o2.txt" --list-functions "$k"
+cmp -s "$tmp/o1.txt" "$tmp/o2.txt" && ok || bad "-o FILE and -oFILE wrote different files"
+t 0 "" --output="$tmp/o3.txt" --list-functions "$k"
+cmp -s "$tmp/o1.txt" "$tmp/o3.txt" && ok || bad "--output=FILE and -oFILE wrote different files"
+# options after the file, and unique prefixes of long names
+t 0 "" "$k" --list-functions
+has "kernel   .visible  saxpy" "an option after the file"
+t 0 "" --list-f "$k"
+has "kernel   .visible  saxpy" "--list-f (a unique prefix)"
+# a unique prefix of --max-errors is --max-errors (GNU getopt_long)
+t 0 "" --max-error=3 "$k"
+# -- ends the options: what follows is a file, even when it starts with -
+cp "$k" "$tmp/--ast"
+(cd "$tmp" && "$front" --list-functions -- --ast >"$tmp/out" 2>"$tmp/err")
+[ $? -eq 0 ] && grep -qxF "kernel   .visible  saxpy" "$tmp/out" && ok || bad "-- --ast: not read as a file"
+t 2 "ptx-front: cannot read '--stats': No such file or directory" -- --stats
+
+# -- unknown, ambiguous and malformed options: one line and the hint -----------
+t 2 "ptx-front: unknown option '--astt'; did you mean '--ast'?|$hint" --astt "$k"
+t 2 "ptx-front: unknown option '--max-erors'; did you mean '--max-errors'?|$hint" --max-erors=3 "$k"
+t 2 "ptx-front: unknown option '--emit_ptx'; did you mean '--emit-ptx'?|$hint" --emit_ptx "$k"
+t 2 "ptx-front: unknown option '-ast'; did you mean '--ast'?|$hint" -ast "$k"
+t 2 "ptx-front: unknown option '--frobnicate'|$hint" --frobnicate "$k"
+t 2 "ptx-front: unknown option '-x'|$hint" -x "$k"
+t 2 "ptx-front: option '--list' is ambiguous: --list-functions, --list-instructions|$hint" --list "$k"
+t 2 "ptx-front: option '--ast' takes no argument|$hint" --ast=1 "$k"
+t 2 "ptx-front: --max-errors needs an argument (N)|$hint" "$k" --max-errors
+t 2 "ptx-front: -o needs an argument (FILE)|$hint" "$k" -o
+t 2 "ptx-front: --max-errors needs a number, not 'x'|$hint" --max-errors=x "$k"
+t 2 "ptx-front: --max-errors needs a number, not '-1'|$hint" --max-errors=-1 "$k"
+t 2 "ptx-front: no input file|$hint" --ast
+t 2 "ptx-front: no input file|$hint"
+
+# -- combinations: one output; the others only where they do something -------------
+t 2 "ptx-front: --json does not go with --ast: it goes alone (the tree as JSON) or with --stats or --list-functions|$hint" --ast --json "$k"
+t 2 "ptx-front: --json does not go with --emit-ptx: it goes alone (the tree as JSON) or with --stats or --list-functions|$hint" --json --emit-ptx "$k"
+t 2 "ptx-front: --emit-ptx and --stats are both output options: choose one|$hint" --emit-ptx --stats "$k"
+t 2 "ptx-front: --ast and --list-functions are both output options: choose one|$hint" --ast --list-functions "$k"
+t 2 "ptx-front: --list-instructions and --explain are both output options: choose one|$hint" --list-instructions --explain add
+t 2 "ptx-front: --no-locations goes only with --ast|$hint" --no-locations "$k"
+t 2 "ptx-front: --no-locations goes only with --ast|$hint" --no-locations --emit-ptx "$k"
+t 2 "ptx-front: --compact goes only with --ast|$hint" --compact --stats "$k"
+t 2 "ptx-front: --function selects what --ast, --emit-ptx, --json, --stats or --list-functions print|$hint" --function saxpy "$k"
+t 2 "ptx-front: -o needs an output option (checking alone writes nothing)|$hint" -o "$tmp/x" "$k"
+t 2 "ptx-front: --max-errors reads PTX files: not with --list-instructions or --explain|$hint" --max-errors 3 --explain add
+t 2 "ptx-front: --target reads PTX files: not with --list-instructions or --explain|$hint" --target sm_90 --list-instructions
+t 2 "ptx-front: --list-instructions takes one PATTERN and no input file|$hint" --list-instructions add "$k"
+t 2 "ptx-front: --list-instructions takes one PATTERN and no input file|$hint" --list-instructions=add "$k"
+t 2 "ptx-front: --explain takes no input file ('$k')|$hint" --explain add "$k"
+# an option given twice is not two outputs
+t 0 "" --ast --ast --compact "$k"
+
+# -- --function matching nothing: a warning, the run goes on ------------------
+t 0 "ptx-front: warning: --function 'nomatch' matches no function" --function nomatch --list-functions "$k"
+[ ! -s "$tmp/out" ] && ok || bad "--function nomatch printed a function"
+t 0 "ptx-front: warning: --function 'x*' matches no function" --function 'sax*' --function 'x*' --ast --compact "$k"
+grep -q "fma.rn.f32" "$tmp/out" && ok || bad "--function 'sax*' lost saxpy's instructions"
+
+# -- --list-functions --json: one document per file ----------------------------
+t 0 "" --list-functions --json "$k" "$k"
+[ "$(sed -n 1p "$tmp/out")" = '{"file":"examples/saxpy.ptx","functions":[{"name":"saxpy","kind":"kernel","linkage":"visible","defined":true}]}' ] &&
+    [ "$(wc -l <"$tmp/out")" -eq 2 ] && ok || bad "--list-functions --json: $(head -c 200 "$tmp/out")"
+printf '.version 8.0\n.target sm_90\n.address_size 64\n.func f(.param .b32 x);\n.visible .entry k()\n{\n\tret;\n}\n' >"$tmp/two.ptx"
+t 0 "" --list-functions --json "$tmp/two.ptx"
+grep -qF '"functions":[{"name":"f","kind":"function","linkage":null,"defined":false},{"name":"k","kind":"kernel","linkage":"visible","defined":true}]}' "$tmp/out" &&
+    ok || bad "--list-functions --json of a prototype and a kernel: $(cat "$tmp/out")"
+t 0 "" --list-functions "$tmp/two.ptx"
+has "function -         f (prototype)" "--list-functions of a prototype"
+
+# -- --target: the module read as if it declared that architecture ----------------
+printf '.version 8.0\n.target sm_80\n.address_size 64\n.visible .entry k()\n{\n\tfence.proxy.async;\n\tret;\n}\n' >"$tmp/sm90.ptx"
+t 1 "$tmp/sm90.ptx:6:2: error: 'fence' (fence.proxy <async> {<asyncspace>}) requires .target sm_90 or later; this module targets sm_80| 	fence.proxy.async;| 	^~~~~~~~~~~~~~~~~" "$tmp/sm90.ptx"
+t 0 "" --target sm_90 "$tmp/sm90.ptx"
+t 0 "" --target=compute_90 "$tmp/sm90.ptx"
+t 1 "$tmp/sm90.ptx:6:2: error: 'fence' (fence.proxy <async> {<asyncspace>}) requires .target sm_90 or later; this module targets sm_86| 	fence.proxy.async;| 	^~~~~~~~~~~~~~~~~" --target sm_86 "$tmp/sm90.ptx"
+t 0 "" --target sm_90 --emit-ptx "$tmp/sm90.ptx"
+has ".target sm_90" "--target sm_90 --emit-ptx"
+t 1 "$tmp/sm90.ptx:2:9: error: target 'sm_100' requires PTX ISA .version 8.6 or later| .target sm_80|         ^~~~~" --target sm_100 "$tmp/sm90.ptx"
+t 2 "ptx-front: --target takes an architecture such as sm_90a, not 'sm80'|$hint" --target sm80 "$k"
+t 2 "ptx-front: --target takes an architecture such as sm_90a, not 'texmode_unified'|$hint" --target texmode_unified "$k"
+
+# -- the instruction reference ---------------------------------------------------
+t 0 "" --list-instructions
+for name in vadd4 fence bar.sync wgmma.mma_async.sync cp.async.bulk.tensor mma ld add; do
+    awk -v n="$name" '$1 == n { found = 1 } END { exit !found }' "$tmp/out" && ok ||
+        bad "--list-instructions has no line for $name"
+done
+# no internal family ids: every family word is an instruction name's start
+for id in bar_barrier membar_fence vop4 braces_scope guard_predicate; do
+    grep -q "$id" "$tmp/out" && bad "--list-instructions shows the internal id $id" || ok
+done
+awk '$2 != "PTX" || $3 !~ /^[0-9]\.[0-9]$/ { bad = 1 } END { exit bad }' "$tmp/out" && ok ||
+    bad "--list-instructions: a line without name, PTX version and target"
+t 0 "" --list-instructions vadd4
+[ "$(cat "$tmp/out")" = "vadd4                              PTX 3.0  sm_30    vabsdiff4 / vadd4 / vavrg4 / vmax4 / vmin4 / vsub4" ] &&
+    ok || bad "--list-instructions vadd4: $(cat "$tmp/out")"
+t 0 "" --list-instructions=bar
+[ "$(awk '{print $1}' "$tmp/out" | tr '\n' ' ')" = "bar.arrive bar.cta.arrive bar.cta.red bar.cta.sync bar.red bar.sync bar.warp.sync " ] &&
+    ok || bad "--list-instructions=bar: $(awk '{print $1}' "$tmp/out" | tr '\n' ' ')"
+t 0 "" --list-instructions 'fence*'
+[ "$(awk '{print $1}' "$tmp/out" | tr '\n' ' ')" = "fence fence.proxy " ] && ok ||
+    bad "--list-instructions 'fence*': $(awk '{print $1}' "$tmp/out" | tr '\n' ' ')"
+has "fence                              PTX 6.0  sm_70    fence / membar" "--list-instructions 'fence*'"
+t 0 "ptx-front: warning: no instruction matches 'nosuch'" --list-instructions nosuch
+t 2 "ptx-front: the tables have no instruction 'addx' (see --list-instructions)" --explain addx
+t 2 "ptx-front: --explain needs an argument (OPCODE)|$hint" --explain
+# the manual's notation: no internal set names, no repeated modifiers
+t 0 "" --explain add
+grep -q '<\|rnz\|{\.sat}{\.sat}' "$tmp/out" && bad "--explain add shows table notation: $(grep '<\|rnz\|{\.sat}{\.sat}' "$tmp/out" | head -1)" || ok
+# the goldens
+for name in add ld mma cp.async.bulk.tensor setp; do
+    "$front" --explain "$name" >"$tmp/explain" 2>&1
+    rc=$?
+    if [ "$update" = --update ]; then
+        [ $rc -eq 0 ] && cp "$tmp/explain" "$here/explain/$name.expected" || bad "--explain $name: exit status $rc"
+    elif [ $rc -ne 0 ]; then
+        bad "--explain $name: exit status $rc"
+    elif ! cmp -s "$tmp/explain" "$here/explain/$name.expected"; then
+        bad "--explain $name differs from test/cli/explain/$name.expected:"
+        diff "$here/explain/$name.expected" "$tmp/explain" | head -10
+    else
+        ok
+    fi
+done
+
+# -- help and version: on stdout, status 0 ----------------------------------------
+t 0 "" --help
+grep -q '^  --explain OPCODE' "$tmp/out" && ok || bad "--help lacks --explain"
+t 0 "" -h
+t 0 "" --version
+grep -q '^ptx-front [0-9]' "$tmp/out" && ok || bad "--version: $(cat "$tmp/out")"
+
+echo "cli: $pass passed, $fail failed"
+[ $fail -eq 0 ]
