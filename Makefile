@@ -14,6 +14,8 @@ AR          ?= ar
 PREFIX      ?= /usr/local
 CHECK_CFLAGS ?= $(shell $(PKG_CONFIG) --cflags check 2>/dev/null)
 CHECK_LIBS   ?= $(shell $(PKG_CONFIG) --libs check 2>/dev/null)
+# ./configure records whether Check is there; without configure, ask
+HAVE_CHECK   ?= $(if $(shell $(PKG_CONFIG) --exists check 2>/dev/null && echo y),yes,no)
 OPT         ?= -O2 -g
 # warnings are errors in CI (which sets CI=true), or with WERROR=-Werror
 ifeq ($(CI),true)
@@ -49,7 +51,7 @@ ISA_TABLES := $(sort $(wildcard grammar/isa/*.isa))
 HEADERS := $(wildcard include/ptx/*.h) $(wildcard src/*.h) $(B)/include/ptx/isa.h
 UNIT_SRCS := $(wildcard test/unit/*.c)
 
-.PHONY: all check unit errors cli mistakes experiments hostile valgrind examples installcheck mutations conformance fuzz bench bench-smoke clean distclean install uninstall update-golden mutate-corpus
+.PHONY: all check unit errors cli build-without-check mistakes experiments hostile valgrind examples installcheck mutations conformance fuzz bench bench-smoke clean distclean install uninstall update-golden mutate-corpus
 all: $(B)/ptx-front $(B)/libptxfront.a
 
 $(B)/gen/ptx.tab.c $(B)/gen/ptx.tab.h &: grammar/ptx.y
@@ -93,11 +95,21 @@ $(B)/libptxfront.a: $(LIB_OBJS)
 $(B)/ptx-front: tools/ptx-front.c $(B)/libptxfront.a
 	$(CC) $(ALL_CFLAGS) -o $@ $< $(B)/libptxfront.a $(ALL_LDFLAGS)
 
-$(B)/check_ptx: $(UNIT_SRCS) test/unit/check_suites.h test/unit/json_check.h $(B)/libptxfront.a
+# the unit tests need Check: without it, say so before building anything
+.PHONY: need-check
+need-check:
+	@if [ "$(HAVE_CHECK)" != yes ]; then \
+	    echo "make check: the unit tests need Check (>= 0.9.10, found through pkg-config), which ./configure did not find;" >&2; \
+	    echo "  on Debian: sudo apt-get install check pkg-config, then ./configure again" >&2; \
+	    echo "  (the tool and the library need only a C compiler, flex and bison: make)" >&2; \
+	    exit 1; \
+	fi
+
+$(B)/check_ptx: $(UNIT_SRCS) test/unit/check_suites.h test/unit/json_check.h $(B)/libptxfront.a | need-check
 	$(CC) $(ALL_CFLAGS) $(CHECK_CFLAGS) -o $@ $(UNIT_SRCS) $(B)/libptxfront.a $(CHECK_LIBS) $(ALL_LDFLAGS)
 
 # loop-bounds.sh: every loop test takes its bound from its table
-unit: $(B)/check_ptx
+unit: need-check $(B)/check_ptx
 	sh test/unit/loop-bounds.sh $(UNIT_SRCS)
 	CK_DEFAULT_TIMEOUT=120 $(B)/check_ptx
 
@@ -115,6 +127,11 @@ errors: $(B)/ptx-front
 # goldens of test/cli/explain/)
 cli: $(B)/ptx-front
 	sh test/cli/run.sh $(B)/ptx-front
+
+# ./configure && make on a copy of the sources with no Check to be found:
+# the tool builds, make unit says what is missing (test/build/no-check.sh)
+build-without-check:
+	sh test/build/no-check.sh
 
 # hostile input too large to commit, unreadable files, full disks
 # (test/hostile/README.md lists every hostile case and its test)
@@ -165,7 +182,7 @@ mutations: $(B)/mutations
 # SKIP_LOG, which the targets below inherit); REQUIRE_CORPORA=1 makes any
 # skip a failure.
 check: export SKIP_LOG := $(abspath $(B))/skipped.$(shell echo $$PPID)
-check: unit errors cli mistakes hostile examples mutations experiments conformance bench-smoke
+check: unit errors cli build-without-check mistakes hostile examples mutations experiments conformance bench-smoke
 	@if [ -s "$$SKIP_LOG" ]; then \
 	    echo "make check: passed, but these were NOT tested (they need ../shared, ptxas or a tool; REQUIRE_CORPORA=1 makes this a failure):"; \
 	    sed 's/^/    SKIPPED: /' "$$SKIP_LOG"; rm -f "$$SKIP_LOG"; \
