@@ -113,10 +113,11 @@ unit: need-check $(B)/check_ptx
 	sh test/unit/loop-bounds.sh $(UNIT_SRCS)
 	CK_DEFAULT_TIMEOUT=120 $(B)/check_ptx
 
-# the README's embedding example and the two example programs, built
+# the README's embedding example and the example programs (C, and C++:
+# examples/opcount.cpp), built
 # against an installed copy through pkg-config (test/install/run.sh)
 examples: all
-	CC="$(CC) $(LDSAN)" sh test/install/run.sh $(B)
+	CC="$(CC) $(LDSAN)" CXX="$(CXX) $(LDSAN)" sh test/install/run.sh $(B)
 
 # bad input: each test/errors/*.ptx against its .expected diagnostics
 errors: $(B)/ptx-front

@@ -19,6 +19,24 @@
 extern "C" {
 #endif
 
+/* The header is C11 and reads the same from C++, where three of its
+ * structs (ptx_name, ptx_expr_more, ptx_instr) end in a flexible array
+ * member and ptx_instr has an anonymous struct: C++ has neither, GCC and
+ * Clang take both as extensions.  PTX_EXTENSION marks those members so
+ * that `g++ -std=c++17 -Wall -Wextra -pedantic` says nothing about them;
+ * layout and names are the same in both languages. */
+#if defined(__cplusplus) && defined(__GNUC__)
+#define PTX_EXTENSION __extension__
+#else
+#define PTX_EXTENSION
+#endif
+#if defined(__cplusplus) && defined(__clang__)
+#pragma clang diagnostic push
+#pragma clang diagnostic ignored "-Wc99-extensions"
+#pragma clang diagnostic ignored "-Wnested-anon-types"
+#pragma clang diagnostic ignored "-Wgnu-anonymous-struct"
+#endif
+
 /* A range of source bytes: [off, off + len).  Nodes made by a program
  * rather than the parser have len 0 and off PTX_NO_OFFSET. */
 typedef struct ptx_span {
@@ -35,7 +53,7 @@ typedef struct ptx_name {
     uint32_t hash;
     uint16_t isa_id;            /* internal: the name's place in the instruction
                                    tables (modifier or opcode), cached */
-    char text[];
+    PTX_EXTENSION char text[];
 } ptx_name;
 
 #define PTX_ISA_ID_UNKNOWN 0xFFFFu
@@ -163,7 +181,7 @@ struct ptx_expr_more {
     uint32_t count;                 /* items; RANGE: its N */
     const ptx_name *name;           /* ADDR: suffix (".unified") or NULL;
                                        RANGE: the name */
-    ptx_expr items[];
+    PTX_EXTENSION ptx_expr items[];
 };
 
 static inline int ptx_expr_is_leaf(const ptx_expr *e)
@@ -467,7 +485,7 @@ enum {
 typedef struct ptx_instr {
     union {
         ptx_node base;
-        struct {
+        PTX_EXTENSION struct {
             uint8_t kind_;      /* base.kind */
             uint8_t family;     /* ptx_family (ptx/isa.h); NONE if unknown */
             uint8_t guard_neg;  /* the guard is @!p */
@@ -480,7 +498,7 @@ typedef struct ptx_instr {
     };
     ptx_mod *mods;              /* dot-words after the opcode, in source order;
                                    mods[-1] is the opcode: ptx_instr_opcode */
-    ptx_expr ops[];             /* operands in source order; after them, the
+    PTX_EXTENSION ptx_expr ops[];   /* operands in source order; after them, the
                                    guard's name (a SYM) when there is one */
 } ptx_instr;
 
@@ -550,6 +568,10 @@ const char *ptx_op_name(ptx_op op);           /* "+", "<<" */
 const char *ptx_fdir_name(ptx_fdir_kind k);   /* ".maxntid" */
 const char *ptx_node_kind_name(ptx_node_kind k);  /* "instr" */
 const char *ptx_expr_kind_name(ptx_expr_kind k);  /* "int" */
+
+#if defined(__cplusplus) && defined(__clang__)
+#pragma clang diagnostic pop
+#endif
 
 #ifdef __cplusplus
 }

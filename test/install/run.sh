@@ -56,6 +56,33 @@ for prog in embed count rewrite; do
     ok
 done
 
+# the public headers as C++ and as strict C, no warning; then the C++
+# example, whose counts must be those --ast --compact shows (saxpy.ptx has
+# no vector operands: an operand per comma)
+CXX=${CXX:-c++}
+printf '#include <ptx/ptx.h>\nint main(void) { return ptx_context_new() == 0; }\n' >"$tmp/hdr.c"
+$CC -std=c11 -pedantic -Wall -Wextra -Werror -c -o "$tmp/hdr.o" "$tmp/hdr.c" $flags &&
+    ok || bad "the installed headers warn as C11 -pedantic"
+if command -v "${CXX%% *}" >/dev/null 2>&1; then
+    cp "$tmp/hdr.c" "$tmp/hdr.cpp"
+    $CXX -std=c++17 -Wall -Wextra -pedantic -Werror -c -o "$tmp/hdr.o" "$tmp/hdr.cpp" $flags &&
+        ok || bad "the installed headers warn as C++17 -pedantic"
+    if $CXX -std=c++17 -Wall -Wextra -pedantic -Werror -o "$tmp/opcount" examples/opcount.cpp $flags; then
+        ok
+        "$tmp/opcount" examples/saxpy.ptx | LC_ALL=C sort >"$tmp/opcount.txt" || bad "opcount exits non-zero"
+        "$root/bin/ptx-front" --ast --compact examples/saxpy.ptx |
+            awk -F'  ' '{ name = $2; sub(/^@!?[^ ]+ /, "", name); n = split($3, a, ",")
+                          c[name]++; o[name] += ($3 == "" ? 0 : n) }
+                        END { for (k in c) print k, c[k], o[k] }' | LC_ALL=C sort >"$tmp/opcount.want"
+        [ -s "$tmp/opcount.want" ] && cmp -s "$tmp/opcount.txt" "$tmp/opcount.want" && ok ||
+            bad "opcount on saxpy.ptx: $(diff "$tmp/opcount.want" "$tmp/opcount.txt" | head -4)"
+    else
+        bad "building examples/opcount.cpp"
+    fi
+else
+    skip "the C++ example" "no C++ compiler ($CXX)"
+fi
+
 # embed: counts the instructions of the README's kernel
 [ "$("$tmp/embed" examples/saxpy.ptx)" = "20 instructions" ] && ok || bad "embed on saxpy.ptx"
 
