@@ -20,7 +20,7 @@ enum mode { CHECK, AST, EMIT_PTX, JSON, STATS, LIST_FUNCTIONS, LIST_INSTRUCTIONS
 #define M(m) (1u << (m))
 /* the modes that read PTX files, and those that write something */
 #define READS (M(CHECK) | M(AST) | M(EMIT_PTX) | M(JSON) | M(STATS) | M(LIST_FUNCTIONS))
-#define WRITES (READS & ~M(CHECK)) | M(LIST_INSTRUCTIONS) | M(EXPLAIN)
+#define WRITES ((READS & ~M(CHECK)) | M(LIST_INSTRUCTIONS) | M(EXPLAIN))
 
 enum opt_id {
     O_OUTPUT = 'o', O_HELP = 'h',
@@ -257,18 +257,19 @@ static int parse_options(int argc, char **argv, settings *s)
     /* ':' first: a missing argument is told apart from an unknown option */
     while ((c = getopt_long(argc, argv, ":o:h", longs, NULL)) != -1) {
         if (c == '?') {
-            if (optopt && optopt != '?' && spec_of(optopt) && optopt > 255)
-                return usage_error("option '%s' takes no argument%s", spelling(optopt), "");
-            /* the word getopt stopped at: this one, or the one it moved past */
             const char *arg = argv[optind - 1];
-            if (optopt && optopt < 256 && optind < argc && argv[optind][0] == '-' && argv[optind][1] != '-' &&
-                strchr(argv[optind], optopt))
+            if (strncmp(arg, "--", 2) == 0)
+                return optopt && spec_of(optopt)
+                           ? usage_error("option '%s' takes no argument%s", spec_of(optopt)->name, "")
+                           : unknown_option(arg);
+            /* a short option, alone or in a word of several (-ast): the
+             * word is the one getopt is in, or the one it just left */
+            if (optind < argc && argv[optind][0] == '-' && strchr(argv[optind], optopt))
                 arg = argv[optind];
-            if (optopt && optopt < 256 && (arg[0] != '-' || arg[1] == '-' || !strchr(arg, optopt))) {
-                char one[3] = { '-', (char)optopt, '\0' };
-                return unknown_option(one);
-            }
-            return unknown_option(arg);
+            if (strlen(arg) > 2 && strchr(arg, optopt))
+                return unknown_option(arg);
+            char one[3] = { '-', (char)optopt, '\0' };
+            return unknown_option(one);
         }
         if (c == ':')
             return usage_error("%s needs an argument (%s)", spelling(optopt), spec_of(optopt)->arg);

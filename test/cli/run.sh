@@ -72,10 +72,13 @@ t 2 "ptx-front: unknown option '--astt'; did you mean '--ast'?|$hint" --astt "$k
 t 2 "ptx-front: unknown option '--max-erors'; did you mean '--max-errors'?|$hint" --max-erors=3 "$k"
 t 2 "ptx-front: unknown option '--emit_ptx'; did you mean '--emit-ptx'?|$hint" --emit_ptx "$k"
 t 2 "ptx-front: unknown option '-ast'; did you mean '--ast'?|$hint" -ast "$k"
+t 2 "ptx-front: unknown option '-stats'; did you mean '--stats'?|$hint" "$k" -stats
 t 2 "ptx-front: unknown option '--frobnicate'|$hint" --frobnicate "$k"
 t 2 "ptx-front: unknown option '-x'|$hint" -x "$k"
 t 2 "ptx-front: option '--list' is ambiguous: --list-functions, --list-instructions|$hint" --list "$k"
 t 2 "ptx-front: option '--ast' takes no argument|$hint" --ast=1 "$k"
+t 2 "ptx-front: option '--help' takes no argument|$hint" --help=1
+t 2 "ptx-front: unknown option '-x'|$hint" "$k" -ox -x
 t 2 "ptx-front: --max-errors needs an argument (N)|$hint" "$k" --max-errors
 t 2 "ptx-front: -o needs an argument (FILE)|$hint" "$k" -o
 t 2 "ptx-front: --max-errors needs a number, not 'x'|$hint" --max-errors=x "$k"

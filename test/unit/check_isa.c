@@ -2,6 +2,7 @@
  * validator gives, with its exact message and position.  The pages users
  * asked about first have suites of their own (check_vop4.c, check_suld.c,
  * check_st.c, check_call.c, check_atom.c). */
+#include <stdlib.h>
 #include <string.h>
 
 #include "check_suites.h"
@@ -171,6 +172,105 @@ START_TEST(shared_modifiers_follow_validation)
 }
 END_TEST
 
+/* ptx_context_set_target: the module is read as if its .target named the
+ * architecture given; only architectures are taken. */
+START_TEST(target_override)
+{
+    static const char text[] = ".version 8.0\n.target sm_80, debug\n.address_size 64\n"
+                               ".visible .entry k()\n{\n\tfence.proxy.async;\n\tret;\n}\n";
+    static const struct { const char *arch; ptx_status set, parse; } runs[] = {
+        { NULL, PTX_OK, PTX_ERR_INPUT },          /* its own sm_80 */
+        { "sm_90", PTX_OK, PTX_OK },
+        { "compute_90", PTX_OK, PTX_OK },
+        { "sm_86", PTX_OK, PTX_ERR_INPUT },
+        { "sm_100", PTX_OK, PTX_ERR_INPUT },      /* needs .version 8.6 */
+        { "sm80", PTX_ERR_USAGE, PTX_ERR_INPUT },
+        { "texmode_unified", PTX_ERR_USAGE, PTX_ERR_INPUT },
+        { "sm_90aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa", PTX_ERR_USAGE, PTX_ERR_INPUT },
+    };
+    for (size_t i = 0; i < sizeof runs / sizeof runs[0]; i++) {
+        ptx_context *ctx = ptx_context_new();
+        ck_assert_ptr_nonnull(ctx);
+        ck_assert_int_eq(ptx_context_set_target(ctx, runs[i].arch), runs[i].set);
+        const ptx_module *m = NULL;
+        ck_assert_int_eq(ptx_parse_buffer(ctx, "t.ptx", text, sizeof text - 1, &m), runs[i].parse);
+        /* the first target is the one given (or the module's own); the
+         * others stay */
+        ck_assert_uint_eq(m->ntargets, 2);
+        ck_assert_str_eq(m->targets[0]->text, runs[i].set == PTX_OK && runs[i].arch ? runs[i].arch : "sm_80");
+        ck_assert_str_eq(m->targets[1]->text, "debug");
+        ptx_context_free(ctx);
+    }
+}
+END_TEST
+
+/* The reference: names as written, a pattern word or glob, the count. */
+START_TEST(instruction_list)
+{
+    static const struct { const char *pattern; const char *names; } runs[] = {
+        { "bar", "bar.arrive bar.cta.arrive bar.cta.red bar.cta.sync bar.red bar.sync bar.warp.sync " },
+        { "vadd4", "vadd4 " },
+        { "fence*", "fence fence.proxy " },
+        { "wgmma.mma_async", "wgmma.mma_async.sp.sync wgmma.mma_async.sync " },
+        { "nosuch", "" },
+    };
+    for (size_t i = 0; i < sizeof runs / sizeof runs[0]; i++) {
+        test_buf b = { 0 };
+        size_t listed = 99;
+        ck_assert_int_eq(ptx_print_instruction_list(runs[i].pattern, test_buf_write, &b, &listed), PTX_OK);
+        char names[512] = "";
+        size_t lines = 0;
+        for (const char *p = b.p; p && *p; p = strchr(p, '\n') + 1) {
+            strncat(names, p, strcspn(p, " "));
+            strcat(names, " ");
+            lines++;
+        }
+        ck_assert_str_eq(names, runs[i].names);
+        ck_assert_uint_eq(listed, lines);
+        free(b.p);
+    }
+    test_buf all = { 0 };
+    size_t listed = 0;
+    ck_assert_int_eq(ptx_print_instruction_list(NULL, test_buf_write, &all, &listed), PTX_OK);
+    ck_assert_uint_gt(listed, 200);
+    ck_assert_ptr_null(strstr(all.p, "bar_barrier"));
+    ck_assert_ptr_null(strstr(all.p, "vop4"));
+    free(all.p);
+    ck_assert_int_eq(ptx_print_instruction_list(NULL, NULL, NULL, NULL), PTX_ERR_USAGE);
+}
+END_TEST
+
+/* --explain's text: the manual's notation, an unknown name writes nothing. */
+START_TEST(instruction_forms)
+{
+    test_buf b = { 0 };
+    ck_assert_int_eq(ptx_print_instruction_forms("nosuch", test_buf_write, &b), PTX_ERR_INPUT);
+    ck_assert_uint_eq(b.len, 0);
+    free(b.p);
+    b = (test_buf){ 0 };
+    ck_assert_int_eq(ptx_print_instruction_forms("add", test_buf_write, &b), PTX_OK);
+    ck_assert_str_eq(strtok(b.p, "\n"), "add: 10 forms");
+    /* the table's `add <itype> : r:t1, ri:t1, ri:t1` */
+    ck_assert_str_eq(strtok(NULL, "\n"), "  add.type  d, a, b");
+    ck_assert_str_eq(strtok(NULL, "\n"), "      .type = { .u16, .u32, .u64, .s16, .s32, .s64 }");
+    ck_assert_str_eq(strtok(NULL, "\n"), "      PTX ISA 1.0, all targets");
+    /* `add .sat {.sat} <s32>`: the repeated .sat once */
+    ck_assert_str_eq(strtok(NULL, "\n"), "  add.sat.s32  d, a, b");
+    free(b.p);
+    b = (test_buf){ 0 };
+    ck_assert_int_eq(ptx_print_instruction_forms("bar.sync", test_buf_write, &b), PTX_OK);
+    ck_assert_ptr_nonnull(strstr(b.p, "\n  bar.sync  a{, b}\n"));
+    ck_assert_ptr_null(strstr(b.p, "<"));
+    free(b.p);
+    b = (test_buf){ 0 };
+    /* a write that fails is reported */
+    b.fail_at = 1;
+    ck_assert_int_eq(ptx_print_instruction_forms("add", test_buf_write, &b), PTX_ERR_IO);
+    free(b.p);
+    ck_assert_int_eq(ptx_print_instruction_forms(NULL, test_buf_write, &b), PTX_ERR_USAGE);
+}
+END_TEST
+
 Suite *isa_suite(void)
 {
     Suite *s = suite_create("isa");
@@ -179,6 +279,9 @@ Suite *isa_suite(void)
     tcase_add_test(tc, decoded_modifiers);
     tcase_add_test(tc, memo_keeps_page_shapes_apart);
     tcase_add_test(tc, shared_modifiers_follow_validation);
+    tcase_add_test(tc, target_override);
+    tcase_add_test(tc, instruction_list);
+    tcase_add_test(tc, instruction_forms);
     suite_add_tcase(s, tc);
     return s;
 }
