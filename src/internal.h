@@ -278,6 +278,9 @@ void ptx_out_indent(ptx_out *o, unsigned n);
 /* JSON string contents with the escapes JSON needs, and a whole string. */
 void ptx_out_json_chars(ptx_out *o, const char *s, size_t n);
 void ptx_out_json_str(ptx_out *o, const char *s, size_t n);
+/* ,"directives":[{"d":".maxntid","v":[256,1,1]},...]: the one spelling
+ * of function directives that --json and --stats --json share. */
+void ptx_out_json_directives(ptx_out *o, const ptx_fdir *d, uint32_t n);
 /* Prints an expression in PTX syntax (shared by the PTX and tree printers). */
 void ptx_out_expr(ptx_out *o, const ptx_expr *e);
 void ptx_out_expr_depth(ptx_out *o, const ptx_expr *e, unsigned depth);

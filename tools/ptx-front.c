@@ -19,7 +19,7 @@ static const char usage[] =
     "output (one of):\n"
     "  --ast                print the syntax tree\n"
     "  --ast --compact      one line per instruction: file:line  opcode.mods  operands\n"
-    "  --json               print the syntax tree as JSON (schema 1)\n"
+    "  --json               print the syntax tree as JSON (schema 2)\n"
     "  --emit-ptx           print the module back as PTX\n"
     "  --stats              summarise the module; with --json, as JSON\n"
     "  --list-functions     list kernels and functions: kind, linkage, name\n"

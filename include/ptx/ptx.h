@@ -184,7 +184,8 @@ ptx_status ptx_print_tree_items(const ptx_context *ctx, const ptx_module *m, uns
                                 ptx_print_filter filter, void *filter_user,
                                 ptx_write_fn write, void *user);
 
-/* Prints the whole tree as compact JSON, schema 1 (see the README); only
+/* Prints the whole tree as compact JSON, schema 2 (see the README and
+ * tools/ptx-front.schema.json); only
  * the module items `filter` accepts (NULL: all). */
 ptx_status ptx_print_json(const ptx_context *ctx, const ptx_module *m,
                           ptx_print_filter filter, void *filter_user,
@@ -193,7 +194,7 @@ ptx_status ptx_print_json(const ptx_context *ctx, const ptx_module *m,
 /* A summary of the module (ptx-front --stats): per kernel and function
  * its parameters (size, alignment), directives, registers declared by
  * type, memory declared in its body, instruction count and families; then
- * module totals.  As text, or as JSON (schema 1) when `json` is true. */
+ * module totals.  As text, or as JSON (schema 2) when `json` is true. */
 ptx_status ptx_print_stats(const ptx_context *ctx, const ptx_module *m, bool json,
                            ptx_print_filter filter, void *filter_user,
                            ptx_write_fn write, void *user);
