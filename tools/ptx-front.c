@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "ptx/ptx.h"
 
@@ -30,6 +31,10 @@ static const char usage[] =
     "  --no-locations       leave line:column out of --ast\n"
     "  -o FILE              write output to FILE instead of standard output\n"
     "  --max-errors N       stop a file after N errors (default 20, 0: no limit)\n"
+    "  --color=WHEN         colour diagnostics: auto (on a terminal, unless\n"
+    "                       NO_COLOR is set), always or never\n"
+    "  --diagnostics-format=FORMAT  text (default, on stderr), or json (GCC's)\n"
+    "                       or sarif (SARIF 2.1.0): one document on stdout\n"
     "  --help, --version\n"
     "\n"
     "With several files, each one's output is introduced by its name (--json and\n"
@@ -100,6 +105,8 @@ int main(int argc, char **argv)
     const char *out_path = NULL;
     unsigned print_flags = 0;
     unsigned max_errors = 20;
+    const char *color_when = "auto";
+    ptx_diag_format diag_format = PTX_DIAG_FORMAT_TEXT;
     const char **files = calloc((size_t)argc, sizeof *files);
     const char **patterns = calloc((size_t)argc, sizeof *patterns);
     int nfiles = 0, npatterns = 0, status = 0;
@@ -136,6 +143,16 @@ int main(int argc, char **argv)
             char *end;
             if (++i == argc || (max_errors = (unsigned)strtoul(argv[i], &end, 10), *end || !*argv[i]))
                 status = fail_usage("--max-errors needs a number", NULL);
+        } else if (strncmp(a, "--color=", 8) == 0) {
+            color_when = a + 8;
+            if (strcmp(color_when, "auto") && strcmp(color_when, "always") && strcmp(color_when, "never"))
+                status = fail_usage("--color takes auto, always or never", a);
+        } else if (strncmp(a, "--diagnostics-format=", 21) == 0) {
+            diag_format = strcmp(a + 21, "text") == 0 ? PTX_DIAG_FORMAT_TEXT
+                        : strcmp(a + 21, "json") == 0 ? PTX_DIAG_FORMAT_JSON
+                        : strcmp(a + 21, "sarif") == 0 ? PTX_DIAG_FORMAT_SARIF : (ptx_diag_format)-1;
+            if ((int)diag_format < 0)
+                status = fail_usage("--diagnostics-format takes text, json or sarif", a);
         } else if (strcmp(a, "--list-instructions") == 0) {
             mode = LIST_INSTRUCTIONS;
         } else if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
@@ -162,6 +179,9 @@ int main(int argc, char **argv)
         status = fail_usage("no input file", NULL);
     if (status == 0 && nfiles > 0 && mode == LIST_INSTRUCTIONS)
         status = fail_usage("--list-instructions takes no input file", NULL);
+    if (status == 0 && diag_format != PTX_DIAG_FORMAT_TEXT && mode != CHECK && !out_path)
+        status = fail_usage("--diagnostics-format=json or sarif writes to standard output: "
+                            "send the output elsewhere with -o", NULL);
     if (status) {
         free(files);
         free(patterns);
@@ -169,6 +189,17 @@ int main(int argc, char **argv)
     }
     if (compact)
         print_flags |= PTX_PRINT_COMPACT;
+    /* GCC's rule: colour on a terminal, unless NO_COLOR says otherwise */
+    const char *no_color = getenv("NO_COLOR");
+    bool color = strcmp(color_when, "always") == 0 ||
+                 (strcmp(color_when, "auto") == 0 && isatty(fileno(stderr)) && !(no_color && *no_color));
+    ptx_diag_doc *diags = NULL;
+    if (diag_format != PTX_DIAG_FORMAT_TEXT && !(diags = ptx_diag_doc_new(diag_format, ptx_write_file, stdout))) {
+        fprintf(stderr, "ptx-front: out of memory\n");
+        free(files);
+        free(patterns);
+        return 2;
+    }
     filter flt = { patterns, npatterns, mode == EMIT_PTX };
     ptx_print_filter pf = npatterns ? want_item : NULL;
 
@@ -203,8 +234,10 @@ int main(int argc, char **argv)
             fprintf(stderr, "ptx-front: %s: out of memory\n", files[i]);
             status = 2;
         } else {
-            for (size_t k = 0; k < ptx_diag_count(ctx); k++)
-                ptx_diag_render(ctx, ptx_diag_get(ctx, k), ptx_write_file, stderr);
+            if (diags && ptx_diag_doc_add(diags, ctx) != PTX_OK)
+                status = 2;
+            for (size_t k = 0; !diags && k < ptx_diag_count(ctx); k++)
+                ptx_diag_render_color(ctx, ptx_diag_get(ctx, k), color, ptx_write_file, stderr);
             if (st == PTX_ERR_INPUT) {
                 if (status < 1)
                     status = 1;
@@ -249,6 +282,10 @@ int main(int argc, char **argv)
         ptx_context_free(ctx);
         if (out_failed)     /* said once: the other files' output would fail too */
             break;
+    }
+    if (diags && ptx_diag_doc_finish(diags) != PTX_OK) {
+        fprintf(stderr, "ptx-front: cannot write diagnostics: %s\n", strerror(errno));
+        status = 2;
     }
     if (out_failed) {
         if (out != stdout)
