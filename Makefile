@@ -49,7 +49,7 @@ ISA_TABLES := $(sort $(wildcard grammar/isa/*.isa))
 HEADERS := $(wildcard include/ptx/*.h) $(wildcard src/*.h) $(B)/include/ptx/isa.h
 UNIT_SRCS := $(wildcard test/unit/*.c)
 
-.PHONY: all check json-schema unit errors mistakes experiments hostile valgrind examples installcheck mutations conformance fuzz bench bench-smoke clean distclean install uninstall update-golden mutate-corpus
+.PHONY: all check json-schema diagnostics unit errors mistakes experiments hostile valgrind examples installcheck mutations conformance fuzz bench bench-smoke clean distclean install uninstall update-golden mutate-corpus
 all: $(B)/ptx-front $(B)/libptxfront.a
 
 $(B)/gen/ptx.tab.c $(B)/gen/ptx.tab.h &: grammar/ptx.y
@@ -115,6 +115,10 @@ errors: $(B)/ptx-front
 json-schema: $(B)/ptx-front
 	sh test/json/run.sh $(B) $(SHARED)
 
+# --diagnostics-format=json|sarif against their schemas, --color
+diagnostics: $(B)/ptx-front
+	sh test/diag/run.sh $(B)/ptx-front
+
 # hostile input too large to commit, unreadable files, full disks
 # (test/hostile/README.md lists every hostile case and its test)
 hostile: $(B)/ptx-front
@@ -164,7 +168,7 @@ mutations: $(B)/mutations
 # SKIP_LOG, which the targets below inherit); REQUIRE_CORPORA=1 makes any
 # skip a failure.
 check: export SKIP_LOG := $(abspath $(B))/skipped.$(shell echo $$PPID)
-check: unit errors json-schema mistakes hostile examples mutations experiments conformance bench-smoke
+check: unit errors json-schema diagnostics mistakes hostile examples mutations experiments conformance bench-smoke
 	@if [ -s "$$SKIP_LOG" ]; then \
 	    echo "make check: passed, but these were NOT tested (they need ../shared, ptxas or a tool; REQUIRE_CORPORA=1 makes this a failure):"; \
 	    sed 's/^/    SKIPPED: /' "$$SKIP_LOG"; rm -f "$$SKIP_LOG"; \
@@ -241,12 +245,13 @@ install: all
 	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@VERSION@|$(VERSION)|' tools/ptxfront.pc.in \
 	    > $(DESTDIR)$(PREFIX)/lib/pkgconfig/ptxfront.pc
 	install -m 644 tools/ptx-front.1 $(DESTDIR)$(PREFIX)/share/man/man1/ptx-front.1
-	install -m 644 tools/ptx-front.schema.json $(DESTDIR)$(PREFIX)/share/ptx-front/ptx-front.schema.json
+	install -m 644 tools/ptx-front.schema.json tools/ptx-front-diagnostics.schema.json $(DESTDIR)$(PREFIX)/share/ptx-front/
 
 uninstall:
 	rm -f $(DESTDIR)$(PREFIX)/bin/ptx-front $(DESTDIR)$(PREFIX)/lib/libptxfront.a \
 	    $(DESTDIR)$(PREFIX)/lib/pkgconfig/ptxfront.pc $(DESTDIR)$(PREFIX)/share/man/man1/ptx-front.1 \
-	    $(DESTDIR)$(PREFIX)/share/ptx-front/ptx-front.schema.json
+	    $(DESTDIR)$(PREFIX)/share/ptx-front/ptx-front.schema.json \
+	    $(DESTDIR)$(PREFIX)/share/ptx-front/ptx-front-diagnostics.schema.json
 	-rmdir $(DESTDIR)$(PREFIX)/share/ptx-front 2>/dev/null
 	rm -f $(addprefix $(DESTDIR)$(PREFIX)/include/ptx/,$(notdir $(wildcard include/ptx/*.h)) isa.h)
 	-rmdir $(DESTDIR)$(PREFIX)/include/ptx 2>/dev/null
