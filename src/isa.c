@@ -893,6 +893,42 @@ static bool name_missing(ptx_context *ctx, const explain *x, const ptx_instr *in
     return true;
 }
 
+/* Layouts in the wrong order (mma .col.row where the form has .row.col)
+ * are not misplaced words but the wrong layout for a matrix, as ptxas
+ * says ("Illegal alayout"): the first layout is matrix A's, the second
+ * B's.  False when the form's layouts are not fixed words. */
+static bool report_layout(ptx_context *ctx, const explain *x, const ptx_instr *in, const ptx_isa_form *f)
+{
+    uint16_t want[4];
+    unsigned nwant = 0;
+    for (unsigned s = 0; s < f->nslots && nwant < 4; s++) {
+        const ptx_isa_slot *sl = &f->slots[s];
+        if (sl->category != PTX_CAT_LAYOUT)
+            continue;
+        if (sl->kind == PTX_SLOT_LIT)
+            want[nwant++] = sl->ref;
+        else if (sl->kind == PTX_SLOT_SET && ptx_isa_sets[sl->ref].n == 1)
+            want[nwant++] = ptx_isa_sets[sl->ref].mods[0];
+        else
+            return false;
+    }
+    unsigned k = 0;
+    for (unsigned i = 0; i < in->nmods && k < nwant; i++) {
+        if (ptx_isa_mod_categories[x->ids[i]] != PTX_CAT_LAYOUT)
+            continue;
+        if (x->ids[i] != want[k]) {
+            static const char *const matrix[] = { "A", "B", "C", "D" };
+            ptx_diag_add(ctx, PTX_SEV_ERROR, PTX_DIAG_INSTRUCTION, mod_span(in, i),
+                         "layout '%s' is not valid for matrix %s of '%s': this form takes '%s' (form: %s)",
+                         in->mods[i].name->text, matrix[k], ptx_instr_opcode(in)->text,
+                         ptx_isa_mod_names[want[k]], FORM(f));
+            return true;
+        }
+        k++;
+    }
+    return false;
+}
+
 /* Explains a modifier that the closest form does not take: either no form
  * of the instruction takes it (then the values of its kind that are valid
  * are listed), or it is valid with other modifiers than these (then the
@@ -1153,6 +1189,9 @@ static void report(ptx_context *ctx, const explain *x, const ptx_instr *in,
         report_modifier(ctx, x, in, f, v);
         return;
     case P_DUPLICATE:
+        /* .row.row: matrix B's layout is wrong, not a word repeated */
+        if (ptx_isa_mod_categories[x->ids[v.index]] == PTX_CAT_LAYOUT && report_layout(ctx, x, in, f))
+            return;
         for (unsigned i = 0; i < v.index; i++) {
             if (in->mods[i].name == in->mods[v.index].name) {
                 ptx_diag_add(ctx, PTX_SEV_ERROR, PTX_DIAG_INSTRUCTION, mod_span(in, v.index),
@@ -1166,6 +1205,8 @@ static void report(ptx_context *ctx, const explain *x, const ptx_instr *in,
                      op, vals, in->mods[v.index].name->text);
         return;
     case P_ORDER:
+        if (v.slot == PTX_CAT_LAYOUT && report_layout(ctx, x, in, f))
+            return;
         ptx_diag_add(ctx, PTX_SEV_ERROR, PTX_DIAG_INSTRUCTION, mod_span(in, v.index),
                      "%s '%s' is out of place in '%s': the %ss follow the order of the form (%s)",
                      ptx_isa_category_names[v.slot], in->mods[v.index].name->text, op,

@@ -51,8 +51,10 @@ static const found_case cases[] = {
     { "9.0", "sm_90", "mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {f1, f2, f3, f4}, {r1, r2, r3, r4}, {r1, r2}, {f1, f2, f3, f4};", 0, NULL },
     { "9.0", "sm_90", "wmma.mma.sync.aligned.row.col.m16n16k16.u8.u8.u8.s32 {r1, r2, r3, r4, r5, r6, r7, r8}, {r1, r2}, {r3, r4}, {r1, r2, r3, r4, r5, r6, r7, r8};", 47, "" },
     /* layouts too; and only m8n8k4 takes .col for A */
-    { "9.0", "sm_90", "mma.sync.aligned.m16n8k16.col.col.f16.f16.f16.f16 {r1, r2}, {r1, r2, r3, r4}, {r1, r2}, {r1, r2};", 31, "" },
-    { "9.0", "sm_90", "mma.sync.aligned.m16n8k16.col.row.f16.f16.f16.f16 {r1, r2}, {r1, r2, r3, r4}, {r1, r2}, {r1, r2};", 31, "" },
+    { "9.0", "sm_90", "mma.sync.aligned.m16n8k16.col.col.f16.f16.f16.f16 {r1, r2}, {r1, r2, r3, r4}, {r1, r2}, {r1, r2};", 27,
+      "layout '.col' is not valid for matrix A of 'mma': this form takes '.row' (form: mma.sync.aligned.m16n8k16.row.col.f16.f16.f16.f16)" },
+    { "9.0", "sm_90", "mma.sync.aligned.m16n8k16.col.row.f16.f16.f16.f16 {r1, r2}, {r1, r2, r3, r4}, {r1, r2}, {r1, r2};", 27,
+      "layout '.col' is not valid for matrix A of 'mma': this form takes '.row' (form: mma.sync.aligned.m16n8k16.row.col.f16.f16.f16.f16)" },
     { "9.0", "sm_90", "mma.sync.aligned.m8n8k4.col.row.f16.f16.f16.f16 {r1, r2, r3, r4}, {r1, r2}, {r1, r2}, {r1, r2, r3, r4};", 0, NULL },
     /* rejected at .f16 (the wording is another test's business) */
     { "9.0", "sm_100", "add.f16.f32 f1, h1, f2;", 5, "" },
