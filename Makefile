@@ -51,7 +51,7 @@ ISA_TABLES := $(sort $(wildcard grammar/isa/*.isa))
 HEADERS := $(wildcard include/ptx/*.h) $(wildcard src/*.h) $(B)/include/ptx/isa.h
 UNIT_SRCS := $(wildcard test/unit/*.c)
 
-.PHONY: all check unit errors cli build-without-check mistakes experiments hostile valgrind examples installcheck mutations conformance fuzz bench bench-smoke clean distclean install uninstall update-golden mutate-corpus
+.PHONY: all check json-schema diagnostics unit errors cli build-without-check mistakes experiments hostile valgrind examples installcheck mutations conformance fuzz bench bench-smoke clean distclean install uninstall update-golden mutate-corpus
 all: $(B)/ptx-front $(B)/libptxfront.a
 
 $(B)/gen/ptx.tab.c $(B)/gen/ptx.tab.h &: grammar/ptx.y
@@ -134,6 +134,15 @@ cli: $(B)/ptx-front
 build-without-check:
 	sh test/build/no-check.sh
 
+# JSON schema 2: every corpus file's --json and --stats --json against
+# tools/ptx-front.schema.json (python3-jsonschema), and --json's size
+json-schema: $(B)/ptx-front
+	sh test/json/run.sh $(B) $(SHARED)
+
+# --diagnostics-format=json|sarif against their schemas, --color
+diagnostics: $(B)/ptx-front
+	sh test/diag/run.sh $(B)/ptx-front
+
 # hostile input too large to commit, unreadable files, full disks
 # (test/hostile/README.md lists every hostile case and its test)
 hostile: $(B)/ptx-front
@@ -183,7 +192,7 @@ mutations: $(B)/mutations
 # SKIP_LOG, which the targets below inherit); REQUIRE_CORPORA=1 makes any
 # skip a failure.
 check: export SKIP_LOG := $(abspath $(B))/skipped.$(shell echo $$PPID)
-check: unit errors cli build-without-check mistakes hostile examples mutations experiments conformance bench-smoke
+check: unit errors cli json-schema diagnostics build-without-check mistakes hostile examples mutations experiments conformance bench-smoke
 	@if [ -s "$$SKIP_LOG" ]; then \
 	    echo "make check: passed, but these were NOT tested (they need ../shared, ptxas or a tool; REQUIRE_CORPORA=1 makes this a failure):"; \
 	    sed 's/^/    SKIPPED: /' "$$SKIP_LOG"; rm -f "$$SKIP_LOG"; \
@@ -252,17 +261,22 @@ VERSION := $(shell sed -n 's/^\#define PTX_FRONT_VERSION "\(.*\)"/\1/p' include/
 
 install: all
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib/pkgconfig \
-	    $(DESTDIR)$(PREFIX)/include/ptx $(DESTDIR)$(PREFIX)/share/man/man1
+	    $(DESTDIR)$(PREFIX)/include/ptx $(DESTDIR)$(PREFIX)/share/man/man1 \
+	    $(DESTDIR)$(PREFIX)/share/ptx-front
 	install -m 755 $(B)/ptx-front $(DESTDIR)$(PREFIX)/bin/ptx-front
 	install -m 644 $(B)/libptxfront.a $(DESTDIR)$(PREFIX)/lib/libptxfront.a
 	install -m 644 include/ptx/*.h $(B)/include/ptx/isa.h $(DESTDIR)$(PREFIX)/include/ptx/
 	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@VERSION@|$(VERSION)|' tools/ptxfront.pc.in \
 	    > $(DESTDIR)$(PREFIX)/lib/pkgconfig/ptxfront.pc
 	install -m 644 tools/ptx-front.1 $(DESTDIR)$(PREFIX)/share/man/man1/ptx-front.1
+	install -m 644 tools/ptx-front.schema.json tools/ptx-front-diagnostics.schema.json $(DESTDIR)$(PREFIX)/share/ptx-front/
 
 uninstall:
 	rm -f $(DESTDIR)$(PREFIX)/bin/ptx-front $(DESTDIR)$(PREFIX)/lib/libptxfront.a \
-	    $(DESTDIR)$(PREFIX)/lib/pkgconfig/ptxfront.pc $(DESTDIR)$(PREFIX)/share/man/man1/ptx-front.1
+	    $(DESTDIR)$(PREFIX)/lib/pkgconfig/ptxfront.pc $(DESTDIR)$(PREFIX)/share/man/man1/ptx-front.1 \
+	    $(DESTDIR)$(PREFIX)/share/ptx-front/ptx-front.schema.json \
+	    $(DESTDIR)$(PREFIX)/share/ptx-front/ptx-front-diagnostics.schema.json
+	-rmdir $(DESTDIR)$(PREFIX)/share/ptx-front 2>/dev/null
 	rm -f $(addprefix $(DESTDIR)$(PREFIX)/include/ptx/,$(notdir $(wildcard include/ptx/*.h)) isa.h)
 	-rmdir $(DESTDIR)$(PREFIX)/include/ptx 2>/dev/null
 

@@ -546,7 +546,11 @@ static int report_syntax_error(const yypcontext_t *yyctx, ptx_parser_state *pp)
         used += (size_t)snprintf(msg + used, sizeof msg - used, "%s%s",
                                  i == 0 ? ", expected " : i == n - 1 ? " or " : ", ",
                                  names[i]);
-    ptx_diag_add(CTX, PTX_SEV_ERROR, PTX_DIAG_SYNTAX, span, "%s", msg);
+    /* a dot-word where none may be is often a misspelt directive */
+    if (found == YYSYMBOL_DOTWORD)
+        ptx_error_directive(CTX, PTX_DIAG_SYNTAX, span, CTX->src + span.off, span.len, msg);
+    else
+        ptx_diag_add(CTX, PTX_SEV_ERROR, PTX_DIAG_SYNTAX, span, "%s", msg);
     return 0;
 }
 

@@ -1514,8 +1514,11 @@ static bool apply_specs(ptx_context *ctx, ptx_decl *d, ptx_spec **specs, uint32_
                          w, strstr(w, "x4") || !strcmp(w, ".tf32") || !strcmp(w, ".bf16x2") ||
                             !strcmp(w, ".u16x2") || !strcmp(w, ".s16x2") ? "32"
                             : !strcmp(w, ".f32x2") ? "64" : strstr(w, "x2") || !strcmp(w, ".bf16") ? "16" : "8");
-            else
-                error_at(ctx, PTX_DIAG_DECL, s->span, "'%s' is not a declaration specifier", w);
+            else {
+                char msg[PTX_DIAG_MESSAGE_MAX];
+                snprintf(msg, sizeof msg, "'%s' is not a declaration specifier", w);
+                ptx_error_directive(ctx, PTX_DIAG_DECL, s->span, w, strlen(w), msg);
+            }
             continue;
         }
         case PTX_SPEC_PTR:
@@ -1697,11 +1700,14 @@ ptx_func *ptx_b_func_head(ptx_context *ctx, size_t specs, bool entry, size_t ret
             f->unified[0] = sp[i]->unified[0];
             f->unified[1] = sp[i]->unified[1];
             break;
-        default:
-            error_at(ctx, PTX_DIAG_DECL, sp[i]->span, "'%.*s' cannot precede '%s'",
-                     (int)sp[i]->span.len, ctx->src + sp[i]->span.off,
-                     entry ? ".entry" : ".func");
+        default: {
+            char msg[PTX_DIAG_MESSAGE_MAX];
+            snprintf(msg, sizeof msg, "'%.*s' cannot precede '%s'", (int)sp[i]->span.len,
+                     ctx->src + sp[i]->span.off, entry ? ".entry" : ".func");
+            ptx_error_directive(ctx, PTX_DIAG_DECL, sp[i]->span, ctx->src + sp[i]->span.off, sp[i]->span.len,
+                                msg);
             break;
+        }
         }
     }
     check_params(ctx, f->params, f->nparams, entry ? PTX_SITE_ENTRY_PARAM : PTX_SITE_FUNC_PARAM);
@@ -2143,7 +2149,14 @@ void ptx_b_target_name(ptx_context *ctx, const ptx_tok *t, bool first)
     const char *s = name->text;
     size_t k = target_index(s), nt = sizeof targets / sizeof *targets;
     if (k == nt) {
-        error_at(ctx, PTX_DIAG_HEADER, at, "unknown target '%s'", name->text);
+        char hint[PTX_SUGGEST_TEXT];
+        ptx_suggest sg;
+        ptx_suggest_init(&sg, name->text, name->len);
+        sg.numbers = true;
+        for (k = 0; k < nt; k++)
+            ptx_suggest_offer(&sg, targets[k].name, strlen(targets[k].name));
+        ptx_diag_add_fix(ctx, PTX_SEV_ERROR, PTX_DIAG_HEADER, at, ptx_suggest_fix(&sg), "unknown target '%s'%s",
+                         name->text, ptx_suggest_text(&sg, hint, sizeof hint));
         return;
     }
     if (m && !version_at_least(m, targets[k].major, targets[k].minor))

@@ -145,6 +145,9 @@ bool ptx_diag_vadd(ptx_context *ctx, ptx_severity sev, ptx_diag_code code,
     d->code = code;
     d->message = msg;
     d->span = span;
+    d->fixit = ctx->pending_fix ? ptx_arena_strndup(&ctx->arena, ctx->pending_fix, strlen(ctx->pending_fix))
+                                : NULL;
+    ctx->pending_fix = NULL;
     if (sev == PTX_SEV_ERROR) {
         ctx->nerrors++;
         if (ctx->max_errors && ctx->nerrors >= ctx->max_errors) {
@@ -164,6 +167,7 @@ bool ptx_diag_vadd(ptx_context *ctx, ptx_severity sev, ptx_diag_code code,
             last->message = ptx_arena_strndup(&ctx->arena,
                 "too many errors; stopping (the limit is set with --max-errors)", 63);
             last->span = at;
+            last->fixit = NULL;
             return false;
         }
     }
@@ -176,6 +180,18 @@ bool ptx_diag_add(ptx_context *ctx, ptx_severity sev, ptx_diag_code code,
     va_list ap;
     va_start(ap, fmt);
     bool ok = ptx_diag_vadd(ctx, sev, code, span, fmt, ap);
+    va_end(ap);
+    return ok;
+}
+
+bool ptx_diag_add_fix(ptx_context *ctx, ptx_severity sev, ptx_diag_code code,
+                      ptx_span span, const char *fix, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    ctx->pending_fix = fix;
+    bool ok = ptx_diag_vadd(ctx, sev, code, span, fmt, ap);
+    ctx->pending_fix = NULL;
     va_end(ap);
     return ok;
 }
@@ -313,6 +329,62 @@ static ptx_status too_large(ptx_context *ctx, uint64_t size)
     return PTX_ERR_INPUT;
 }
 
+/* A diagnostic and the notes that follow it ("previous definition is
+ * here"): they move together. */
+typedef struct diag_group {
+    uint32_t off;               /* the leader's */
+    size_t first, n;
+} diag_group;
+
+static int by_offset(const void *a, const void *b)
+{
+    const diag_group *x = a, *y = b;
+    if (x->off != y->off)
+        return x->off < y->off ? -1 : 1;
+    return x->first < y->first ? -1 : x->first > y->first;     /* stable */
+}
+
+/* The grammar, the tables and the semantic pass each find errors in
+ * source order, but one after the other: a reader wants the file's order
+ * (GCC's), so the list is sorted by offset once the parse is over.  A
+ * diagnostic without a place keeps the place of the one before it, and
+ * the note that the error limit stopped the parse stays last. */
+static void sort_diags(ptx_context *ctx)
+{
+    size_t n = ctx->ndiags - (ctx->stopped && ctx->ndiags ? 1 : 0);
+    if (n < 2)
+        return;
+    diag_group *g = malloc(n * sizeof *g);
+    ptx_diag *sorted = malloc(ctx->diagcap * sizeof *sorted);
+    if (!g || !sorted) {
+        free(g);
+        free(sorted);
+        longjmp(ctx->oom, 1);
+    }
+    size_t ng = 0;
+    uint32_t last = 0;
+    for (size_t i = 0; i < n; i++) {
+        const ptx_diag *d = &ctx->diags[i];
+        if (d->severity == PTX_SEV_NOTE && ng) {
+            g[ng - 1].n++;
+            continue;
+        }
+        if (d->span.off != PTX_NO_OFFSET)
+            last = d->span.off;
+        g[ng++] = (diag_group){ last, i, 1 };
+    }
+    qsort(g, ng, sizeof *g, by_offset);
+    size_t k = 0;
+    for (size_t i = 0; i < ng; i++)
+        for (size_t j = 0; j < g[i].n; j++)
+            sorted[k++] = ctx->diags[g[i].first + j];
+    for (size_t i = n; i < ctx->ndiags; i++)
+        sorted[k++] = ctx->diags[i];
+    free(ctx->diags);
+    free(g);
+    ctx->diags = sorted;
+}
+
 /* Runs after the caller has armed ctx->oom with setjmp. */
 static ptx_status parse_owned(ptx_context *ctx)
 {
@@ -320,6 +392,7 @@ static ptx_status parse_owned(ptx_context *ctx)
     ptx_run_parser(ctx);
     if (ctx->module && !ctx->stopped && !ctx->no_validate)
         ptx_sema_run(ctx, ctx->module);
+    sort_diags(ctx);
     return ctx->nerrors ? PTX_ERR_INPUT : PTX_OK;
 }
 

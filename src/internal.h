@@ -174,6 +174,7 @@ struct ptx_context {
     unsigned max_errors;
     bool parsed;
     bool stopped;             /* the error limit was reached */
+    const char *pending_fix;  /* ptx_diag_add_fix's, for ptx_diag_vadd */
     bool no_validate;         /* build the tree only */
     char target[24];          /* ptx_context_set_target: the architecture the
                                  module is read as declaring, or "" */
@@ -212,6 +213,44 @@ bool ptx_diag_add(ptx_context *ctx, ptx_severity sev, ptx_diag_code code,
     ;
 bool ptx_diag_vadd(ptx_context *ctx, ptx_severity sev, ptx_diag_code code,
                    ptx_span span, const char *fmt, va_list ap);
+
+/* Adds a diagnostic with a fix-it: `fix` replaces the diagnostic's span
+ * (NULL: none; copied into the arena). */
+bool ptx_diag_add_fix(ptx_context *ctx, ptx_severity sev, ptx_diag_code code,
+                      ptx_span span, const char *fix, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 6, 7)))
+#endif
+    ;
+
+/* "Did you mean" (suggest.c): offer every word of a vocabulary, then
+ * ptx_suggest_text gives "; did you mean 'x'?" (or "x' or 'y" for ties,
+ * up to PTX_SUGGEST_MAX; "" when nothing is close or too much is) and
+ * ptx_suggest_fix the one replacement, or NULL. */
+enum { PTX_SUGGEST_MAX = 3, PTX_SUGGEST_TEXT = 3 * 72 + 32 };
+typedef struct ptx_suggest_hit {
+    const char *text;
+    size_t len;
+} ptx_suggest_hit;
+typedef struct ptx_suggest {
+    const char *word;
+    size_t len;
+    unsigned cap, best, nhits;
+    bool more, exact;
+    bool numbers;               /* set after init: digits must match (targets) */
+    ptx_suggest_hit hits[PTX_SUGGEST_MAX];
+} ptx_suggest;
+void ptx_suggest_init(ptx_suggest *s, const char *word, size_t len);
+void ptx_suggest_offer(ptx_suggest *s, const char *cand, size_t len);
+const char *ptx_suggest_text(const ptx_suggest *s, char *buf, size_t size);
+const char *ptx_suggest_fix(const ptx_suggest *s);
+
+/* Offers every directive word (names.c). */
+void ptx_suggest_directives(ptx_suggest *s);
+/* The error `msg` about the unknown dot-word w[0..len), followed by the
+ * directive word it may have meant (and that as its fix-it). */
+void ptx_error_directive(ptx_context *ctx, ptx_diag_code code, ptx_span span, const char *w, size_t len,
+                         const char *msg);
 
 void ptx_scratch_push(ptx_context *ctx, void *item);
 /* Moves the items above `mark` into an arena array and pops them. */
@@ -284,6 +323,9 @@ void ptx_out_indent(ptx_out *o, unsigned n);
 /* JSON string contents with the escapes JSON needs, and a whole string. */
 void ptx_out_json_chars(ptx_out *o, const char *s, size_t n);
 void ptx_out_json_str(ptx_out *o, const char *s, size_t n);
+/* ,"directives":[{"d":".maxntid","v":[256,1,1]},...]: the one spelling
+ * of function directives that --json and --stats --json share. */
+void ptx_out_json_directives(ptx_out *o, const ptx_fdir *d, uint32_t n);
 /* Prints an expression in PTX syntax (shared by the PTX and tree printers). */
 void ptx_out_expr(ptx_out *o, const ptx_expr *e);
 void ptx_out_expr_depth(ptx_out *o, const ptx_expr *e, unsigned depth);

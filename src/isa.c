@@ -7,6 +7,7 @@
 
 #include "internal.h"
 #include "isa_tables.h"
+#include "isa_text.h"
 
 /* ---- lookups ---------------------------------------------------------- */
 
@@ -196,6 +197,16 @@ enum {
     F_PRED,                 /* a predicate where the form takes no predicate */
     F_VALUE                 /* a constant of a value the form does not take */
 };
+
+/* A form in the manual's notation, for messages (isa_text.c); the buffer
+ * lives as long as the statement that names it. */
+enum { FORM_TEXT = 512 };
+static const char *form_text(const ptx_isa_form *f, char *buf)
+{
+    ptx_isa_form_text(f, buf, FORM_TEXT);
+    return buf;
+}
+#define FORM(f) form_text((f), (char[FORM_TEXT]){ 0 })
 
 static bool slot_takes(const ptx_isa_slot *s, uint16_t id)
 {
@@ -825,6 +836,100 @@ static void missing_values(const explain *x, const ptx_instr *in, const ptx_isa_
     }
 }
 
+/* The modifier is valid only in longer names of the instruction: mul.s32
+ * is mul.lo.s32, mul.hi.s32 or mul.wide.s32 (ptxas's "Unexpected
+ * instruction types" does not say so).  Says which words the name lacks,
+ * with the first such name as a fix-it when the modifier follows the
+ * opcode; false when no longer name takes the modifier. */
+static bool name_missing(ptx_context *ctx, const explain *x, const ptx_instr *in, verdict v)
+{
+    uint16_t id = x->ids[v.index];
+    char names[256] = "", fix[128] = "";
+    const ptx_isa_form *first = NULL;
+    size_t used = 0;
+    unsigned n = 0;
+    const char *ext[8];
+    for (unsigned k = 0; k < x->root->nforms && n < 8; k++) {
+        const ptx_isa_form *h = &ptx_isa_forms[x->root->first_form + k];
+        if (h->nname == 0 || name_fits(in, h, x->ids))
+            continue;
+        /* only names none of whose words are written: the words to add */
+        bool written = false, takes = false;
+        for (unsigned i = 0; i < h->nname; i++)
+            for (unsigned j = 0; j < in->nmods; j++)
+                written |= x->ids[j] == h->name[i];
+        for (unsigned s = 0; s < h->nslots; s++)
+            takes |= slot_takes(&h->slots[s], id);
+        if (written || !takes)
+            continue;
+        const char *w = ptx_isa_mod_names[h->name[0]];
+        bool seen = false;
+        for (unsigned i = 0; i < n; i++)
+            seen |= strcmp(ext[i], w) == 0;
+        if (seen || h->nname != 1)
+            continue;
+        ext[n++] = w;
+        if (!first)
+            first = h;
+    }
+    if (!n)
+        return false;
+    for (unsigned i = 0; i < n && used < sizeof names; i++)
+        used += (size_t)snprintf(names + used, sizeof names - used, "%s'%s'",
+                                 i == 0 ? "" : i + 1 == n ? " or " : ", ", ext[i]);
+    const char *op = ptx_instr_opcode(in)->text, *word = in->mods[v.index].name->text;
+    /* the names in full where the word follows the opcode: mul.lo.s32 */
+    char full[512] = "";
+    used = 0;
+    for (unsigned i = 0; v.index == 0 && i < n && used < sizeof full; i++)
+        used += (size_t)snprintf(full + used, sizeof full - used, "%s'%s%s%s'",
+                                 i == 0 ? "; did you mean " : i + 1 == n ? " or " : ", ", op, ext[i], word);
+    if (v.index == 0 && used < sizeof full)
+        snprintf(full + used, sizeof full - used, "?");
+    if (v.index == 0 && n == 1)
+        snprintf(fix, sizeof fix, "%s%s", ext[0], word);
+    ptx_diag_add_fix(ctx, PTX_SEV_ERROR, PTX_DIAG_INSTRUCTION, mod_span(in, v.index), fix[0] ? fix : NULL,
+                     "'%s' with '%s' needs %s after '%s'%s (form: %s)", op, word, names, op, full,
+                     FORM(first));
+    return true;
+}
+
+/* Layouts in the wrong order (mma .col.row where the form has .row.col)
+ * are not misplaced words but the wrong layout for a matrix, as ptxas
+ * says ("Illegal alayout"): the first layout is matrix A's, the second
+ * B's.  False when the form's layouts are not fixed words. */
+static bool report_layout(ptx_context *ctx, const explain *x, const ptx_instr *in, const ptx_isa_form *f)
+{
+    uint16_t want[4];
+    unsigned nwant = 0;
+    for (unsigned s = 0; s < f->nslots && nwant < 4; s++) {
+        const ptx_isa_slot *sl = &f->slots[s];
+        if (sl->category != PTX_CAT_LAYOUT)
+            continue;
+        if (sl->kind == PTX_SLOT_LIT)
+            want[nwant++] = sl->ref;
+        else if (sl->kind == PTX_SLOT_SET && ptx_isa_sets[sl->ref].n == 1)
+            want[nwant++] = ptx_isa_sets[sl->ref].mods[0];
+        else
+            return false;
+    }
+    unsigned k = 0;
+    for (unsigned i = 0; i < in->nmods && k < nwant; i++) {
+        if (ptx_isa_mod_categories[x->ids[i]] != PTX_CAT_LAYOUT)
+            continue;
+        if (x->ids[i] != want[k]) {
+            static const char *const matrix[] = { "A", "B", "C", "D" };
+            ptx_diag_add(ctx, PTX_SEV_ERROR, PTX_DIAG_INSTRUCTION, mod_span(in, i),
+                         "layout '%s' is not valid for matrix %s of '%s': this form takes '%s' (form: %s)",
+                         in->mods[i].name->text, matrix[k], ptx_instr_opcode(in)->text,
+                         ptx_isa_mod_names[want[k]], FORM(f));
+            return true;
+        }
+        k++;
+    }
+    return false;
+}
+
 /* Explains a modifier that the closest form does not take: either no form
  * of the instruction takes it (then the values of its kind that are valid
  * are listed), or it is valid with other modifiers than these (then the
@@ -865,7 +970,7 @@ static void report_modifier(ptx_context *ctx, const explain *x, const ptx_instr 
         ptx_diag_add(ctx, PTX_SEV_ERROR, PTX_DIAG_INSTRUCTION, mod_span(in, v.index),
                      "'%s' with '%s' needs %s%s (form: %s)", op, word,
                      need.n == 1 && g->slots[best.slot].kind != PTX_SLOT_SET ? "the modifier " : "",
-                     vals, PTX_ISA_STR(g->text));
+                     vals, FORM(g));
         return;
     }
     if (g && best.what == P_DUPLICATE && best.index == v.index) {
@@ -875,18 +980,20 @@ static void report_modifier(ptx_context *ctx, const explain *x, const ptx_instr 
     if (g && (best.what == P_MODIFIER || best.what == P_DUPLICATE) && best.index != v.index) {
         ptx_diag_add(ctx, PTX_SEV_ERROR, PTX_DIAG_INSTRUCTION, mod_span(in, v.index),
                      "modifier '%s' cannot be combined with '%s' in '%s' (form: %s)", word,
-                     in->mods[best.index].name->text, op, PTX_ISA_STR(g->text));
+                     in->mods[best.index].name->text, op, FORM(g));
         return;
     }
+    if (!g && name_missing(ctx, x, in, v))
+        return;
     if (!g && same.n) {
         list_words(vals, sizeof vals, &same);
         ptx_diag_add(ctx, PTX_SEV_ERROR, PTX_DIAG_INSTRUCTION, mod_span(in, v.index),
                      "modifier '%s' is not valid in '%s': expected %s (closest form: %s)", word,
-                     op, vals, PTX_ISA_STR(f->text));
+                     op, vals, FORM(f));
         return;
     }
     ptx_diag_add(ctx, PTX_SEV_ERROR, PTX_DIAG_INSTRUCTION, mod_span(in, v.index),
-                 "modifier '%s' is not valid in '%s' (closest form: %s)", word, op, PTX_ISA_STR(f->text));
+                 "modifier '%s' is not valid in '%s' (closest form: %s)", word, op, FORM(f));
 }
 
 /* "1, 2 or 4" for the sizes a vector operand takes */
@@ -1076,13 +1183,16 @@ static void report(ptx_context *ctx, const explain *x, const ptx_instr *in,
         ptx_span s = v.index < in->nmods ? mod_span(in, v.index) : at;
         ptx_diag_add(ctx, PTX_SEV_ERROR, PTX_DIAG_INSTRUCTION, s,
                      "'%s%s' is not an instruction: '%s' continues with %s", op,
-                     v.index < in->nmods ? in->mods[v.index].name->text : "", op, PTX_ISA_STR(f->text));
+                     v.index < in->nmods ? in->mods[v.index].name->text : "", op, FORM(f));
         return;
     }
     case P_MODIFIER:
         report_modifier(ctx, x, in, f, v);
         return;
     case P_DUPLICATE:
+        /* .row.row: matrix B's layout is wrong, not a word repeated */
+        if (ptx_isa_mod_categories[x->ids[v.index]] == PTX_CAT_LAYOUT && report_layout(ctx, x, in, f))
+            return;
         for (unsigned i = 0; i < v.index; i++) {
             if (in->mods[i].name == in->mods[v.index].name) {
                 ptx_diag_add(ctx, PTX_SEV_ERROR, PTX_DIAG_INSTRUCTION, mod_span(in, v.index),
@@ -1096,10 +1206,12 @@ static void report(ptx_context *ctx, const explain *x, const ptx_instr *in,
                      op, vals, in->mods[v.index].name->text);
         return;
     case P_ORDER:
+        if (v.slot == PTX_CAT_LAYOUT && report_layout(ctx, x, in, f))
+            return;
         ptx_diag_add(ctx, PTX_SEV_ERROR, PTX_DIAG_INSTRUCTION, mod_span(in, v.index),
                      "%s '%s' is out of place in '%s': the %ss follow the order of the form (%s)",
                      ptx_isa_category_names[v.slot], in->mods[v.index].name->text, op,
-                     ptx_isa_category_names[v.slot], PTX_ISA_STR(f->text));
+                     ptx_isa_category_names[v.slot], FORM(f));
         return;
     case P_MISSING: {
         mod_list need = { { 0 }, 0 };
@@ -1107,7 +1219,7 @@ static void report(ptx_context *ctx, const explain *x, const ptx_instr *in,
         list_words(vals, sizeof vals, &need);
         ptx_diag_add(ctx, PTX_SEV_ERROR, PTX_DIAG_INSTRUCTION, at, "'%s' needs %s%s (form: %s)",
                      op, need.n == 1 && f->slots[v.slot].kind != PTX_SLOT_SET ? "the modifier " : "",
-                     vals, PTX_ISA_STR(f->text));
+                     vals, FORM(f));
         return;
     }
     case P_OPERAND_COUNT: {
@@ -1128,7 +1240,7 @@ static void report(ptx_context *ctx, const explain *x, const ptx_instr *in,
         count_words(vals, sizeof vals, counts);
         ptx_diag_add(ctx, PTX_SEV_ERROR, PTX_DIAG_INSTRUCTION, at,
                      "'%s' takes %s operand%s, found %u (form: %s)", op, vals,
-                     counts == 2 ? "" : "s", in->nops, PTX_ISA_STR(f->text));
+                     counts == 2 ? "" : "s", in->nops, FORM(f));
         return;
     }
     case P_OPERAND:
@@ -1140,30 +1252,30 @@ static void report(ptx_context *ctx, const explain *x, const ptx_instr *in,
         unsigned minor = f->since_major ? f->since_minor : fam->minor;
         ptx_diag_add(ctx, PTX_SEV_ERROR, PTX_DIAG_INSTRUCTION, at,
                      "'%s' (%s) requires PTX ISA .version %u.%u or later; this module is %u.%u",
-                     op, PTX_ISA_STR(f->text), major, minor, m->version_major, m->version_minor);
+                     op, FORM(f), major, minor, m->version_major, m->version_minor);
         return;
     }
     case P_WITHDRAWN:
         if (f->gone_major && PTX_ISA_STR(f->gone_target)[0])
             ptx_diag_add(ctx, PTX_SEV_ERROR, PTX_DIAG_INSTRUCTION, at,
                          "'%s' (%s) is not supported on .target %s and later from PTX ISA %u.%u; this module is %u.%u for %s",
-                         op, PTX_ISA_STR(f->text), PTX_ISA_STR(f->gone_target), f->gone_major, f->gone_minor,
+                         op, FORM(f), PTX_ISA_STR(f->gone_target), f->gone_major, f->gone_minor,
                          m->version_major, m->version_minor, m->targets[0]->text);
         else if (PTX_ISA_STR(f->gone_target)[0])
             ptx_diag_add(ctx, PTX_SEV_ERROR, PTX_DIAG_INSTRUCTION, at,
                          "'%s' (%s) is not supported on .target %s and later; this module targets %s",
-                         op, PTX_ISA_STR(f->text), PTX_ISA_STR(f->gone_target), m->targets[0]->text);
+                         op, FORM(f), PTX_ISA_STR(f->gone_target), m->targets[0]->text);
         else
             ptx_diag_add(ctx, PTX_SEV_ERROR, PTX_DIAG_INSTRUCTION, at,
                          "'%s' (%s) is not supported from PTX ISA %u.%u; this module is %u.%u",
-                         op, PTX_ISA_STR(f->text), f->gone_major, f->gone_minor, m->version_major,
+                         op, FORM(f), f->gone_major, f->gone_minor, m->version_major,
                          m->version_minor);
         return;
     case P_TARGET: {
         const char *need = PTX_ISA_STR(f->target)[0] ? PTX_ISA_STR(f->target) : ptx_isa_families[f->family].target;
         bool list = strchr(need, ',') != NULL;
         ptx_diag_add(ctx, PTX_SEV_ERROR, PTX_DIAG_INSTRUCTION, at,
-                     "'%s' (%s) requires .target %s%s%s; this module targets %s", op, PTX_ISA_STR(f->text),
+                     "'%s' (%s) requires .target %s%s%s; this module targets %s", op, FORM(f),
                      list ? "one of " : "", need,
                      list || need[strlen(need) - 1] == 'a' ? "" : " or later",
                      m->targets[0]->text);
@@ -1474,10 +1586,16 @@ const ptx_isa_form *ptx_isa_check(ptx_context *ctx, const ptx_module *m, ptx_ins
         return NULL;
     if (!check_parenthesised(ctx, in, root))
         return NULL;
+    char hint[PTX_SUGGEST_TEXT];
+    ptx_suggest sg;
     if (!root) {
-        ptx_span s = { ptx_mod_offset(in, -1), ptx_instr_opcode(in)->len };
-        ptx_diag_add(ctx, PTX_SEV_ERROR, PTX_DIAG_INSTRUCTION, s,
-                     "unknown instruction '%s'", ptx_instr_opcode(in)->text);
+        const ptx_name *op = ptx_instr_opcode(in);
+        ptx_span s = { ptx_mod_offset(in, -1), op->len };
+        ptx_suggest_init(&sg, op->text, op->len);
+        for (unsigned k = 0; k < ptx_isa_nroots; k++)
+            ptx_suggest_offer(&sg, ptx_isa_roots[k].name, strlen(ptx_isa_roots[k].name));
+        ptx_diag_add_fix(ctx, PTX_SEV_ERROR, PTX_DIAG_INSTRUCTION, s, ptx_suggest_fix(&sg),
+                         "unknown instruction '%s'%s", op->text, ptx_suggest_text(&sg, hint, sizeof hint));
         return NULL;
     }
     uint16_t ids_small[64];
@@ -1485,9 +1603,18 @@ const ptx_isa_form *ptx_isa_check(ptx_context *ctx, const ptx_module *m, ptx_ins
     for (unsigned i = 0; i < in->nmods; i++) {
         ids[i] = mod_id(in->mods[i].name);
         if (!ids[i]) {
-            ptx_diag_add(ctx, PTX_SEV_ERROR, PTX_DIAG_INSTRUCTION, mod_span(in, i),
-                         "unknown modifier '%s' for '%s'", in->mods[i].name->text,
-                         ptx_instr_opcode(in)->text);
+            /* the words the tables allow after this opcode, any category */
+            const ptx_name *w = in->mods[i].name;
+            ptx_modifier known[PTX_MOD_COUNT];
+            ptx_suggest_init(&sg, w->text, w->len);
+            for (unsigned c = 0; c < PTX_CAT_COUNT; c++) {
+                size_t n = ptx_opcode_modifiers(root->name, (ptx_mod_category)c, known, PTX_MOD_COUNT);
+                for (size_t k = 0; k < n; k++)
+                    ptx_suggest_offer(&sg, ptx_isa_mod_names[known[k]], strlen(ptx_isa_mod_names[known[k]]));
+            }
+            ptx_diag_add_fix(ctx, PTX_SEV_ERROR, PTX_DIAG_INSTRUCTION, mod_span(in, i), ptx_suggest_fix(&sg),
+                             "unknown modifier '%s' for '%s'%s", w->text, ptx_instr_opcode(in)->text,
+                             ptx_suggest_text(&sg, hint, sizeof hint));
             return NULL;
         }
     }

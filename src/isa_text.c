@@ -212,6 +212,25 @@ size_t ptx_isa_form_placeholders(const ptx_isa_form *f, const char *indent, char
     return t.len;
 }
 
+/* One line for messages ("form: ..."): the syntax, then what each
+ * placeholder stands for, "; .type = { .u32, .s32 }". */
+size_t ptx_isa_form_text(const ptx_isa_form *f, char *buf, size_t n)
+{
+    text t = { buf, n, 0 };
+    if (n)
+        buf[0] = '\0';
+    if (!f)
+        return 0;
+    char part[1024];
+    ptx_isa_form_syntax(f, false, part, sizeof part);
+    put(&t, part);
+    ptx_isa_form_placeholders(f, "; ", part, sizeof part);
+    for (char *nl = part; (nl = strchr(nl, '\n')) != NULL;)
+        memmove(nl, nl + 1, strlen(nl));     /* one line */
+    put(&t, part);
+    return t.len < n ? t.len : (n ? n - 1 : 0);
+}
+
 /* ---- instruction names ------------------------------------------------ */
 
 /* The name a person writes a form's instruction with: the template's

@@ -22,4 +22,9 @@ size_t ptx_isa_form_syntax(const ptx_isa_form *f, bool operands, char *buf, size
  * the length the whole text needs; 0 when the form has no placeholder. */
 size_t ptx_isa_form_placeholders(const ptx_isa_form *f, const char *indent, char *buf, size_t n);
 
+/* Writes form `f` on one line for messages: the syntax without operands,
+ * then each placeholder's values ("st{.global}.type; .type = { .b32,
+ * .u32 }"); at most n bytes with the NUL; returns the length written. */
+size_t ptx_isa_form_text(const ptx_isa_form *f, char *buf, size_t n);
+
 #endif

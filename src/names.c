@@ -1,7 +1,7 @@
 /* Spellings of the AST's enumerations, shared by printers and users. */
 #include <string.h>
 
-#include "ptx/ast.h"
+#include "internal.h"
 
 #define LOOKUP(table, i) \
     ((unsigned)(i) < sizeof(table) / sizeof(table[0]) ? table[i] : NULL)
@@ -124,3 +124,29 @@ const char *ptx_op_name(ptx_op op) { return LOOKUP(op_names, op); }
 const char *ptx_fdir_name(ptx_fdir_kind k) { return LOOKUP(fdir_names, k); }
 const char *ptx_node_kind_name(ptx_node_kind k) { return LOOKUP(node_names, k); }
 const char *ptx_expr_kind_name(ptx_expr_kind k) { return LOOKUP(expr_names, k); }
+
+/* The directive words a module may start a statement or a declaration
+ * with (the scanner's keywords): the vocabulary "did you mean" searches
+ * for an unknown dot-word outside an instruction. */
+void ptx_suggest_directives(ptx_suggest *s)
+{
+    static const char *const keywords[] = {
+        ".version", ".target", ".address_size", ".entry", ".func", ".alias", ".pragma", ".file",
+        ".section", ".loc", ".callprototype", ".calltargets", ".branchtargets", ".align", ".ptr",
+        ".attribute", ".managed", ".unified",
+    };
+    for (size_t i = 0; i < sizeof keywords / sizeof *keywords; i++)
+        ptx_suggest_offer(s, keywords[i], strlen(keywords[i]));
+    for (unsigned i = 1; i < PTX_FDIR_COUNT; i++)
+        if (fdir_names[i])
+            ptx_suggest_offer(s, fdir_names[i], strlen(fdir_names[i]));
+    for (unsigned i = 1; i < PTX_LINK_COUNT; i++)
+        if (ptx_linkage_name((ptx_linkage)i))
+            ptx_suggest_offer(s, ptx_linkage_name((ptx_linkage)i), strlen(ptx_linkage_name((ptx_linkage)i)));
+    for (unsigned i = 1; i < PTX_SPACE_COUNT; i++)
+        if (ptx_space_name((ptx_space)i))
+            ptx_suggest_offer(s, ptx_space_name((ptx_space)i), strlen(ptx_space_name((ptx_space)i)));
+    for (unsigned i = 1; i < PTX_TYPE_COUNT; i++)
+        if (ptx_type_name((ptx_type)i))
+            ptx_suggest_offer(s, ptx_type_name((ptx_type)i), strlen(ptx_type_name((ptx_type)i)));
+}

@@ -1,7 +1,9 @@
-/* The JSON printer (ptx-front --json): the whole tree, compact, schema 1.
- * The schema is documented in doc form in the README ("JSON schema");
- * keys are short because the output of a 100 MB module must stay within
- * a small multiple of its size. */
+/* The JSON printer (ptx-front --json): the whole tree, compact, schema 2.
+ * The schema is documented in the README ("JSON") and, for validators, in
+ * tools/ptx-front.schema.json; keys are short because the output of a
+ * 100 MB module must stay within a small multiple of its size.  Every
+ * value has one shape per kind (an operand is always an object, "mods" and
+ * "args" always arrays) so that jq filters need no type tests. */
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,9 +26,8 @@ typedef struct refs {
 typedef struct json {
     ptx_out *o;
     const ptx_context *ctx;
-    ptx_print_filter filter;
-    void *filter_user;
     refs *refs;
+    size_t line_hint;           /* ptx_position_near's: nodes come in order */
 } json;
 
 static void str(ptx_out *o, const char *s, size_t n)
@@ -47,8 +48,12 @@ static void key(ptx_out *o, const char *k)
     ptx_out_str(o, "\":");
 }
 
-static void range(ptx_out *o, ptx_span s)
+/* A node's byte range [start, end) and, with a context to count lines,
+ * the 1-based line and column where it starts; nodes made by the editing
+ * API have no place in the source and carry none of them. */
+static void range(json *j, ptx_span s)
 {
+    ptx_out *o = j->o;
     if (s.off == PTX_NO_OFFSET)
         return;
     ptx_out_str(o, ",\"r\":[");
@@ -56,6 +61,11 @@ static void range(ptx_out *o, ptx_span s)
     ptx_out_char(o, ',');
     ptx_out_u64(o, (uint64_t)s.off + s.len);
     ptx_out_char(o, ']');
+    if (!j->ctx)
+        return;
+    ptx_position p = ptx_position_near(j->ctx, s.off, &j->line_hint);
+    if (p.line)
+        ptx_out_fmt(o, ",\"line\":%u,\"col\":%u", p.line, p.col);
 }
 
 static void expr(ptx_out *o, const ptx_expr *e, unsigned depth);
@@ -71,8 +81,39 @@ static void items(ptx_out *o, const ptx_expr *e, unsigned depth)
     ptx_out_char(o, ']');
 }
 
-/* Names and plain integers, the bulk of all operands, are written as
- * bare strings and numbers; everything else is an object with "t". */
+/* An integer's value: a JSON number of any size (its exact decimal). */
+static void int_value(ptx_out *o, const ptx_expr *e)
+{
+    ptx_out_str(o, ",\"value\":");
+    ptx_out_u64(o, ptx_expr_int(e));
+}
+
+/* [base], [base+offset], [offset], as --ast decodes them: "base" (an
+ * operand) and "offset" (a number, negative for base-N) when the address
+ * has one of these shapes. */
+static void addr_parts(ptx_out *o, const ptx_expr *e, unsigned depth)
+{
+    if (ptx_expr_count(e) != 1)
+        return;
+    const ptx_expr *a = ptx_expr_item(e, 0);
+    if (a->kind == PTX_EXPR_SYM) {
+        ptx_out_str(o, ",\"base\":");
+        expr(o, a, depth + 1);
+    } else if (a->kind == PTX_EXPR_BINARY && (a->op == PTX_OP_ADD || a->op == PTX_OP_SUB) &&
+               ptx_expr_a(a)->kind == PTX_EXPR_SYM && ptx_expr_b(a)->kind == PTX_EXPR_INT) {
+        uint64_t off = ptx_expr_int(ptx_expr_b(a));
+        ptx_out_str(o, ",\"base\":");
+        expr(o, ptx_expr_a(a), depth + 1);
+        ptx_out_str(o, a->op == PTX_OP_SUB && off ? ",\"offset\":-" : ",\"offset\":");
+        ptx_out_u64(o, off);
+    } else if (a->kind == PTX_EXPR_INT) {
+        ptx_out_str(o, ",\"offset\":");
+        ptx_out_u64(o, ptx_expr_int(a));
+    }
+}
+
+/* Every operand is an object whose "t" says its kind; each kind has one
+ * shape. */
 static void expr(ptx_out *o, const ptx_expr *e, unsigned depth)
 {
     if (depth > 10001) {
@@ -81,29 +122,22 @@ static void expr(ptx_out *o, const ptx_expr *e, unsigned depth)
     }
     switch ((ptx_expr_kind)e->kind) {
     case PTX_EXPR_SYM:
-        if (!ptx_expr_sel(e)) {
-            name(o, ptx_expr_name(e));
-            return;
-        }
         ptx_out_str(o, "{\"t\":\"sym\",\"v\":");
         name(o, ptx_expr_name(e));
-        ptx_out_str(o, ",\"sel\":");
-        name(o, ptx_expr_sel(e));
+        if (ptx_expr_sel(e)) {
+            ptx_out_str(o, ",\"sel\":");
+            name(o, ptx_expr_sel(e));
+        }
         break;
     case PTX_EXPR_INT:
-        /* plain decimals that JSON numbers hold exactly stay numbers */
-        if ((e->flags & PTX_INT_RADIX_MASK) == PTX_INT_DEC && !(e->flags & PTX_INT_UNSIGNED) &&
-            ptx_expr_int(e) <= (uint64_t)1 << 53) {
-            ptx_out_u64(o, ptx_expr_int(e));
-            return;
+        /* "v", the spelling, only when it is not the plain decimal */
+        ptx_out_str(o, "{\"t\":\"int\"");
+        if ((e->flags & PTX_INT_RADIX_MASK) != PTX_INT_DEC || (e->flags & PTX_INT_UNSIGNED)) {
+            ptx_out_str(o, ",\"v\":\"");
+            ptx_out_expr(o, e);
+            ptx_out_char(o, '"');
         }
-        ptx_out_str(o, "{\"t\":\"int\",\"v\":");
-        ptx_out_char(o, '"');
-        ptx_out_expr(o, e);
-        ptx_out_char(o, '"');
-        ptx_out_str(o, ",\"value\":\"");
-        ptx_out_u64(o, ptx_expr_int(e));
-        ptx_out_char(o, '"');
+        int_value(o, e);
         break;
     case PTX_EXPR_FLOAT:
         ptx_out_str(o, "{\"t\":\"float\",\"v\":");
@@ -162,6 +196,7 @@ static void expr(ptx_out *o, const ptx_expr *e, unsigned depth)
     case PTX_EXPR_ADDR:
         ptx_out_str(o, "{\"t\":\"addr\"");
         items(o, e, depth);
+        addr_parts(o, e, depth);
         if (ptx_expr_suffix(e)) {
             ptx_out_str(o, ",\"suffix\":");
             name(o, ptx_expr_suffix(e));
@@ -188,10 +223,11 @@ static void expr(ptx_out *o, const ptx_expr *e, unsigned depth)
     ptx_out_char(o, '}');
 }
 
-static void decl(ptx_out *o, const ptx_decl *d)
+static void decl(json *j, const ptx_decl *d)
 {
+    ptx_out *o = j->o;
     ptx_out_str(o, "{\"k\":\"decl\"");
-    range(o, d->base.span);
+    range(j, d->base.span);
     if (d->linkage) {
         key(o, "link");
         str(o, ptx_linkage_name(d->linkage), strlen(ptx_linkage_name(d->linkage)));
@@ -256,22 +292,22 @@ static void decl(ptx_out *o, const ptx_decl *d)
     ptx_out_str(o, "]}");
 }
 
-static void params(ptx_out *o, const char *k, ptx_decl *const *ps, uint32_t n)
+static void params(json *j, const char *k, ptx_decl *const *ps, uint32_t n)
 {
+    ptx_out *o = j->o;
     key(o, k);
     ptx_out_char(o, '[');
     for (uint32_t i = 0; i < n; i++) {
         if (i)
             ptx_out_char(o, ',');
-        decl(o, ps[i]);
+        decl(j, ps[i]);
     }
     ptx_out_char(o, ']');
 }
 
-static void dirs(ptx_out *o, const ptx_fdir *d, uint32_t n)
+/* Also used by --stats --json (ptx_out_json_directives): one vocabulary. */
+void ptx_out_json_directives(ptx_out *o, const ptx_fdir *d, uint32_t n)
 {
-    if (!n)
-        return;
     key(o, "directives");
     ptx_out_char(o, '[');
     for (uint32_t i = 0; i < n; i++) {
@@ -335,55 +371,69 @@ static void instr_refs(ptx_out *o, refs *r, const ptx_instr *in)
     ptx_out_char(o, ']');
 }
 
-static void instr(ptx_out *o, refs *r, const ptx_instr *in)
+/* How many modifiers belong to the instruction's name: the validation
+ * leaves the name's words, which come first, without a category (as it
+ * leaves the words ptxas ignores, none of which can follow a name). */
+static unsigned name_words(const ptx_instr *in)
 {
+    unsigned n = 0;
+    if (in->family)
+        while (n < in->nmods && in->mods[n].category == PTX_CAT_NONE)
+            n++;
+    return n;
+}
+
+static void instr(json *j, const ptx_instr *in)
+{
+    ptx_out *o = j->o;
     ptx_out_str(o, "{\"k\":\"instr\"");
-    range(o, in->base.span);
+    range(j, in->base.span);
     if (ptx_instr_guard(in)) {
         key(o, "guard");
         name(o, ptx_expr_name(ptx_instr_guard(in)));
         if (in->guard_neg)
             ptx_out_str(o, ",\"neg\":true");
     }
+    /* the instruction's name as the tables spell it: the opcode and the
+     * fixed words the validation recognised (".mma_async" of
+     * wgmma.mma_async) */
     key(o, "op");
-    name(o, ptx_instr_opcode(in));
+    ptx_out_char(o, '"');
+    ptx_out_json_chars(o, ptx_instr_opcode(in)->text, ptx_instr_opcode(in)->len);
+    unsigned nname = name_words(in);
+    for (unsigned i = 0; i < nname; i++)
+        ptx_out_json_chars(o, in->mods[i].name->text, in->mods[i].name->len);
+    ptx_out_char(o, '"');
     if (in->family) {
         key(o, "family");
         const char *f = ptx_family_name((ptx_family)in->family);
         str(o, f, strlen(f));
     }
-    if (in->nmods) {
-        /* as written, in order; decoded as [word, category] pairs */
-        key(o, "mods");
-        ptx_out_char(o, '[');
-        for (unsigned i = 0; i < in->nmods; i++) {
-            if (i)
-                ptx_out_char(o, ',');
-            const char *cat = ptx_category_name((ptx_mod_category)in->mods[i].category);
-            if (cat) {
-                ptx_out_char(o, '[');
-                name(o, in->mods[i].name);
-                ptx_out_char(o, ',');
-                str(o, cat, strlen(cat));
-                ptx_out_char(o, ']');
-            } else {
-                name(o, in->mods[i].name);
-            }
-        }
+    /* the other modifiers in source order, as [word, category]; the
+     * category is null when the tables did not decode the word */
+    ptx_out_str(o, ",\"mods\":[");
+    bool first = true;
+    for (unsigned i = nname; i < in->nmods; i++) {
+        ptx_out_str(o, first ? "[" : ",[");
+        first = false;
+        name(o, in->mods[i].name);
+        const char *cat = ptx_category_name((ptx_mod_category)in->mods[i].category);
+        ptx_out_char(o, ',');
+        if (cat && in->mods[i].category != PTX_CAT_NONE)
+            str(o, cat, strlen(cat));
+        else
+            ptx_out_str(o, "null");
         ptx_out_char(o, ']');
     }
-    if (in->nops) {
-        key(o, "args");
-        ptx_out_char(o, '[');
-        for (uint32_t i = 0; i < in->nops; i++) {
-            if (i)
-                ptx_out_char(o, ',');
-            expr(o, &in->ops[i], 0);
-        }
-        ptx_out_char(o, ']');
+    ptx_out_str(o, "],\"args\":[");
+    for (uint32_t i = 0; i < in->nops; i++) {
+        if (i)
+            ptx_out_char(o, ',');
+        expr(o, &in->ops[i], 0);
     }
-    if (r)
-        instr_refs(o, r, in);
+    ptx_out_char(o, ']');
+    if (j->refs)
+        instr_refs(o, j->refs, in);
     ptx_out_char(o, '}');
 }
 
@@ -406,7 +456,7 @@ static void node_enter(json *j, const ptx_node *n)
     case PTX_NODE_FUNC: {
         const ptx_func *f = (const ptx_func *)n;
         ptx_out_str(o, f->is_entry ? "{\"k\":\"entry\"" : "{\"k\":\"func\"");
-        range(o, n->span);
+        range(j, n->span);
         key(o, "name");
         name(o, f->name);
         if (f->linkage) {
@@ -414,10 +464,10 @@ static void node_enter(json *j, const ptx_node *n)
             str(o, ptx_linkage_name(f->linkage), strlen(ptx_linkage_name(f->linkage)));
         }
         if (f->has_ret)
-            params(o, "ret", f->ret, f->nret);
+            params(j, "ret", f->ret, f->nret);
         if (f->has_params)
-            params(o, "params", f->params, f->nparams);
-        dirs(o, f->dirs, f->ndirs);
+            params(j, "params", f->params, f->nparams);
+        ptx_out_json_directives(o, f->dirs, f->ndirs);
         if (!f->body) {
             ptx_out_str(o, ",\"proto\":true}");
             return;
@@ -427,33 +477,34 @@ static void node_enter(json *j, const ptx_node *n)
     }
     case PTX_NODE_BLOCK:
         ptx_out_str(o, "{\"k\":\"block\"");
-        range(o, n->span);
+        range(j, n->span);
         ptx_out_str(o, ",\"body\":[");
         return;
     case PTX_NODE_SECTION:
         ptx_out_str(o, "{\"k\":\"section\"");
-        range(o, n->span);
+        range(j, n->span);
         key(o, "name");
         name(o, ((const ptx_section *)n)->name);
         ptx_out_str(o, ",\"body\":[");
         return;
     case PTX_NODE_INSTR:
-        instr(o, j->refs, (const ptx_instr *)n);
+        instr(j, (const ptx_instr *)n);
         return;
     case PTX_NODE_DECL:
-        decl(o, (const ptx_decl *)n);
+        decl(j, (const ptx_decl *)n);
         return;
     case PTX_NODE_LABEL:
         ptx_out_str(o, "{\"k\":\"label\"");
-        range(o, n->span);
+        range(j, n->span);
         key(o, "name");
         name(o, ((const ptx_label *)n)->name);
         break;
     case PTX_NODE_LOC: {
         const ptx_loc *l = (const ptx_loc *)n;
         ptx_out_str(o, "{\"k\":\"loc\"");
-        range(o, n->span);
-        ptx_out_fmt(o, ",\"file\":%u,\"line\":%u,\"col\":%u", l->file, l->line, l->col);
+        range(j, n->span);
+        /* "line" and "col" are the node's own: the directive's are "at" */
+        ptx_out_fmt(o, ",\"at\":[%u,%u,%u]", l->file, l->line, l->col);
         if (l->function_name) {
             key(o, "function_name");
             name(o, l->function_name);
@@ -467,7 +518,7 @@ static void node_enter(json *j, const ptx_node *n)
     case PTX_NODE_DATA: {
         const ptx_data *d = (const ptx_data *)n;
         ptx_out_str(o, "{\"k\":\"data\"");
-        range(o, n->span);
+        range(j, n->span);
         key(o, "word");
         name(o, d->word);
         if (d->width) {
@@ -513,7 +564,7 @@ static void node_enter(json *j, const ptx_node *n)
     case PTX_NODE_PRAGMA: {
         const ptx_pragma *p = (const ptx_pragma *)n;
         ptx_out_str(o, "{\"k\":\"pragma\"");
-        range(o, n->span);
+        range(j, n->span);
         key(o, "strings");
         strings(o, p->strings, p->nstrings);
         break;
@@ -521,7 +572,7 @@ static void node_enter(json *j, const ptx_node *n)
     case PTX_NODE_FILE: {
         const ptx_file *f = (const ptx_file *)n;
         ptx_out_str(o, "{\"k\":\"file\"");
-        range(o, n->span);
+        range(j, n->span);
         ptx_out_fmt(o, ",\"index\":%u", f->index);
         key(o, "path");
         name(o, f->path);
@@ -532,7 +583,7 @@ static void node_enter(json *j, const ptx_node *n)
     case PTX_NODE_ALIAS: {
         const ptx_alias *a = (const ptx_alias *)n;
         ptx_out_str(o, "{\"k\":\"alias\"");
-        range(o, n->span);
+        range(j, n->span);
         key(o, "alias");
         name(o, a->alias);
         key(o, "aliasee");
@@ -542,34 +593,34 @@ static void node_enter(json *j, const ptx_node *n)
     case PTX_NODE_TARGET: {
         const ptx_target *t = (const ptx_target *)n;
         ptx_out_str(o, "{\"k\":\"target\"");
-        range(o, n->span);
+        range(j, n->span);
         key(o, "targets");
         strings(o, t->names, t->count);
         break;
     }
     case PTX_NODE_DWARF:
         ptx_out_str(o, "{\"k\":\"dwarf\"");
-        range(o, n->span);
+        range(j, n->span);
         key(o, "text");
         name(o, ((const ptx_dwarf *)n)->text);
         break;
     case PTX_NODE_CALLPROTO: {
         const ptx_callproto *p = (const ptx_callproto *)n;
         ptx_out_str(o, "{\"k\":\"callprototype\"");
-        range(o, n->span);
+        range(j, n->span);
         key(o, "label");
         name(o, p->label);
         if (p->has_ret)
-            params(o, "ret", p->ret, p->nret);
+            params(j, "ret", p->ret, p->nret);
         if (p->has_params)
-            params(o, "params", p->params, p->nparams);
-        dirs(o, p->dirs, p->ndirs);
+            params(j, "params", p->params, p->nparams);
+        ptx_out_json_directives(o, p->dirs, p->ndirs);
         break;
     }
     case PTX_NODE_TARGETS: {
         const ptx_targets *t = (const ptx_targets *)n;
         ptx_out_str(o, t->is_branch ? "{\"k\":\"branchtargets\"" : "{\"k\":\"calltargets\"");
-        range(o, n->span);
+        range(j, n->span);
         key(o, "label");
         name(o, t->label);
         ptx_out_str(o, ",\"names\":[");
@@ -605,8 +656,8 @@ ptx_status ptx_print_json(const ptx_context *ctx, const ptx_module *m,
         free(r.v);
         return ptx_printer_close(o, it, PTX_ERR_NOMEM);
     }
-    json j = { o, ctx, filter, filter_user, ctx ? &r : NULL };
-    ptx_out_str(o, "{\"schema\":1");
+    json j = { o, ctx, ctx ? &r : NULL, 0 };
+    ptx_out_str(o, "{\"schema\":2");
     if (ctx) {
         key(o, "file");
         const char *f = ptx_context_filename(ctx);
@@ -644,7 +695,6 @@ ptx_status ptx_print_json(const ptx_context *ctx, const ptx_module *m,
         first = container;
     }
     ptx_out_str(o, "]}\n");
-    (void)j;
     free(r.v);
     return ptx_printer_close(o, it, st);
 }

@@ -174,7 +174,7 @@ static void out_instr(tree *t, unsigned depth, const ptx_instr *in)
     for (uint32_t i = 0; i < in->nops; i++) {
         const ptx_expr *e = &in->ops[i];
         line_start(t, depth + 1, ptx_expr_span(e), "operand ");
-        ptx_out_u64(o, i);
+        ptx_out_u64(o, (uint64_t)i + 1);   /* from 1, as the messages count */
         ptx_out_mem(o, ": ", 2);
         ptx_out_str(o, operand_kind(e));
         if (e->kind == PTX_EXPR_VEC || e->kind == PTX_EXPR_LIST || e->kind == PTX_EXPR_ADDR)

@@ -125,16 +125,34 @@ static void out_json_str(ptx_out *o, const char *s)
     ptx_out_json_str(o, s, strlen(s));
 }
 
-static void out_function(ptx_out *o, const ptx_func *f, fstats *s, bool json, bool first)
+static void out_function(ptx_out *o, const ptx_context *ctx, const ptx_func *f, fstats *s, bool json,
+                         bool first)
 {
     if (s->nfamilies)
         qsort(s->families, s->nfamilies, sizeof *s->families, by_count);
     const char *kind = f->is_entry ? "kernel" : "function";
     if (json) {
-        ptx_out_str(o, first ? "{\"name\":" : ",{\"name\":");
+        /* the words and keys of --json's function nodes (schema 2) */
+        ptx_out_str(o, f->is_entry ? (first ? "{\"k\":\"entry\"" : ",{\"k\":\"entry\"")
+                                   : (first ? "{\"k\":\"func\"" : ",{\"k\":\"func\""));
+        if (f->base.span.off != PTX_NO_OFFSET) {
+            ptx_position p = { 0, 0 };
+            if (ctx)
+                p = ptx_context_position(ctx, f->base.span.off);
+            ptx_out_fmt(o, ",\"r\":[%u,%llu]", f->base.span.off,
+                        (unsigned long long)f->base.span.off + f->base.span.len);
+            if (p.line)
+                ptx_out_fmt(o, ",\"line\":%u,\"col\":%u", p.line, p.col);
+        }
+        ptx_out_str(o, ",\"name\":");
         out_json_str(o, f->name->text);
-        ptx_out_fmt(o, ",\"kind\":\"%s\",\"linkage\":\"%s\",\"defined\":%s,\"params\":[", kind,
-                    f->linkage ? ptx_linkage_name(f->linkage) + 1 : "", f->body ? "true" : "false");
+        if (f->linkage) {
+            ptx_out_str(o, ",\"link\":");
+            out_json_str(o, ptx_linkage_name(f->linkage));
+        }
+        if (!f->body)
+            ptx_out_str(o, ",\"proto\":true");
+        ptx_out_str(o, ",\"params\":[");
     } else {
         ptx_out_fmt(o, "%s %s (%s%s%s)%s\n", kind, f->name->text,
                     f->linkage ? ptx_linkage_name(f->linkage) : "", f->linkage ? " " : "",
@@ -154,9 +172,12 @@ static void out_function(ptx_out *o, const ptx_func *f, fstats *s, bool json, bo
             if (json) {
                 ptx_out_str(o, (i || (r && f->nret)) ? ",{\"name\":" : "{\"name\":");
                 out_json_str(o, v->name->text);
-                ptx_out_fmt(o, ",\"space\":\"%s\",\"type\":\"%s\",\"size\":%llu,\"align\":%llu%s}",
-                            ptx_space_name(d->space), type, (unsigned long long)var_bytes(d, v),
-                            (unsigned long long)var_align(d), r ? "" : ",\"return\":true");
+                ptx_out_fmt(o, ",\"space\":\"%s\",\"type\":\"%s\"", ptx_space_name(d->space),
+                            ptx_type_name(d->type));
+                if (d->vec)
+                    ptx_out_fmt(o, ",\"vec\":%u", (unsigned)d->vec);
+                ptx_out_fmt(o, ",\"size\":%llu,\"align\":%llu%s}", (unsigned long long)var_bytes(d, v),
+                            (unsigned long long)var_align(d), r ? "" : ",\"ret\":true");
             } else {
                 ptx_out_fmt(o, "%s%s%s %s %s, %llu bytes, align %llu", (i || (r && f->nret)) ? ";" : "",
                             r ? " " : " return ", v->name->text, ptx_space_name(d->space), type,
@@ -165,35 +186,28 @@ static void out_function(ptx_out *o, const ptx_func *f, fstats *s, bool json, bo
         }
     }
     if (json) {
-        ptx_out_str(o, "],\"directives\":[");
+        ptx_out_char(o, ']');
+        ptx_out_json_directives(o, f->dirs, f->ndirs);
     } else {
         if (f->nparams || f->nret)
             ptx_out_char(o, '\n');
         if (f->ndirs)
             ptx_out_str(o, "  directives:");
-    }
-    for (uint32_t i = 0; i < f->ndirs; i++) {
-        const ptx_fdir *d = &f->dirs[i];
-        ptx_out_str(o, json ? (i ? ",\"" : "\"") : (i ? "; " : " "));
-        ptx_out_str(o, ptx_fdir_name(d->kind));
-        for (unsigned k = 0; k < d->nvals && d->kind != PTX_FDIR_PRAGMA; k++)
-            ptx_out_fmt(o, "%s%u", k ? ", " : " ", d->vals[k]);
-        for (unsigned k = 0; k < d->nvals && d->kind == PTX_FDIR_PRAGMA; k++) {
-            /* inside a JSON string the pragma text needs escaping */
-            const ptx_name *str = d->strings[k];
-            ptx_out_str(o, k ? ", " : " ");
-            ptx_out_char(o, json ? '\'' : '"');
-            if (json)
-                ptx_out_json_chars(o, str->text, str->len);
-            else
-                ptx_out_name(o, str);
-            ptx_out_char(o, json ? '\'' : '"');
+        for (uint32_t i = 0; i < f->ndirs; i++) {
+            const ptx_fdir *d = &f->dirs[i];
+            ptx_out_str(o, i ? "; " : " ");
+            ptx_out_str(o, ptx_fdir_name(d->kind));
+            for (unsigned k = 0; k < d->nvals && d->kind != PTX_FDIR_PRAGMA; k++)
+                ptx_out_fmt(o, "%s%u", k ? ", " : " ", d->vals[k]);
+            for (unsigned k = 0; k < d->nvals && d->kind == PTX_FDIR_PRAGMA; k++) {
+                ptx_out_str(o, k ? ", \"" : " \"");
+                ptx_out_name(o, d->strings[k]);
+                ptx_out_char(o, '"');
+            }
         }
-        if (json)
-            ptx_out_char(o, '"');
     }
     if (json) {
-        ptx_out_str(o, "],\"registers\":{");
+        ptx_out_str(o, ",\"registers\":{");
     } else {
         if (f->ndirs)
             ptx_out_char(o, '\n');
@@ -244,14 +258,17 @@ ptx_status ptx_print_stats(const ptx_context *ctx, const ptx_module *m, bool jso
         return st;
     const char *file = ctx ? ptx_context_filename(ctx) : "";
     if (json) {
-        ptx_out_str(o, "{\"schema\":1,\"file\":");
+        ptx_out_str(o, "{\"schema\":2,\"file\":");
         out_json_str(o, file);
-        ptx_out_fmt(o, ",\"version\":\"%u.%u\",\"target\":[", m->version_major, m->version_minor);
+        ptx_out_fmt(o, ",\"version\":\"%u.%u\",\"targets\":[", m->version_major, m->version_minor);
         for (uint32_t i = 0; i < m->ntargets; i++) {
             ptx_out_str(o, i ? "," : "");
             out_json_str(o, m->targets[i]->text);
         }
-        ptx_out_fmt(o, "],\"address_size\":%u,\"functions\":[", m->address_size);
+        ptx_out_char(o, ']');
+        if (m->address_size)
+            ptx_out_fmt(o, ",\"address_size\":%u", m->address_size);
+        ptx_out_str(o, ",\"functions\":[");
     } else {
         ptx_out_fmt(o, "%s%s.version %u.%u  .target", file, file[0] ? ": " : "",
                     m->version_major, m->version_minor);
@@ -289,7 +306,7 @@ ptx_status ptx_print_stats(const ptx_context *ctx, const ptx_module *m, bool jso
         instructions += s.instructions;
         for (size_t i = 0; i < s.nfamilies; i++)
             add_family(&total, s.families[i].name, s.families[i].n);
-        out_function(o, f, &s, json, first);
+        out_function(o, ctx, f, &s, json, first);
         first = false;
         free(s.families);
         if (st != PTX_OK)

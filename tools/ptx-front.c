@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "ptx/ptx.h"
 
@@ -25,7 +26,7 @@ enum mode { CHECK, AST, EMIT_PTX, JSON, STATS, LIST_FUNCTIONS, LIST_INSTRUCTIONS
 enum opt_id {
     O_OUTPUT = 'o', O_HELP = 'h',
     O_AST = 256, O_EMIT_PTX, O_JSON, O_STATS, O_LIST_FUNCTIONS, O_LIST_INSTRUCTIONS, O_EXPLAIN,
-    O_COMPACT, O_NO_LOCATIONS, O_FUNCTION, O_MAX_ERRORS, O_TARGET, O_VERSION
+    O_COMPACT, O_NO_LOCATIONS, O_FUNCTION, O_MAX_ERRORS, O_TARGET, O_COLOR, O_DIAG_FORMAT, O_VERSION
 };
 
 typedef struct opt_spec {
@@ -45,7 +46,7 @@ static const opt_spec options[] = {
     { "--emit-ptx", no_argument, O_EMIT_PTX, EMIT_PTX, 0, NULL, NULL, "print the module back as PTX" },
     { "--json", no_argument, O_JSON, -1, M(CHECK) | M(STATS) | M(LIST_FUNCTIONS),
       "goes alone (the tree as JSON) or with --stats or --list-functions", NULL,
-      "print the syntax tree as JSON (schema 1); with --stats or\n--list-functions, those as JSON" },
+      "print the syntax tree as JSON (schema 2); with --stats or\n--list-functions, those as JSON" },
     { "--stats", no_argument, O_STATS, STATS, 0, NULL, NULL, "summarise the module" },
     { "--list-functions", no_argument, O_LIST_FUNCTIONS, LIST_FUNCTIONS, 0, NULL, NULL,
       "list kernels and functions: kind, linkage, name" },
@@ -66,6 +67,12 @@ static const opt_spec options[] = {
     { "--max-errors", required_argument, O_MAX_ERRORS, -1, READS,
       "reads PTX files: not with --list-instructions or --explain", "N",
       "stop a file after N errors (default 20, 0: no limit)" },
+    { "--color", required_argument, O_COLOR, -1, READS,
+      "colours diagnostics of PTX files: not with --list-instructions or --explain", "WHEN",
+      "colour diagnostics: auto (on a terminal, unless NO_COLOR\nis set), always or never" },
+    { "--diagnostics-format", required_argument, O_DIAG_FORMAT, -1, READS,
+      "formats diagnostics of PTX files: not with --list-instructions or --explain", "FORMAT",
+      "text (default, on stderr), or json (GCC's) or sarif\n(SARIF 2.1.0): one document on standard output" },
     { "--output", required_argument, O_OUTPUT, -1, WRITES,
       "needs an output option (checking alone writes nothing)", "FILE",
       "-o FILE, -oFILE: write output to FILE, not standard output" },
@@ -206,6 +213,8 @@ typedef struct settings {
     int mode_opt;               /* the output option that chose it */
     bool given[O_VERSION + 1];  /* which options were used */
     const char *out_path, *target, *pattern, *explain;
+    bool color;                 /* --color, decided for standard error */
+    ptx_diag_format diag_format;
     unsigned print_flags, max_errors;
     const char **files, **patterns;
     int nfiles, npatterns;
@@ -241,6 +250,11 @@ static int check_combinations(settings *s)
     } else if (s->nfiles == 0) {
         return usage_error("no input file%s%s", "", "");
     }
+    /* the document of diagnostics takes standard output */
+    if (s->diag_format != PTX_DIAG_FORMAT_TEXT && s->mode != CHECK && !s->out_path)
+        return usage_error("--diagnostics-format=%s writes to standard output: send %s's output "
+                           "elsewhere with -o", s->diag_format == PTX_DIAG_FORMAT_JSON ? "json" : "sarif",
+                           s->mode_opt ? spelling(s->mode_opt) : "--json");
     return 0;
 }
 
@@ -309,6 +323,29 @@ static int parse_options(int argc, char **argv, settings *s)
             break;
         case O_EXPLAIN:
             s->explain = optarg;
+            break;
+        case O_COLOR: {
+            /* GCC's rule: auto colours a terminal unless NO_COLOR is set */
+            const char *no_color = getenv("NO_COLOR");
+            if (strcmp(optarg, "always") == 0)
+                s->color = true;
+            else if (strcmp(optarg, "never") == 0)
+                s->color = false;
+            else if (strcmp(optarg, "auto") == 0)
+                s->color = isatty(fileno(stderr)) && !(no_color && *no_color);
+            else
+                return usage_error("--color takes auto, always or never, not '%s'%s", optarg, "");
+            break;
+        }
+        case O_DIAG_FORMAT:
+            if (strcmp(optarg, "text") == 0)
+                s->diag_format = PTX_DIAG_FORMAT_TEXT;
+            else if (strcmp(optarg, "json") == 0)
+                s->diag_format = PTX_DIAG_FORMAT_JSON;
+            else if (strcmp(optarg, "sarif") == 0)
+                s->diag_format = PTX_DIAG_FORMAT_SARIF;
+            else
+                return usage_error("--diagnostics-format takes text, json or sarif, not '%s'%s", optarg, "");
             break;
         case O_MAX_ERRORS: {
             char *end;
@@ -474,7 +511,8 @@ static int reference(const settings *s, FILE *out)
 
 /* Parses and prints one file; returns its exit status (0, 1 or 2) and
  * sets *out_failed when the output could not be written. */
-static int run_file(const settings *s, const char *file, filter *flt, FILE *out, bool *out_failed)
+static int run_file(const settings *s, const char *file, filter *flt, ptx_diag_doc *diags, FILE *out,
+                    bool *out_failed)
 {
     ptx_context *ctx = ptx_context_new();
     if (!ctx) {
@@ -495,10 +533,13 @@ static int run_file(const settings *s, const char *file, filter *flt, FILE *out,
         fprintf(stderr, "ptx-front: %s: out of memory\n", file);
         status = 2;
     } else {
-        for (size_t k = 0; k < ptx_diag_count(ctx); k++)
-            ptx_diag_render(ctx, ptx_diag_get(ctx, k), ptx_write_file, stderr);
+        if (diags && ptx_diag_doc_add(diags, ctx) != PTX_OK)
+            status = 2;
+        for (size_t k = 0; !diags && k < ptx_diag_count(ctx); k++)
+            ptx_diag_render_color(ctx, ptx_diag_get(ctx, k), s->color, ptx_write_file, stderr);
         if (st == PTX_ERR_INPUT) {
-            status = 1;
+            if (status < 1)
+                status = 1;
         } else if (s->mode != CHECK) {
             bool json = s->mode == JSON || s->given[O_JSON];
             ptx_print_filter pf = flt->n ? want_item : NULL;
@@ -543,7 +584,7 @@ static int run_file(const settings *s, const char *file, filter *flt, FILE *out,
 
 int main(int argc, char **argv)
 {
-    settings s = { .mode = CHECK, .max_errors = 20 };
+    settings s = { .mode = CHECK, .max_errors = 20, .diag_format = PTX_DIAG_FORMAT_TEXT };
     s.files = calloc((size_t)argc, sizeof *s.files);
     s.patterns = calloc((size_t)argc, sizeof *s.patterns);
     bool *matched = calloc((size_t)argc, sizeof *matched);
@@ -567,15 +608,34 @@ int main(int argc, char **argv)
         free(matched);
         return 2;
     }
+    /* without --color, as --color=auto */
+    if (!s.given[O_COLOR]) {
+        const char *no_color = getenv("NO_COLOR");
+        s.color = isatty(fileno(stderr)) && !(no_color && *no_color);
+    }
+    ptx_diag_doc *diags = NULL;
+    if (s.diag_format != PTX_DIAG_FORMAT_TEXT && !(diags = ptx_diag_doc_new(s.diag_format, ptx_write_file, stdout))) {
+        fprintf(stderr, "ptx-front: out of memory\n");
+        if (out != stdout)
+            fclose(out);
+        free(s.files);
+        free(s.patterns);
+        free(matched);
+        return 2;
+    }
     bool out_failed = false;
     if (s.mode == LIST_INSTRUCTIONS || s.mode == EXPLAIN) {
         status = reference(&s, out);
         out_failed = status == 2;
     }
     for (int i = 0; i < s.nfiles && !out_failed; i++) {
-        int st = run_file(&s, s.files[i], &flt, out, &out_failed);
+        int st = run_file(&s, s.files[i], &flt, diags, out, &out_failed);
         if (st > status)
             status = st;
+    }
+    if (diags && ptx_diag_doc_finish(diags) != PTX_OK) {
+        fprintf(stderr, "ptx-front: cannot write diagnostics: %s\n", strerror(errno));
+        status = 2;
     }
     /* a pattern that selected nothing in any file is most likely a typo */
     for (int i = 0; i < s.npatterns; i++)

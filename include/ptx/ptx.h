@@ -139,10 +139,14 @@ typedef struct ptx_diag {
     ptx_diag_code code;
     const char *message;      /* owned by the context */
     ptx_span span;
+    const char *fixit;        /* what should replace `span` ("did you mean"),
+                                 or NULL; owned by the context */
 } ptx_diag;
 
-/* Number of diagnostics, of errors among them, and the i-th (in the order
- * they were found; NULL when i is out of range). */
+/* Number of diagnostics, of errors among them, and the i-th (NULL when i
+ * is out of range).  They are in source order (by offset, each note after
+ * the diagnostic it belongs to), the note that the error limit stopped the
+ * parse last. */
 size_t ptx_diag_count(const ptx_context *ctx);
 size_t ptx_error_count(const ptx_context *ctx);
 const ptx_diag *ptx_diag_get(const ptx_context *ctx, size_t i);
@@ -170,6 +174,35 @@ int ptx_write_file(void *file, const char *data, size_t len);
 ptx_status ptx_diag_render(const ptx_context *ctx, const ptx_diag *d,
                            ptx_write_fn write, void *user);
 
+/* The same, with GCC's colours when `color` is true (ANSI escapes: the
+ * severity in bold red, magenta or cyan, the position in bold, the caret
+ * in green); a fix-it is shown on a line of its own under the caret. */
+ptx_status ptx_diag_render_color(const ptx_context *ctx, const ptx_diag *d, bool color,
+                                 ptx_write_fn write, void *user);
+
+/* The short name of a diagnostic code ("syntax", "instruction"...), as
+ * the JSON and SARIF documents give it. */
+const char *ptx_diag_code_name(ptx_diag_code c);
+
+/* Diagnostics as one document for tools, over any number of parsed
+ * contexts: GCC-like JSON (an array of {"kind", "code", "message",
+ * "locations": [{"caret", "finish"}], "fixits", "children"}, the notes
+ * being children of the diagnostic before them) or SARIF 2.1.0 (one run,
+ * a result per diagnostic, notes as relatedLocations, fix-its as fixes).
+ * ptx_diag_doc_new writes the opening (NULL: out of memory or a bad
+ * argument), ptx_diag_doc_add the diagnostics of one context, and
+ * ptx_diag_doc_finish the closing; it frees the document and returns
+ * PTX_ERR_IO if any write failed. */
+typedef enum ptx_diag_format {
+    PTX_DIAG_FORMAT_TEXT = 0,   /* (ptx_diag_render: not a document) */
+    PTX_DIAG_FORMAT_JSON,
+    PTX_DIAG_FORMAT_SARIF
+} ptx_diag_format;
+typedef struct ptx_diag_doc ptx_diag_doc;
+ptx_diag_doc *ptx_diag_doc_new(ptx_diag_format format, ptx_write_fn write, void *user);
+ptx_status ptx_diag_doc_add(ptx_diag_doc *doc, const ptx_context *ctx);
+ptx_status ptx_diag_doc_finish(ptx_diag_doc *doc);
+
 enum {
     PTX_PRINT_NO_LOCATIONS = 1   /* tree printer: leave out line:col */
 };
@@ -191,7 +224,8 @@ ptx_status ptx_print_tree_items(const ptx_context *ctx, const ptx_module *m, uns
                                 ptx_print_filter filter, void *filter_user,
                                 ptx_write_fn write, void *user);
 
-/* Prints the whole tree as compact JSON, schema 1 (see the README); only
+/* Prints the whole tree as compact JSON, schema 2 (see the README and
+ * tools/ptx-front.schema.json); only
  * the module items `filter` accepts (NULL: all). */
 ptx_status ptx_print_json(const ptx_context *ctx, const ptx_module *m,
                           ptx_print_filter filter, void *filter_user,
@@ -200,7 +234,7 @@ ptx_status ptx_print_json(const ptx_context *ctx, const ptx_module *m,
 /* A summary of the module (ptx-front --stats): per kernel and function
  * its parameters (size, alignment), directives, registers declared by
  * type, memory declared in its body, instruction count and families; then
- * module totals.  As text, or as JSON (schema 1) when `json` is true. */
+ * module totals.  As text, or as JSON (schema 2) when `json` is true. */
 ptx_status ptx_print_stats(const ptx_context *ctx, const ptx_module *m, bool json,
                            ptx_print_filter filter, void *filter_user,
                            ptx_write_fn write, void *user);

@@ -124,10 +124,10 @@ has "function -         f (prototype)" "--list-functions of a prototype"
 
 # -- --target: the module read as if it declared that architecture ----------------
 printf '.version 8.0\n.target sm_80\n.address_size 64\n.visible .entry k()\n{\n\tfence.proxy.async;\n\tret;\n}\n' >"$tmp/sm90.ptx"
-t 1 "$tmp/sm90.ptx:6:2: error: 'fence' (fence.proxy <async> {<asyncspace>}) requires .target sm_90 or later; this module targets sm_80| 	fence.proxy.async;| 	^~~~~~~~~~~~~~~~~" "$tmp/sm90.ptx"
+t 1 "$tmp/sm90.ptx:6:2: error: 'fence' (fence.proxy.async{.ss}; .ss = { .global, .shared::cta, .shared::cluster }) requires .target sm_90 or later; this module targets sm_80| 	fence.proxy.async;| 	^~~~~~~~~~~~~~~~~" "$tmp/sm90.ptx"
 t 0 "" --target sm_90 "$tmp/sm90.ptx"
 t 0 "" --target=compute_90 "$tmp/sm90.ptx"
-t 1 "$tmp/sm90.ptx:6:2: error: 'fence' (fence.proxy <async> {<asyncspace>}) requires .target sm_90 or later; this module targets sm_86| 	fence.proxy.async;| 	^~~~~~~~~~~~~~~~~" --target sm_86 "$tmp/sm90.ptx"
+t 1 "$tmp/sm90.ptx:6:2: error: 'fence' (fence.proxy.async{.ss}; .ss = { .global, .shared::cta, .shared::cluster }) requires .target sm_90 or later; this module targets sm_86| 	fence.proxy.async;| 	^~~~~~~~~~~~~~~~~" --target sm_86 "$tmp/sm90.ptx"
 t 0 "" --target sm_90 --emit-ptx "$tmp/sm90.ptx"
 has ".target sm_90" "--target sm_90 --emit-ptx"
 t 1 "$tmp/sm90.ptx:2:9: error: target 'sm_100' requires PTX ISA .version 8.6 or later| .target sm_80|         ^~~~~" --target sm_100 "$tmp/sm90.ptx"

@@ -28,7 +28,7 @@ make -s B="$B" install DESTDIR="$tmp/dest" PREFIX=/opt/ptx >"$tmp/install.log" 2
     { cat "$tmp/install.log"; bad "make install"; finish; }
 root=$tmp/dest/opt/ptx
 for f in bin/ptx-front lib/libptxfront.a include/ptx/ptx.h include/ptx/ast.h include/ptx/isa.h \
-         lib/pkgconfig/ptxfront.pc share/man/man1/ptx-front.1; do
+         lib/pkgconfig/ptxfront.pc share/man/man1/ptx-front.1 share/ptx-front/ptx-front.schema.json; do
     [ -f "$root/$f" ] && ok || bad "not installed: $f"
 done
 # the .pc names the prefix it was installed for; point pkg-config at the

@@ -155,21 +155,52 @@ START_TEST(filter_keeps_one_function)
 }
 END_TEST
 
+/* Schema 2: line and col beside the range, the whole name in "op",
+ * decoded modifiers, operands as objects, addresses decoded. */
 START_TEST(json_of_an_instruction)
 {
-    const char *src = HDR ".visible .entry k(.param .u64 p)\n{\n\t.reg .b64 %rd<2>;\n"
-                      "\t@!%p1 ld.param.u64 %rd1, [p+8];\n}\n";
+    const char *src = HDR ".visible .entry k(.param .u64 p)\n{\n\t.reg .b64 %rd<2>; .reg .pred %p1;\n"
+                      "\t@!%p1 ld.param.u64 %rd1, [p+8];\n\tmul.wide.u32 %rd1, 3, 0x10;\n\tret;\n}\n";
     ptx_context *ctx = ptx_context_new();
     const ptx_module *m;
     ptx_parse_buffer(ctx, "t.ptx", src, strlen(src), &m);
     test_buf json = { 0 };
     ck_assert_int_eq(ptx_print_json(ctx, m, NULL, NULL, test_buf_write, &json), PTX_OK);
-    ck_assert_ptr_nonnull(strstr(json.p, "{\"schema\":1,\"file\":\"t.ptx\",\"version\":\"9.0\","
+    ck_assert_ptr_nonnull(strstr(json.p, "{\"schema\":2,\"file\":\"t.ptx\",\"version\":\"9.0\","
                                             "\"targets\":[\"sm_90\"],\"address_size\":64,"));
-    ck_assert_ptr_nonnull(strstr(json.p, "\"guard\":\"%p1\",\"neg\":true,\"op\":\"ld\""));
-    ck_assert_ptr_nonnull(strstr(json.p, "\"args\":[\"%rd1\",{\"t\":\"addr\",\"items\":"
-                                            "[{\"t\":\"binary\",\"op\":\"+\",\"a\":\"p\",\"b\":8}]}]"));
+    ck_assert_ptr_nonnull(strstr(json.p, "\"line\":7,\"col\":2,\"guard\":\"%p1\",\"neg\":true,\"op\":\"ld\","
+                                            "\"family\":\"ld\",\"mods\":[[\".param\",\"space\"],[\".u64\",\"type\"]]"));
+    ck_assert_ptr_nonnull(strstr(json.p, "\"args\":[{\"t\":\"sym\",\"v\":\"%rd1\"},{\"t\":\"addr\",\"items\":"
+                                            "[{\"t\":\"binary\",\"op\":\"+\",\"a\":{\"t\":\"sym\",\"v\":\"p\"},"
+                                            "\"b\":{\"t\":\"int\",\"value\":8}}],"
+                                            "\"base\":{\"t\":\"sym\",\"v\":\"p\"},\"offset\":8}]"));
+    ck_assert_ptr_nonnull(strstr(json.p, "\"op\":\"mul.wide\",\"family\":\"mul\",\"mods\":[[\".u32\",\"type\"]],"
+                                            "\"args\":[{\"t\":\"sym\",\"v\":\"%rd1\"},{\"t\":\"int\",\"value\":3},"
+                                            "{\"t\":\"int\",\"v\":\"0x10\",\"value\":16}]"));
+    ck_assert_ptr_nonnull(strstr(json.p, "\"line\":9,\"col\":2,\"op\":\"ret\",\"family\":\"ret\",\"mods\":[],\"args\":[]"));
     free(json.p);
+    ptx_context_free(ctx);
+}
+END_TEST
+
+/* --json and --stats --json say the same things the same way. */
+START_TEST(json_and_stats_share_words)
+{
+    const char *src = HDR ".visible .entry k(.param .u64 p) .maxntid 64, 1, 1\n{\n\tret;\n}\n";
+    ptx_context *ctx = ptx_context_new();
+    const ptx_module *m;
+    ck_assert_int_eq(ptx_parse_buffer(ctx, "t.ptx", src, strlen(src), &m), PTX_OK);
+    test_buf json = { 0 }, stats = { 0 };
+    ck_assert_int_eq(ptx_print_json(ctx, m, NULL, NULL, test_buf_write, &json), PTX_OK);
+    ck_assert_int_eq(ptx_print_stats(ctx, m, true, NULL, NULL, test_buf_write, &stats), PTX_OK);
+    const char *same[] = { "\"targets\":[\"sm_90\"]", "{\"k\":\"entry\",\"r\":[", "\"line\":4,\"col\":1,\"name\":\"k\",\"link\":\".visible\"",
+                           "\"directives\":[{\"d\":\".maxntid\",\"v\":[64,1,1]}]" };
+    for (size_t i = 0; i < sizeof same / sizeof *same; i++) {
+        ck_assert_msg(strstr(json.p, same[i]) != NULL, "--json lacks %s", same[i]);
+        ck_assert_msg(strstr(stats.p, same[i]) != NULL, "--stats --json lacks %s", same[i]);
+    }
+    free(json.p);
+    free(stats.p);
     ptx_context_free(ctx);
 }
 END_TEST
@@ -188,7 +219,7 @@ START_TEST(stats_without_functions)
                                 "totals: 0 kernels, 0 functions, 0 instructions; module memory: "
                                 "global 4 B, const 0 B, shared 0 B\n");
     ck_assert_int_eq(ptx_print_stats(ctx, m, true, NULL, NULL, test_buf_write, &json), PTX_OK);
-    ck_assert_str_eq(json.p, "{\"schema\":1,\"file\":\"t.ptx\",\"version\":\"9.0\",\"target\":[\"sm_90\"],"
+    ck_assert_str_eq(json.p, "{\"schema\":2,\"file\":\"t.ptx\",\"version\":\"9.0\",\"targets\":[\"sm_90\"],"
                                 "\"address_size\":64,\"functions\":[],\"totals\":{\"kernels\":0,"
                                 "\"functions\":0,\"instructions\":0,\"global\":4,\"const\":0,\"shared\":0,"
                                 "\"families\":{}}}\n");
@@ -208,7 +239,7 @@ START_TEST(stats_json_escapes_pragma_strings)
     ck_assert_int_eq(ptx_parse_buffer(ctx, "t.ptx", src, strlen(src), &m), PTX_OK);
     test_buf json = { 0 };
     ck_assert_int_eq(ptx_print_stats(ctx, m, true, NULL, NULL, test_buf_write, &json), PTX_OK);
-    ck_assert_ptr_nonnull(strstr(json.p, "\"directives\":[\".pragma 'nounroll\\tx\\\\\\\"y'\"]"));
+    ck_assert_ptr_nonnull(strstr(json.p, "\"directives\":[{\"d\":\".pragma\",\"v\":[\"nounroll\\tx\\\\\\\"y\"]}]"));
     free(json.p);
     ptx_context_free(ctx);
 }
@@ -223,6 +254,7 @@ Suite *api_suite(void)
     tcase_add_test(tc, insert_instruction_before_ret);
     tcase_add_test(tc, filter_keeps_one_function);
     tcase_add_test(tc, json_of_an_instruction);
+    tcase_add_test(tc, json_and_stats_share_words);
     tcase_add_test(tc, stats_without_functions);
     tcase_add_test(tc, stats_json_escapes_pragma_strings);
     suite_add_tcase(s, tc);

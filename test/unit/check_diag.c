@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "check_suites.h"
+#include "json_check.h"
 #include "ptx/ptx.h"
 
 #define HDR TEST_HDR
@@ -708,6 +709,138 @@ START_TEST(file_read_error)
 }
 END_TEST
 
+
+/* The table check, the grammar and the semantic pass each find errors in
+ * order, one after the other; the list is in the file's order, and a note
+ * stays behind its diagnostic even when it points earlier. */
+START_TEST(diags_in_source_order)
+{
+    ptx_context *ctx;
+    parse(&ctx, "\t.reg .b32 %r<4>;\n\tmul.s32 %r3, %r1, %r2;\n\tadd.s32 %r3, %r1 %r2;\n"
+                "\tmov.b32 %r1, nowhere;\n\t.reg .b32 %r1;\n");
+    uint32_t last = 0;
+    unsigned errors = 0, notes = 0;
+    for (size_t i = 0; i < ptx_diag_count(ctx); i++) {
+        const ptx_diag *d = ptx_diag_get(ctx, i);
+        if (d->severity == PTX_SEV_NOTE) {
+            notes++;
+            ck_assert_int_ne(ptx_diag_get(ctx, i - 1)->severity, PTX_SEV_NOTE);
+            continue;
+        }
+        errors++;
+        ck_assert_uint_ge(d->span.off, last);
+        last = d->span.off;
+    }
+    ck_assert_uint_eq(errors, 4);
+    ck_assert_uint_eq(notes, 1);
+    ck_assert_ptr_nonnull(strstr(ptx_diag_get(ctx, 0)->message, "'mul' with '.s32'"));
+    ptx_context_free(ctx);
+}
+END_TEST
+
+/* "did you mean": one close word is a fix-it; several are listed; a word
+ * that is far from all, or a known word out of place, gets no guess. */
+START_TEST(did_you_mean)
+{
+    static const struct {
+        const char *stmt, *says, *fix;
+    } cases[] = {
+        { "\tld.gloabl.u32 %r1, [%rd1];", "unknown modifier '.gloabl' for 'ld'; did you mean '.global'?", ".global" },
+        { "\tad.s32 %r1, %r2, %r3;", "unknown instruction 'ad'; did you mean 'add' or 'and'?", NULL },
+        { "\tcvt.rn.f32.s33 %f1, %r1;", "unknown modifier '.s33' for 'cvt'; did you mean '.s32'?", ".s32" },
+        { "\tqwertyuiop %r1;", "unknown instruction 'qwertyuiop'", NULL },
+        { "\tmul.s32 %r1, %r2, %r3;", "did you mean 'mul.hi.s32', 'mul.lo.s32' or 'mul.wide.s32'?", NULL },
+        { "\tmul.lo.s33 %r1, %r2, %r3;", "; did you mean '.s32'?", ".s32" },
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        char body[256];
+        snprintf(body, sizeof body, "\t.reg .b32 %%r<4>; .reg .b64 %%rd<2>; .reg .f32 %%f<2>;\n%s\n", cases[i].stmt);
+        ptx_context *ctx;
+        parse(&ctx, body);
+        const ptx_diag *d = ptx_diag_get(ctx, 0);
+        ck_assert_ptr_nonnull(d);
+        ck_assert_msg(strstr(d->message, cases[i].says) != NULL, "%s: %s", cases[i].stmt, d->message);
+        if (cases[i].fix)
+            ck_assert_str_eq(d->fixit ? d->fixit : "(none)", cases[i].fix);
+        else
+            ck_assert_ptr_null(d->fixit);
+        ptx_context_free(ctx);
+    }
+    ptx_context *ctx = ptx_context_new();
+    const char *src = ".version 9.0\n.target sm80\n.address_size 64\n.visble .func f() { ret; }\n"
+                      ".local .func g() { ret; }\n";
+    ck_assert_int_eq(ptx_parse_buffer(ctx, "t.ptx", src, strlen(src), NULL), PTX_ERR_INPUT);
+    ck_assert_str_eq(ptx_diag_get(ctx, 0)->message, "unknown target 'sm80'; did you mean 'sm_80'?");
+    ck_assert_str_eq(ptx_diag_get(ctx, 0)->fixit, "sm_80");
+    ck_assert_str_eq(ptx_diag_get(ctx, 1)->message, "'.visble' cannot precede '.func'; did you mean '.visible'?");
+    /* .local is a directive word: no '.loc' for it */
+    ck_assert_str_eq(ptx_diag_get(ctx, 2)->message, "'.local' cannot precede '.func'");
+    ptx_context_free(ctx);
+}
+END_TEST
+
+START_TEST(render_color_and_fixit)
+{
+    ptx_context *ctx;
+    parse(&ctx, "\t.reg .b32 %r1; .reg .b64 %rd1;\n\tld.gloabl.u32 %r1, [%rd1];\n");
+    test_buf b = { 0 };
+    ck_assert_int_eq(ptx_diag_render_color(ctx, ptx_diag_get(ctx, 0), true, test_buf_write, &b), PTX_OK);
+    ck_assert_str_eq(b.p, "\33[01m\33[Kt.ptx:7:4:\33[m\33[K \33[01;31m\33[Kerror:\33[m\33[K unknown modifier "
+                          "'.gloabl' for 'ld'; did you mean '.global'?\n \tld.gloabl.u32 %r1, [%rd1];\n \t  "
+                          "\33[01;32m\33[K^~~~~~~\33[m\33[K\n \t  \33[32m\33[K.global\33[m\33[K\n");
+    free(b.p);
+    char *plain = render(ctx, 0);
+    ck_assert_ptr_null(strchr(plain, '\33'));
+    ck_assert_ptr_nonnull(strstr(plain, "^~~~~~~\n \t  .global\n"));
+    free(plain);
+    ptx_context_free(ctx);
+}
+END_TEST
+
+/* The documents for tools: one over several contexts, the notes as
+ * children, a fix-it with its range; bad arguments are refused. */
+START_TEST(diag_documents)
+{
+    ptx_context *a, *b;
+    parse(&a, "\t.reg .b32 %r1; .reg .b64 %rd1;\n\tld.gloabl.u32 %r1, [%rd1];\n");
+    parse(&b, "\t.reg .b32 %r1;\n\t.reg .b32 %r1;\n");
+    test_buf j = { 0 }, s = { 0 };
+    ptx_diag_doc *dj = ptx_diag_doc_new(PTX_DIAG_FORMAT_JSON, test_buf_write, &j);
+    ptx_diag_doc *ds = ptx_diag_doc_new(PTX_DIAG_FORMAT_SARIF, test_buf_write, &s);
+    ck_assert_ptr_nonnull(dj);
+    ck_assert_ptr_nonnull(ds);
+    ck_assert_int_eq(ptx_diag_doc_add(dj, a), PTX_OK);
+    ck_assert_int_eq(ptx_diag_doc_add(dj, b), PTX_OK);
+    ck_assert_int_eq(ptx_diag_doc_add(ds, a), PTX_OK);
+    ck_assert_int_eq(ptx_diag_doc_add(ds, b), PTX_OK);
+    ck_assert_int_eq(ptx_diag_doc_finish(dj), PTX_OK);
+    ck_assert_int_eq(ptx_diag_doc_finish(ds), PTX_OK);
+    ck_assert_ptr_nonnull(strstr(j.p, "[{\"kind\":\"error\",\"code\":\"instruction\",\"message\":\"unknown modifier "
+                                      "'.gloabl' for 'ld'; did you mean '.global'?\",\"locations\":[{\"caret\":"
+                                      "{\"file\":\"t.ptx\",\"line\":7,\"column\":4},\"finish\":{\"file\":\"t.ptx\","
+                                      "\"line\":7,\"column\":10}}],\"fixits\":[{\"start\":{\"file\":\"t.ptx\",\"line\":7,"
+                                      "\"column\":4},\"next\":{\"file\":\"t.ptx\",\"line\":7,\"column\":11},"
+                                      "\"string\":\".global\"}],\"children\":[]},"));
+    ck_assert_ptr_nonnull(strstr(j.p, "\"children\":[{\"kind\":\"note\",\"code\":\"symbol\""));
+    ck_assert_ptr_nonnull(strstr(s.p, "\"version\":\"2.1.0\""));
+    ck_assert_ptr_nonnull(strstr(s.p, "\"ruleId\":\"symbol\",\"level\":\"error\""));
+    ck_assert_ptr_nonnull(strstr(s.p, "\"relatedLocations\":[{\"physicalLocation\""));
+    ck_assert_ptr_nonnull(strstr(s.p, "\"insertedContent\":{\"text\":\".global\"}"));
+    ck_assert_ptr_null(test_json_check(j.p, j.len, NULL));
+    ck_assert_ptr_null(test_json_check(s.p, s.len, NULL));
+    free(j.p);
+    free(s.p);
+    ck_assert_ptr_null(ptx_diag_doc_new(PTX_DIAG_FORMAT_TEXT, test_buf_write, NULL));
+    ck_assert_ptr_null(ptx_diag_doc_new(PTX_DIAG_FORMAT_JSON, NULL, NULL));
+    ck_assert_int_eq(ptx_diag_doc_add(NULL, a), PTX_ERR_USAGE);
+    ck_assert_int_eq(ptx_diag_doc_finish(NULL), PTX_ERR_USAGE);
+    ck_assert_str_eq(ptx_diag_code_name(PTX_DIAG_TYPE), "type");
+    ck_assert_str_eq(ptx_diag_code_name((ptx_diag_code)999), "other");
+    ptx_context_free(a);
+    ptx_context_free(b);
+}
+END_TEST
+
 Suite *diag_suite(void)
 {
     Suite *s = suite_create("diag");
@@ -739,6 +872,10 @@ Suite *diag_suite(void)
     tcase_add_test(tc, source_is_a_copy);
     tcase_add_test(tc, version_string);
     tcase_add_test(tc, file_read_error);
+    tcase_add_test(tc, diags_in_source_order);
+    tcase_add_test(tc, did_you_mean);
+    tcase_add_test(tc, render_color_and_fixit);
+    tcase_add_test(tc, diag_documents);
     suite_add_tcase(s, tc);
 
     tc = tcase_create("limits");

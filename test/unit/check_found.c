@@ -20,29 +20,29 @@ typedef struct found_case {
 static const found_case cases[] = {
     /* forms ptxas withdrew: shfl and vote without .sync on sm_70+ from 6.4 */
     { "9.0", "sm_90", "shfl.bfly.b32 r1, r2, 1, 31;", 2,
-      "'shfl' (shfl <mode> .b32) is not supported on .target sm_70 and later from PTX ISA 6.4; this module is 9.0 for sm_90" },
+      "'shfl' (shfl.mode.b32; .mode = { .up, .down, .bfly, .idx }) is not supported on .target sm_70 and later from PTX ISA 6.4; this module is 9.0 for sm_90" },
     { "6.3", "sm_75", "shfl.bfly.b32 r1, r2, 1, 31;", 0, NULL },
     { "9.0", "sm_60", "shfl.bfly.b32 r1, r2, 1, 31;", 0, NULL },
     { "9.0", "sm_90", "vote.all.pred p1, p2;", 2,
-      "'vote' (vote <mode> <pred>) is not supported on .target sm_70 and later from PTX ISA 6.4; this module is 9.0 for sm_90" },
+      "'vote' (vote.mode.pred; .mode = { .all, .any, .uni }) is not supported on .target sm_70 and later from PTX ISA 6.4; this module is 9.0 for sm_90" },
     { "6.3", "sm_70", "vote.all.pred p1, p2;", 0, NULL },
     /* mad.f32 without rounding: sm_1x, or before PTX ISA 3.2 */
     { "9.0", "sm_90", "mad.f32 f1, f2, f3, f4;", 2,
-      "'mad' needs one of .rn, .rz, .rm, .rp (form: mad <rnd> {.ftz} {.sat} {.sat} <f32>)" },
+      "'mad' needs one of .rn, .rz, .rm, .rp (form: mad.rnd{.ftz}{.sat}.f32; .rnd = { .rn, .rz, .rm, .rp })" },
     { "9.0", "sm_13", "mad.f32 f1, f2, f3, f4;", 0, NULL },
     { "3.1", "sm_20", "mad.f32 f1, f2, f3, f4;", 0, NULL },
     /* the bare transcendental forms end with PTX ISA 1.3 */
     { "9.0", "sm_90", "cos.f32 f1, f2;", 2,
-      "'cos' needs the modifier .approx (form: cos .approx {.approx} {.ftz} <f32>)" },
+      "'cos' needs the modifier .approx (form: cos.approx{.ftz}.f32)" },
     { "1.3", "sm_13", "cos.f32 f1, f2;", 0, NULL },
     /* wmma without .aligned: only before PTX ISA 6.3 */
     { "6.2", "sm_70", "wmma.load.a.sync.row.m16n16k16.f16 {r1, r2, r3, r4, r5, r6, r7, r8}, [rd1];", 0,
       NULL },
     { "6.3", "sm_70", "wmma.load.a.sync.row.m16n16k16.f16 {r1, r2, r3, r4, r5, r6, r7, r8}, [rd1];", 2,
-      "'wmma' needs the modifier .aligned (form: wmma.load.a .sync {.sync} .aligned <layout_row_col> <shape_m16n16k16> {<ss>} <type_f16>)" },
+      "'wmma' needs the modifier .aligned (form: wmma.load.a.sync.aligned.layout.m16n16k16{.ss}.f16; .layout = { .row, .col }; .ss = { .global, .shared })" },
     /* types keep the order of the form's type slots */
     { "9.0", "sm_90", "mma.e5m2.sync.aligned.m16n8k16.row.col.f32.e4m3.f32 {f1, f2, f3, f4}, {r1, r2}, {r3}, {f5, f6, f7, f8};", 40,
-      "type '.f32' is out of place in 'mma': the types follow the order of the form (mma .sync {.sync} .aligned <shape_m16n8k16> <layout_row> <layout_col> <t_f32> <t_e4m3_e5m2> <t_e4m3_e5m2> <t_f32>)" },
+      "type '.f32' is out of place in 'mma': the types follow the order of the form (mma.sync.aligned.m16n8k16.row.col.f32.dtype.atype.f32; .dtype = { .e4m3, .e5m2 }; .atype = { .e4m3, .e5m2 })" },
     { "9.0", "sm_90", "mma.sync.aligned.m16n8k16.row.col.f32.e5m2.e4m3.f32 {f1, f2, f3, f4}, {r1, r2}, {r3}, {f5, f6, f7, f8};", 0, NULL },
     { "9.0", "sm_100", "add.f32.f16 f1, h1, f2;", 0, NULL },
     /* mma type combinations as ptxas takes them (no .f32 B with .e4m3 A) */
@@ -51,8 +51,10 @@ static const found_case cases[] = {
     { "9.0", "sm_90", "mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {f1, f2, f3, f4}, {r1, r2, r3, r4}, {r1, r2}, {f1, f2, f3, f4};", 0, NULL },
     { "9.0", "sm_90", "wmma.mma.sync.aligned.row.col.m16n16k16.u8.u8.u8.s32 {r1, r2, r3, r4, r5, r6, r7, r8}, {r1, r2}, {r3, r4}, {r1, r2, r3, r4, r5, r6, r7, r8};", 47, "" },
     /* layouts too; and only m8n8k4 takes .col for A */
-    { "9.0", "sm_90", "mma.sync.aligned.m16n8k16.col.col.f16.f16.f16.f16 {r1, r2}, {r1, r2, r3, r4}, {r1, r2}, {r1, r2};", 31, "" },
-    { "9.0", "sm_90", "mma.sync.aligned.m16n8k16.col.row.f16.f16.f16.f16 {r1, r2}, {r1, r2, r3, r4}, {r1, r2}, {r1, r2};", 31, "" },
+    { "9.0", "sm_90", "mma.sync.aligned.m16n8k16.col.col.f16.f16.f16.f16 {r1, r2}, {r1, r2, r3, r4}, {r1, r2}, {r1, r2};", 27,
+      "layout '.col' is not valid for matrix A of 'mma': this form takes '.row' (form: mma.sync.aligned.m16n8k16.row.col.f16.f16.f16.f16)" },
+    { "9.0", "sm_90", "mma.sync.aligned.m16n8k16.col.row.f16.f16.f16.f16 {r1, r2}, {r1, r2, r3, r4}, {r1, r2}, {r1, r2};", 27,
+      "layout '.col' is not valid for matrix A of 'mma': this form takes '.row' (form: mma.sync.aligned.m16n8k16.row.col.f16.f16.f16.f16)" },
     { "9.0", "sm_90", "mma.sync.aligned.m8n8k4.col.row.f16.f16.f16.f16 {r1, r2, r3, r4}, {r1, r2}, {r1, r2}, {r1, r2, r3, r4};", 0, NULL },
     /* rejected at .f16 (the wording is another test's business) */
     { "9.0", "sm_100", "add.f16.f32 f1, h1, f2;", 5, "" },
@@ -82,7 +84,7 @@ static const found_case cases[] = {
     { "9.0", "sm_90", "cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [r1], [rd2], 512, 16;", 0, NULL },
     /* not a misplaced cp.async: the operand count is what is wrong */
     { "9.0", "sm_90", "cp.reduce.async.bulk.shared::cluster.shared::cta.mbarrier::complete_tx::bytes.add.u32 [r1], [r2], 512, [r3], r4;", 2,
-      "'cp' takes 4 operands, found 5 (form: cp.reduce.async.bulk <s2cl> <ssrc> <mbar> <add> <cl_addt>)" },
+      "'cp' takes 4 operands, found 5 (form: cp.reduce.async.bulk.ss.shared::cta.mbarrier::complete_tx::bytes.add.type; .ss = { .shared::cluster, .shared::cta }; .type = { .u32, .s32, .u64 })" },
     /* a .bf16/.bf16x2 register may be written {b}, {b, b} or {b, b, b, b} */
     { "9.0", "sm_90", "add.bf16 h1, h2, {h3, h3};", 0, NULL },
     { "9.0", "sm_90", "cvt.rn.bf16.f32 {h1}, f4;", 0, NULL },

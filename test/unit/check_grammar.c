@@ -270,7 +270,7 @@ static const accept_case accepts[] = {
       "        directive .abi_preserve 8\n      callprototype p3\n"
       "      calltargets ct f1, f2\n      branchtargets bt L0, L1\n      label L0\n      label L1\n" },
     { "guards", "@p bra L;\n@!p bra L;\n@ ! %p2 ret;\nL: ret;",
-      "      instr @p bra\n        operand 0: name L\n      instr @!p bra\n        operand 0: name L\n"
+      "      instr @p bra\n        operand 1: name L\n      instr @!p bra\n        operand 1: name L\n"
       "      instr @!%p2 ret\n      label L\n      instr ret\n" },
     { "labels", "A: B: ret;\nC:\n{\nD: ret;\nE:\n}\n$L__BB0_1: %L2: ret;",
       "      label A\n      label B\n      instr ret\n      label C\n      block\n        label D\n"
@@ -278,39 +278,39 @@ static const accept_case accepts[] = {
     { "nested blocks", "{\n{\n{\n}\nret;\n}\n}\n{ }",
       "    block\n      block\n        block\n          block\n          instr ret\n      block\n" },
     { "pairs and negated predicates", "setp.eq.s32 p|q, 1, 2;\nsetp.lt.and.s32 _ | p, 1, 2, !q;",
-      "        operand 0: pair p|q\n" },
+      "        operand 1: pair p|q\n" },
     { "video selectors", "vadd.s32.u32.s32 r1, r1.b0, r2.h1;",
-      "        operand 1: name+selector r1.b0\n        operand 2: name+selector r2.h1\n" },
+      "        operand 2: name+selector r1.b0\n        operand 3: name+selector r2.h1\n" },
     { "addresses",
       "ld.global.b32 r, [r];\nld.b32 r, [r+8];\nld.b32 r, [r+-8];\nld.b32 r, [var+4];\n"
       "ld.local.b32 r, [8];\nmov.u64 r, arr[2];\ntex.2d.v4.s32.f32 {a, b, c, d}, [tex, {a, b}];\n"
       "ld.b32 r, [a].unified;\nld.b32 r, [r + (-8)];\nld.b32 r, [arr[1]+4];",
-      "        operand 1: address[1] [r]  base r\n"
-      "      instr ld  modifiers .b32\n        operand 0: name r\n"
-      "        operand 1: address[1] [r + 8]  base r offset 8\n"
-      "      instr ld  modifiers .b32\n        operand 0: name r\n"
-      "        operand 1: address[1] [r + -8]  base r offset -8\n"
-      "      instr ld  modifiers .b32\n        operand 0: name r\n"
-      "        operand 1: address[1] [var + 4]  base var offset 4\n"
-      "      instr ld  modifiers .local .b32\n        operand 0: name r\n"
-      "        operand 1: address[1] [8]  absolute 8\n"
-      "      instr mov  modifiers .u64\n        operand 0: name r\n        operand 1: element arr[2]\n"
-      "      instr tex  modifiers .2d .v4 .s32 .f32\n        operand 0: vector[4] {a, b, c, d}\n"
-      "        operand 1: address[2] [tex, {a, b}]\n"
-      "      instr ld  modifiers .b32\n        operand 0: name r\n"
-      "        operand 1: address[1] [a].unified  base a\n"
-      "      instr ld  modifiers .b32\n        operand 0: name r\n"
-      "        operand 1: address[1] [r + (-8)]  base r offset (-8)\n"
-      "      instr ld  modifiers .b32\n        operand 0: name r\n"
-      "        operand 1: address[1] [arr[1] + 4]\n" },
+      "        operand 2: address[1] [r]  base r\n"
+      "      instr ld  modifiers .b32\n        operand 1: name r\n"
+      "        operand 2: address[1] [r + 8]  base r offset 8\n"
+      "      instr ld  modifiers .b32\n        operand 1: name r\n"
+      "        operand 2: address[1] [r + -8]  base r offset -8\n"
+      "      instr ld  modifiers .b32\n        operand 1: name r\n"
+      "        operand 2: address[1] [var + 4]  base var offset 4\n"
+      "      instr ld  modifiers .local .b32\n        operand 1: name r\n"
+      "        operand 2: address[1] [8]  absolute 8\n"
+      "      instr mov  modifiers .u64\n        operand 1: name r\n        operand 2: element arr[2]\n"
+      "      instr tex  modifiers .2d .v4 .s32 .f32\n        operand 1: vector[4] {a, b, c, d}\n"
+      "        operand 2: address[2] [tex, {a, b}]\n"
+      "      instr ld  modifiers .b32\n        operand 1: name r\n"
+      "        operand 2: address[1] [a].unified  base a\n"
+      "      instr ld  modifiers .b32\n        operand 1: name r\n"
+      "        operand 2: address[1] [r + (-8)]  base r offset (-8)\n"
+      "      instr ld  modifiers .b32\n        operand 1: name r\n"
+      "        operand 2: address[1] [arr[1] + 4]\n" },
     { "calls",
       "call (r), f, (a, b);\ncall f;\ncall.uni f, (a);\ncall (r), %rptr, (a), proto;\ncall (), g, ();",
-      "      instr call\n        operand 0: list[1] (r)\n        operand 1: name f\n"
-      "        operand 2: list[2] (a, b)\n      instr call\n        operand 0: name f\n"
-      "      instr call  modifiers .uni\n        operand 0: name f\n        operand 1: list[1] (a)\n"
-      "      instr call\n        operand 0: list[1] (r)\n        operand 1: name %rptr\n"
-      "        operand 2: list[1] (a)\n        operand 3: name proto\n"
-      "      instr call\n        operand 0: list[0] ()\n        operand 1: name g\n        operand 2: list[0] ()\n" },
+      "      instr call\n        operand 1: list[1] (r)\n        operand 2: name f\n"
+      "        operand 3: list[2] (a, b)\n      instr call\n        operand 1: name f\n"
+      "      instr call  modifiers .uni\n        operand 1: name f\n        operand 2: list[1] (a)\n"
+      "      instr call\n        operand 1: list[1] (r)\n        operand 2: name %rptr\n"
+      "        operand 3: list[1] (a)\n        operand 4: name proto\n"
+      "      instr call\n        operand 1: list[0] ()\n        operand 2: name g\n        operand 3: list[0] ()\n" },
     { "instructions without operands", "ret;\nexit;\nmembar.gl;\nfence.proxy.async;\ntrap;",
       "      instr ret\n      instr exit\n      instr membar  modifiers .gl\n"
       "      instr fence  modifiers .proxy .async\n      instr trap\n" },
@@ -319,9 +319,9 @@ static const accept_case accepts[] = {
       "      instr st  modifiers .shared::cta .v4 .b32\n" },
     { "constant expressions as operands", "add.s32 %r1, %r2, WARP_SZ * 2 - 1;\nmov.b32 %r1, 1 ? 2 : 3;\n"
       "mov.b64 %rd1, (.u64)-1 >> 1;\nsetp.ne.s32 p, 1 == 2 || 3 != 4 && 5 <= 6, 7 >= 8;",
-      "        operand 2: expr WARP_SZ * 2 - 1\n" },
+      "        operand 3: expr WARP_SZ * 2 - 1\n" },
     { "negated 0d constant", "mov.f64 %fd1, -0d3FF0000000000000;",
-      "        operand 1: expr -0d3FF0000000000000\n" },
+      "        operand 2: expr -0d3FF0000000000000\n" },
     { "align given twice takes the larger", HDR ".global .align 4 .align 8 .b32 x;\n.global .align 16 .align 8 .b32 y;\n",
       "  decl .global .align 8 .b32 x\n  decl .global .align 16 .b32 y\n" },
     { "attribute before the space", HDR ".attribute(.managed) .global .b32 x;\n",

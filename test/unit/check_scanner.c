@@ -501,7 +501,7 @@ START_TEST(reject_non_ascii_in_string)
     ptx_context *ctx;
     parse_raw(&ctx, text, sizeof text - 1);
     const ptx_diag *d = ptx_diag_get(ctx, 0);
-    ptx_diag copy = { PTX_SEV_NOTE, 0, "", { 0, 0 } };
+    ptx_diag copy = { PTX_SEV_NOTE, 0, "", { 0, 0 }, NULL };
     char msg[256] = "";
     if (d) {
         copy = *d;

@@ -175,9 +175,13 @@ static void run_group(const char *group)
             } else {
                 ck_assert_msg(st == PTX_ERR_INPUT, "%s: %s: accepted", group, c->name);
                 const ptx_diag *d = NULL;
-                for (size_t k = 0; k < ptx_diag_count(ctx) && !d; k++)
-                    if (ptx_diag_get(ctx, k)->severity == PTX_SEV_ERROR)
-                        d = ptx_diag_get(ctx, k);
+                /* in source order: the case's error, else the first */
+                for (size_t k = 0; k < ptx_diag_count(ctx); k++) {
+                    const ptx_diag *e = ptx_diag_get(ctx, k);
+                    if (e->severity == PTX_SEV_ERROR && (!d || (strstr(e->message, c->message) &&
+                                                                 !strstr(d->message, c->message))))
+                        d = e;
+                }
                 ck_assert_ptr_nonnull(d);
                 unsigned line = ptx_context_position(ctx, d->span.off).line;
                 ck_assert_msg(!c->line || line == c->line,

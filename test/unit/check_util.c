@@ -106,12 +106,20 @@ void test_isa_case(const isa_case *c)
     char msg[1024] = "";
     ptx_position at = { 0, 0 };
     size_t errors = 0;
+    /* the diagnostics are in source order: the case's error is the one
+     * with its message (another, such as an unknown guard before the
+     * opcode, may come first); else the first, to show what was said */
+    bool found = false;
     for (size_t i = 0; i < ptx_diag_count(ctx); i++) {
         const ptx_diag *d = ptx_diag_get(ctx, i);
-        if (d->severity != PTX_SEV_ERROR || errors++)
+        if (d->severity != PTX_SEV_ERROR)
             continue;
-        snprintf(msg, sizeof msg, "%s", d->message);
-        at = ptx_context_position(ctx, d->span.off);
+        bool match = c->message && strcmp(d->message, c->message) == 0;
+        if (errors++ == 0 || (match && !found)) {
+            snprintf(msg, sizeof msg, "%s", d->message);
+            at = ptx_context_position(ctx, d->span.off);
+        }
+        found |= match;
     }
     ptx_context_free(ctx);
     if (!c->message) {

@@ -1,0 +1,197 @@
+/* Diagnostics for tools (ptx-front --diagnostics-format=json|sarif): one
+ * document for all the files of a run.  JSON follows GCC's
+ * -fdiagnostics-format=json (an array of {kind, message, locations with
+ * caret and finish, fixits, children for the notes}); SARIF is version
+ * 2.1.0, what code-scanning services read.  Both are described by the
+ * schemas the tests validate them against (test/diag/). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+
+struct ptx_diag_doc {
+    ptx_diag_format format;
+    ptx_out o;                  /* the document, written as it grows */
+    bool any;                   /* a result was written: commas */
+};
+
+static const char *const code_names[] = {
+    [PTX_DIAG_SYNTAX] = "syntax", [PTX_DIAG_CHAR] = "char", [PTX_DIAG_NONASCII] = "nonascii",
+    [PTX_DIAG_LITERAL] = "literal", [PTX_DIAG_UNTERMINATED] = "unterminated",
+    [PTX_DIAG_PREPROCESSOR] = "preprocessor", [PTX_DIAG_HEADER] = "header", [PTX_DIAG_DECL] = "decl",
+    [PTX_DIAG_DIRECTIVE] = "directive", [PTX_DIAG_EXPR] = "expr", [PTX_DIAG_LIMIT] = "limit",
+    [PTX_DIAG_UNSUPPORTED] = "unsupported", [PTX_DIAG_INSTRUCTION] = "instruction",
+    [PTX_DIAG_SYMBOL] = "symbol", [PTX_DIAG_TYPE] = "type",
+};
+
+const char *ptx_diag_code_name(ptx_diag_code c)
+{
+    return (unsigned)c < sizeof code_names / sizeof *code_names && code_names[c] ? code_names[c] : "other";
+}
+
+ptx_diag_doc *ptx_diag_doc_new(ptx_diag_format format, ptx_write_fn write, void *user)
+{
+    if (!write || format < PTX_DIAG_FORMAT_JSON || format > PTX_DIAG_FORMAT_SARIF)
+        return NULL;
+    ptx_diag_doc *doc = malloc(sizeof *doc);
+    if (!doc)
+        return NULL;
+    doc->format = format;
+    doc->any = false;
+    ptx_out_init(&doc->o, write, user);
+    if (format == PTX_DIAG_FORMAT_JSON) {
+        ptx_out_char(&doc->o, '[');
+        return doc;
+    }
+    ptx_out_str(&doc->o, "{\"$schema\":\"https://json.schemastore.org/sarif-2.1.0.json\",\"version\":\"2.1.0\","
+                         "\"runs\":[{\"tool\":{\"driver\":{\"name\":\"ptx-front\",\"version\":\"" PTX_FRONT_VERSION "\","
+                         "\"informationUri\":\"https://docs.nvidia.com/cuda/parallel-thread-execution/\","
+                         "\"rules\":[");
+    for (unsigned c = PTX_DIAG_SYNTAX; c < sizeof code_names / sizeof *code_names; c++)
+        ptx_out_fmt(&doc->o, "%s{\"id\":\"%s\"}", c == PTX_DIAG_SYNTAX ? "" : ",", code_names[c]);
+    ptx_out_str(&doc->o, "]}},\"columnKind\":\"unicodeCodePoints\",\"results\":[");
+    return doc;
+}
+
+static void str(ptx_out *o, const char *s)
+{
+    ptx_out_json_str(o, s, strlen(s));
+}
+
+/* GCC's location: {"file":..., "line":..., "column":...} (1-based) */
+static void gcc_point(ptx_out *o, const ptx_context *ctx, uint32_t off, size_t *hint)
+{
+    ptx_position p = ptx_position_near(ctx, off, hint);
+    ptx_out_str(o, "{\"file\":");
+    str(o, ptx_context_filename(ctx));
+    ptx_out_fmt(o, ",\"line\":%u,\"column\":%u}", p.line ? p.line : 1, p.col ? p.col : 1);
+}
+
+static void gcc_one(ptx_out *o, const ptx_context *ctx, const ptx_diag *d, size_t *hint)
+{
+    static const char *const kinds[] = { "note", "warning", "error" };
+    ptx_out_str(o, "{\"kind\":\"");
+    ptx_out_str(o, kinds[d->severity <= PTX_SEV_ERROR ? d->severity : 2]);
+    ptx_out_str(o, "\",\"code\":\"");
+    ptx_out_str(o, ptx_diag_code_name(d->code));
+    ptx_out_str(o, "\",\"message\":");
+    str(o, d->message);
+    ptx_out_str(o, ",\"locations\":[{\"caret\":");
+    gcc_point(o, ctx, d->span.off, hint);
+    if (d->span.len > 1) {
+        /* GCC's finish is the range's last character, not one past it */
+        ptx_out_str(o, ",\"finish\":");
+        gcc_point(o, ctx, d->span.off + d->span.len - 1, hint);
+    }
+    ptx_out_str(o, "}],\"fixits\":[");
+    if (d->fixit) {
+        ptx_out_str(o, "{\"start\":");
+        gcc_point(o, ctx, d->span.off, hint);
+        ptx_out_str(o, ",\"next\":");
+        gcc_point(o, ctx, d->span.off + d->span.len, hint);
+        ptx_out_str(o, ",\"string\":");
+        str(o, d->fixit);
+        ptx_out_char(o, '}');
+    }
+    ptx_out_char(o, ']');
+}
+
+/* SARIF's region: startLine, startColumn, endLine, endColumn (one past) */
+static void sarif_location(ptx_out *o, const ptx_context *ctx, ptx_span s, size_t *hint, const char *message)
+{
+    ptx_position a = ptx_position_near(ctx, s.off, hint);
+    ptx_position b = ptx_position_near(ctx, s.off + s.len, hint);
+    ptx_out_str(o, "{\"physicalLocation\":{\"artifactLocation\":{\"uri\":");
+    str(o, ptx_context_filename(ctx));
+    ptx_out_fmt(o, "},\"region\":{\"startLine\":%u,\"startColumn\":%u,\"endLine\":%u,\"endColumn\":%u}}",
+                a.line ? a.line : 1, a.col ? a.col : 1, b.line ? b.line : 1, b.col ? b.col : 1);
+    if (message) {
+        ptx_out_str(o, ",\"message\":{\"text\":");
+        str(o, message);
+        ptx_out_char(o, '}');
+    }
+    ptx_out_char(o, '}');
+}
+
+static void sarif_one(ptx_out *o, const ptx_context *ctx, const ptx_diag *d, size_t *hint)
+{
+    static const char *const levels[] = { "note", "warning", "error" };
+    ptx_out_str(o, "{\"ruleId\":\"");
+    ptx_out_str(o, ptx_diag_code_name(d->code));
+    ptx_out_str(o, "\",\"level\":\"");
+    ptx_out_str(o, levels[d->severity <= PTX_SEV_ERROR ? d->severity : 2]);
+    ptx_out_str(o, "\",\"message\":{\"text\":");
+    str(o, d->message);
+    ptx_out_str(o, "},\"locations\":[");
+    sarif_location(o, ctx, d->span, hint, NULL);
+    ptx_out_char(o, ']');
+    if (d->fixit) {
+        ptx_position a = ptx_position_near(ctx, d->span.off, hint);
+        ptx_position b = ptx_position_near(ctx, d->span.off + d->span.len, hint);
+        ptx_out_str(o, ",\"fixes\":[{\"description\":{\"text\":\"replace with '");
+        ptx_out_json_chars(o, d->fixit, strlen(d->fixit));
+        ptx_out_str(o, "'\"},\"artifactChanges\":[{\"artifactLocation\":{\"uri\":");
+        str(o, ptx_context_filename(ctx));
+        ptx_out_fmt(o, "},\"replacements\":[{\"deletedRegion\":{\"startLine\":%u,\"startColumn\":%u,"
+                       "\"endLine\":%u,\"endColumn\":%u},\"insertedContent\":{\"text\":",
+                    a.line, a.col, b.line, b.col);
+        str(o, d->fixit);
+        ptx_out_str(o, "}}]}]}]");
+    }
+}
+
+ptx_status ptx_diag_doc_add(ptx_diag_doc *doc, const ptx_context *ctx)
+{
+    if (!doc || !ctx)
+        return PTX_ERR_USAGE;
+    ptx_out *o = &doc->o;
+    size_t hint = 0;
+    size_t n = ptx_diag_count(ctx);
+    for (size_t i = 0; i < n; i++) {
+        const ptx_diag *d = ptx_diag_get(ctx, i);
+        /* a note belongs to the diagnostic before it: GCC's children,
+         * SARIF's related locations */
+        size_t notes = 0;
+        while (i + 1 + notes < n && ptx_diag_get(ctx, i + 1 + notes)->severity == PTX_SEV_NOTE &&
+               d->severity != PTX_SEV_NOTE)
+            notes++;
+        if (doc->any)
+            ptx_out_char(o, ',');
+        doc->any = true;
+        if (doc->format == PTX_DIAG_FORMAT_JSON) {
+            gcc_one(o, ctx, d, &hint);
+            ptx_out_str(o, ",\"children\":[");
+            for (size_t k = 1; k <= notes; k++) {
+                gcc_one(o, ctx, ptx_diag_get(ctx, i + k), &hint);
+                ptx_out_str(o, k < notes ? "},": "}");
+            }
+            ptx_out_str(o, "]}");
+        } else {
+            sarif_one(o, ctx, d, &hint);
+            if (notes) {
+                ptx_out_str(o, ",\"relatedLocations\":[");
+                for (size_t k = 1; k <= notes; k++) {
+                    const ptx_diag *nd = ptx_diag_get(ctx, i + k);
+                    sarif_location(o, ctx, nd->span, &hint, nd->message);
+                    if (k < notes)
+                        ptx_out_char(o, ',');
+                }
+                ptx_out_char(o, ']');
+            }
+            ptx_out_char(o, '}');
+        }
+        i += notes;
+    }
+    ptx_out_flush(o);
+    return o->failed ? PTX_ERR_IO : PTX_OK;
+}
+
+ptx_status ptx_diag_doc_finish(ptx_diag_doc *doc)
+{
+    if (!doc)
+        return PTX_ERR_USAGE;
+    ptx_out_str(&doc->o, doc->format == PTX_DIAG_FORMAT_JSON ? "]\n" : "]}]}\n");
+    ptx_status st = ptx_out_finish(&doc->o);
+    free(doc);
+    return st;
+}

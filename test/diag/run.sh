@@ -1,0 +1,85 @@
+#!/bin/sh
+# Diagnostics for people and tools: --diagnostics-format=json validates
+# against tools/ptx-front-diagnostics.schema.json and sarif against the
+# structure SARIF 2.1.0 requires (test/diag/sarif-2.1.0-structure.schema.json),
+# both over every test/errors case in one document, with one result per
+# diagnostic the text format prints; fix-its where "did you mean" has one
+# word; --color=always|never|auto (auto: colour on a terminal only, and
+# not with NO_COLOR); and the usage errors of the two options.
+# usage: run.sh PTX_FRONT
+set -u
+front=$1
+case $front in /*) ;; */*) front=$(pwd)/$front ;; esac
+here=$(cd "$(dirname "$0")" && pwd)
+top=$(cd "$here/../.." && pwd)
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/ptx-diag.XXXXXX") || exit 2
+trap 'rm -rf "$tmp"' EXIT
+pass=0 fail=0
+ok() { pass=$((pass + 1)); }
+bad() { echo "FAIL $*"; fail=$((fail + 1)); }
+cd "$top/test/errors" || exit 2
+
+# text: how many diagnostics, notes included
+"$front" *.ptx 2>"$tmp/text" >/dev/null
+n_text=$(grep -cE '^[^ ].*:[0-9]+:[0-9]+: (error|warning|note): |^[^ ].*: (error|warning|note): ' "$tmp/text")
+"$front" --diagnostics-format=json *.ptx >"$tmp/d.json" 2>"$tmp/err"
+[ $? -eq 1 ] && ok || bad "--diagnostics-format=json: exit status (expected 1)"
+[ -s "$tmp/err" ] && bad "--diagnostics-format=json wrote to stderr: $(head -1 "$tmp/err")" || ok
+"$front" --diagnostics-format=sarif *.ptx >"$tmp/d.sarif" 2>/dev/null
+if python3 -c 'import jsonschema' 2>/dev/null; then
+    python3 - "$tmp/d.json" "$tmp/d.sarif" "$top/tools/ptx-front-diagnostics.schema.json" \
+        "$here/sarif-2.1.0-structure.schema.json" "$n_text" <<'PY' && ok || bad "the documents (above)"
+import json, sys
+import jsonschema
+gcc, sarif = json.load(open(sys.argv[1])), json.load(open(sys.argv[2]))
+for doc, schema in ((gcc, sys.argv[3]), (sarif, sys.argv[4])):
+    s = json.load(open(schema))
+    cls = jsonschema.validators.validator_for(s)
+    cls.check_schema(s)
+    errors = list(cls(s).iter_errors(doc))
+    for e in errors[:5]:
+        print(f"{schema}: {e.message[:200]} at {list(e.absolute_path)}")
+    if errors:
+        sys.exit(1)
+n_gcc = sum(1 + len(d["children"]) for d in gcc)
+results = sarif["runs"][0]["results"]
+n_sarif = sum(1 + len(r.get("relatedLocations", [])) for r in results)
+if not (n_gcc == n_sarif == int(sys.argv[5])):
+    print(f"diagnostics: text {sys.argv[5]}, json {n_gcc}, sarif {n_sarif}")
+    sys.exit(1)
+fix = [d for d in gcc if d["fixits"]]
+if not any(f["fixits"][0]["string"] == ".global" for f in fix):
+    print("no fix-it '.global' for ld.gloabl")
+    sys.exit(1)
+if not any(r.get("fixes") for r in results):
+    print("no SARIF fixes")
+    sys.exit(1)
+print(f"diagnostics: {n_gcc} in JSON and SARIF, both valid, {len(fix)} with a fix-it")
+PY
+else
+    sh "$top/test/skip.sh" "diagnostics: documents" "python3-jsonschema is not installed" || fail=$((fail + 1))
+fi
+
+# colour: GCC's escapes, only where asked for or on a terminal
+f=isa_unknown_modifier_suggest.ptx
+esc=$(printf '\033')
+"$front" --color=always $f 2>&1 | grep -q "${esc}\[01;31m${esc}\[Kerror:" && ok || bad "--color=always: no red 'error:'"
+"$front" --color=always $f 2>&1 | grep -q "${esc}\[32m${esc}\[K.global" && ok || bad "--color=always: no green fix-it"
+"$front" --color=never $f 2>&1 | grep -q "$esc" && bad "--color=never wrote escapes" || ok
+"$front" $f 2>&1 | grep -q "$esc" && bad "--color=auto wrote escapes to a pipe" || ok
+if command -v script >/dev/null 2>&1; then
+    script -qec "\"$front\" $f" /dev/null 2>&1 | grep -q "$esc" && ok || bad "--color=auto: no colour on a terminal"
+    NO_COLOR=1 script -qec "\"$front\" $f" /dev/null 2>&1 | grep -q "$esc" && bad "NO_COLOR=1: colour on a terminal" || ok
+else
+    sh "$top/test/skip.sh" "diagnostics: colour on a terminal" "script (util-linux) is not installed" || fail=$((fail + 1))
+fi
+
+# usage errors: exit 2 and a message
+for args in "--color=sometimes" "--diagnostics-format=xml" "--diagnostics-format=json --json"; do
+    # shellcheck disable=SC2086
+    "$front" $args $f >/dev/null 2>"$tmp/err"
+    rc=$?
+    [ $rc -eq 2 ] && grep -q 'ptx-front: ' "$tmp/err" && ok || bad "$args: exit status $rc, expected 2 with a message"
+done
+echo "diagnostics: $pass passed, $fail failed"
+[ $fail -eq 0 ]
