@@ -20,7 +20,8 @@ static const char usage[] =
     "  --ast                print the syntax tree\n"
     "  --ast --compact      one line per instruction: file:line  opcode.mods  operands\n"
     "  --json               print the syntax tree as JSON (schema 1)\n"
-    "  --emit-ptx           print the module back as PTX\n"
+    "  --emit-ptx           print the module back as PTX, byte for byte as written\n"
+    "  --emit-ptx --canonical  in the canonical layout (comments kept)\n"
     "  --stats              summarise the module; with --json, as JSON\n"
     "  --list-functions     list kernels and functions: kind, linkage, name\n"
     "  --list-instructions  list the instruction families the tables know\n"
@@ -96,7 +97,7 @@ static int fail_usage(const char *msg, const char *arg)
 int main(int argc, char **argv)
 {
     enum mode mode = CHECK;
-    bool json = false, compact = false;
+    bool json = false, compact = false, canonical = false;
     const char *out_path = NULL;
     unsigned print_flags = 0;
     unsigned max_errors = 20;
@@ -118,6 +119,8 @@ int main(int argc, char **argv)
             json = true;
         } else if (strcmp(a, "--compact") == 0) {
             compact = true;
+        } else if (strcmp(a, "--canonical") == 0) {
+            canonical = true;
         } else if (strcmp(a, "--list-functions") == 0) {
             mode = LIST_FUNCTIONS;
         } else if (strcmp(a, "--no-locations") == 0) {
@@ -219,7 +222,8 @@ int main(int argc, char **argv)
                     ps = ptx_print_tree_items(ctx, m, print_flags, pf, &flt, ptx_write_file, out);
                     break;
                 case EMIT_PTX:
-                    ps = ptx_print_ptx_items(ctx, m, pf, &flt, ptx_write_file, out);
+                    ps = (canonical ? ptx_print_ptx_canonical : ptx_print_ptx_items)(
+                        ctx, m, pf, &flt, ptx_write_file, out);
                     break;
                 case JSON:
                     ps = ptx_print_json(ctx, m, pf, &flt, ptx_write_file, out);
