@@ -49,8 +49,11 @@ static int find_targets(const ptx_func *f, targets *t)
     if (!it)
         return -1;
     const ptx_node *n;
+    ptx_event ev;
     int rc = 0;
-    while (rc == 0 && ptx_iter_next(it, &n) == PTX_EVENT_ENTER) {
+    while (rc == 0 && (ev = ptx_iter_next(it, &n)) > 0) {
+        if (ev != PTX_EVENT_ENTER)
+            continue;
         if (n->kind == PTX_NODE_INSTR) {
             const ptx_instr *in = (const ptx_instr *)n;
             if (strcmp(ptx_instr_opcode(in)->text, "bra") == 0 && in->nops == 1 &&
@@ -63,7 +66,7 @@ static int find_targets(const ptx_func *f, targets *t)
         }
     }
     ptx_iter_free(it);
-    return rc;
+    return ev == PTX_EVENT_NOMEM ? -1 : rc;
 }
 
 typedef struct counter {
@@ -102,7 +105,8 @@ static int count_labels(counter *c, ptx_block *block, const targets *t, const ch
         } else if (s->kind == PTX_NODE_LABEL && is_target(t, ((ptx_label *)s)->name)) {
             if (count_block(c, block, s, func, ((ptx_label *)s)->name->text))
                 return -1;
-            s = s->next;    /* past the statement just added */
+            if (c->counting)
+                s = s->next;    /* past the statement just added */
         }
     }
     return 0;
