@@ -35,6 +35,11 @@ typedef struct printer {
     bool orig;                  /* canonical: printing an unedited node */
     uint32_t line;              /* canonical: the output line, 1-based */
     size_t hint;                /* ptx_position_near's */
+    unsigned indent;            /* canonical: the statement's depth */
+    uint32_t end_line;          /* canonical: the source line where the last
+                                   statement printed ends */
+    unsigned inline_at;         /* canonical: 1 + the depth of the block
+                                   printed on one line we are in; 0: none */
     uint32_t label_line;        /* canonical: the source line of the label
                                    just printed, 0 after anything else */
 } printer;
@@ -65,6 +70,7 @@ static void pad(printer *p, uint32_t off)
  * indentation of the place, in the lossless layout). */
 static void start_line(printer *p, unsigned indent)
 {
+    p->indent = indent;
     if (!p->bol)
         nl(p);
     ptx_out_mem(p->o, p->prefix, p->prefix_len);
@@ -447,7 +453,18 @@ static void out_instr(printer *p, const ptx_instr *in)
     for (uint32_t i = 0; i < in->nops; i++) {
         if (i)
             ptx_out_char(o, ',');
-        ptx_out_str(o, i ? " " : " \t");
+        /* an operand written on a later line stays there: ptxas gives the
+         * instruction the line of its operands in the debug line table */
+        uint32_t off = ptx_expr_span(&in->ops[i]).off;
+        if (p->ctx && p->orig && off != PTX_NO_OFFSET &&
+            ptx_position_near(p->ctx, off, &p->hint).line > p->line) {
+            pad(p, off);
+            ptx_out_mem(o, p->prefix, p->prefix_len);
+            ptx_out_indent(o, p->indent + 1);
+            p->bol = false;
+        } else {
+            ptx_out_str(o, i ? " " : " \t");
+        }
         ptx_out_expr(o, &in->ops[i]);
     }
     ptx_out_char(o, ';');
@@ -624,14 +641,36 @@ static void canon_event(printer *p, ptx_event ev, const ptx_node *n, unsigned in
         if (ev == PTX_EVENT_ENTER) {
             if (orig)
                 flush_comments(p, n->span.off, indent);
-            start_at(p, n->span.off, indent);
+            if (p->inline_at) {
+                ptx_out_char(o, ' ');
+            } else {
+                start_at(p, n->span.off, indent);
+                /* a block written on one line stays on one line, as
+                 * nvcc writes inline asm ("{  cvt.rn.f16.f32 %rs1, %f1;}"):
+                 * the lines after it keep their numbers */
+                if (orig && ptx_position_near(p->ctx, n->span.off, &p->hint).line ==
+                                ptx_position_near(p->ctx, last_byte(n), &p->hint).line)
+                    p->inline_at = depth + 1;
+            }
             ptx_out_char(o, '{');
-            if (orig)
+            if (orig) {
                 p->pos = n->span.off + 1;
+                /* a statement written after the '{' stays beside it */
+                p->label_line = ptx_position_near(p->ctx, n->span.off, &p->hint).line;
+            }
         } else {
             if (orig)
                 flush_comments(p, last_byte(n), indent + 1);
-            start_at(p, last_byte(n), indent);
+            uint32_t line = orig ? ptx_position_near(p->ctx, last_byte(n), &p->hint).line : 0;
+            if (p->inline_at) {
+                ptx_out_char(o, ' ');
+                if (p->inline_at == depth + 1)
+                    p->inline_at = 0;
+            } else if (line && line == p->end_line && p->line == line && !p->bol) {
+                ptx_out_char(o, ' ');   /* "...;}" as written */
+            } else {
+                start_at(p, last_byte(n), indent);
+            }
             ptx_out_char(o, '}');
             if (orig)
                 p->pos = end_of(n);
@@ -664,12 +703,13 @@ static void canon_event(printer *p, ptx_event ev, const ptx_node *n, unsigned in
             flush_comments(p, n->span.off, indent);
         /* a label keeps the statement written on its line beside it */
         uint32_t line = orig && p->ctx ? ptx_position_near(p->ctx, n->span.off, &p->hint).line : 0;
-        if (line && line == label_line && p->line == line && !p->bol)
+        if ((line && line == label_line && p->line == line && !p->bol) || p->inline_at)
             ptx_out_char(o, ' ');
         else
             start_at(p, n->span.off, label_like(n) && depth > 0 ? 0 : indent);
         if (n->kind == PTX_NODE_LABEL)
             p->label_line = line;
+        p->end_line = orig ? ptx_position_near(p->ctx, last_byte(n), &p->hint).line : 0;
         out_leaf(p, n, indent);
         if (orig) {
             out_comments(p, n->span.off, end_of(n), indent);
