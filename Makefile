@@ -112,7 +112,7 @@ $(B)/examples/%: examples/%.c $(B)/libptxfront.a
 # instruments the corpus (test/examples/bbcount.sh)
 examples: all $(EXAMPLES)
 	CC="$(CC) $(LDSAN)" sh test/install/run.sh $(B)
-	sh test/examples/bbcount.sh $(B)/examples/bbcount
+	$(if $(filter 1,$(SANITIZE)),NO_PTXAS="sanitizer build") sh test/examples/bbcount.sh $(B)/examples/bbcount
 
 # bad input: each test/errors/*.ptx against its .expected diagnostics
 errors: $(B)/ptx-front
