@@ -113,11 +113,19 @@ unit: need-check $(B)/check_ptx
 	sh test/unit/loop-bounds.sh $(UNIT_SRCS)
 	CK_DEFAULT_TIMEOUT=120 $(B)/check_ptx
 
+# every examples/NAME.c, built into $(B)/examples/NAME
+EXAMPLES := $(patsubst examples/%.c,$(B)/examples/%,$(wildcard examples/*.c))
+$(B)/examples/%: examples/%.c $(B)/libptxfront.a
+	@mkdir -p $(B)/examples
+	$(CC) $(ALL_CFLAGS) -o $@ $< $(B)/libptxfront.a $(ALL_LDFLAGS)
+
 # the README's embedding example and the example programs (C, and C++:
-# examples/opcount.cpp), built
-# against an installed copy through pkg-config (test/install/run.sh)
-examples: all
+# examples/opcount.cpp), built against
+# an installed copy through pkg-config (test/install/run.sh); bbcount
+# instruments the corpus (test/examples/bbcount.sh)
+examples: all $(EXAMPLES)
 	CC="$(CC) $(LDSAN)" CXX="$(CXX) $(LDSAN)" sh test/install/run.sh $(B)
+	$(if $(filter 1,$(SANITIZE)),NO_PTXAS="sanitizer build") sh test/examples/bbcount.sh $(B)/examples/bbcount
 
 # bad input: each test/errors/*.ptx against its .expected diagnostics
 errors: $(B)/ptx-front

@@ -42,6 +42,7 @@ void ptx_context_free(ptx_context *ctx)
     }
     free(ctx->src);
     free(ctx->lines);
+    free(ctx->removed);
     free(ctx);
 }
 

@@ -112,6 +112,21 @@ const ptx_name *ptx_intern(ptx_context *ctx, const char *s, size_t len)
     return n;
 }
 
+const ptx_name *ptx_intern_find(const ptx_context *ctx, const char *s, size_t len)
+{
+    const ptx_interner *in = &ctx->names;
+    const ptx_intern_table *t = in_regs(s, len) ? &in->regs : &in->others;
+    if (!t->slots)
+        return NULL;
+    uint32_t h = hash_bytes(s, len);
+    for (size_t i = h & t->mask; t->slots[i].hash != 0; i = (i + 1) & t->mask) {
+        const ptx_intern_slot *e = &t->slots[i];
+        if (e->hash == h && e->len == len && same_bytes(e->name->text, s, len))
+            return e->name;
+    }
+    return NULL;
+}
+
 void ptx_intern_prefetch(const ptx_context *ctx, const char *s, size_t len)
 {
 #if defined(__GNUC__)

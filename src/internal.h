@@ -99,6 +99,8 @@ void ptx_interner_release(ptx_interner *in);
  * statements, which the parser builds a token later. */
 void ptx_intern_prefetch(const ptx_context *ctx, const char *s, size_t len);
 const ptx_name *ptx_intern(ptx_context *ctx, const char *s, size_t len);
+/* The interned name s[0..len), or NULL when there is none (interns nothing). */
+const ptx_name *ptx_intern_find(const ptx_context *ctx, const char *s, size_t len);
 /* The words of the dotted name s[0..len): cut and interned once per
  * distinct name, then found by one lookup. */
 ptx_split *ptx_intern_split(ptx_context *ctx, const char *s, size_t len);
@@ -157,6 +159,15 @@ typedef struct ptx_run_buf {
     size_t vals_cap, ends_cap, bytes_cap, syms_cap, spans_cap;
 } ptx_run_buf;
 
+/* Source text that a removed or replaced node took with it: its span,
+ * its ';', and its whole line when it was alone on it (with the comment
+ * ending the line).  `by`: the node that replaced it, printed there. */
+typedef struct ptx_removed {
+    ptx_span span;
+    bool whole_line;
+    const ptx_node *by;
+} ptx_removed;
+
 struct ptx_context {
     ptx_arena arena;
     ptx_interner names;
@@ -198,7 +209,13 @@ struct ptx_context {
     struct ptx_expr *free_exprs;  /* expression cells whose contents were moved
                                      into an array (ast.c), linked by u.i */
     ptx_module *module;
+    ptx_removed *removed;     /* source text of removed nodes (edit.c),
+                                 malloc'd; the lossless printer leaves it out */
+    size_t nremoved, removedcap;
 };
+
+/* The spans ptx_remove and ptx_replace took out of the source text. */
+const ptx_removed *ptx_removed_spans(const ptx_context *ctx, size_t *n);
 
 /* ptx_context_position starting from the line *hint (the line of the last
  * answer, which it updates): quick for offsets in source order. */
@@ -289,6 +306,9 @@ const struct ptx_isa_form *ptx_isa_check(ptx_context *ctx, const ptx_module *m, 
 /* The semantic pass (sema.c): scopes, symbols and operand types, with each
  * instruction checked against the tables on the way. */
 void ptx_sema_run(ptx_context *ctx, ptx_module *m);
+/* Whether the instruction tables have the opcode (an instruction's first
+ * word, interned). */
+bool ptx_isa_knows(const ptx_name *opcode);
 
 /* Whether `name` is an architecture a .target may name first ("sm_90a",
  * "compute_80"): ast.c's table of targets. */

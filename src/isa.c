@@ -53,6 +53,11 @@ static const ptx_isa_root *root_of(const ptx_name *opcode)
     return w->isa_id ? &ptx_isa_roots[w->isa_id - 1] : NULL;
 }
 
+bool ptx_isa_knows(const ptx_name *opcode)
+{
+    return root_of(opcode) != NULL;
+}
+
 ptx_family ptx_family_lookup(const char *opcode)
 {
     const ptx_isa_family *hit = bsearch(opcode, ptx_isa_families + 1, PTX_FAMILY_COUNT - 1,

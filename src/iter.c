@@ -6,6 +6,7 @@
 
 struct ptx_iter {
     const ptx_module *module;
+    const ptx_node *root;       /* ptx_iter_new_node: the one node at depth 0 */
     const ptx_node *last;       /* node of the last event */
     ptx_event last_event;
     bool started;
@@ -18,6 +19,14 @@ ptx_iter *ptx_iter_new(const ptx_module *m)
     ptx_iter *it = calloc(1, sizeof *it);
     if (it)
         it->module = m;
+    return it;
+}
+
+ptx_iter *ptx_iter_new_node(const ptx_node *root)
+{
+    ptx_iter *it = calloc(1, sizeof *it);
+    if (it)
+        it->root = root;
     return it;
 }
 
@@ -76,9 +85,10 @@ ptx_event ptx_iter_next(ptx_iter *it, const ptx_node **node)
     *node = NULL;
     if (!it->started) {
         it->started = true;
-        if (!it->module || !it->module->first)
+        const ptx_node *first = it->root ? it->root : it->module ? it->module->first : NULL;
+        if (!first)
             return PTX_EVENT_DONE;
-        return emit(it, PTX_EVENT_ENTER, it->module->first, node);
+        return emit(it, PTX_EVENT_ENTER, first, node);
     }
     if (!it->last)
         return PTX_EVENT_DONE;
@@ -104,7 +114,8 @@ ptx_event ptx_iter_next(ptx_iter *it, const ptx_node **node)
     /* after a leaf or an EXIT: the next sibling, else close the parent.
      * A function's body block is its only child. */
     const ptx_node *sib = it->last->next;
-    if (it->depth && it->stack[it->depth - 1]->kind == PTX_NODE_FUNC)
+    if ((it->depth && it->stack[it->depth - 1]->kind == PTX_NODE_FUNC) ||
+        (!it->depth && it->root))
         sib = NULL;
     if (sib)
         return emit(it, PTX_EVENT_ENTER, sib, node);

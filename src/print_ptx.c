@@ -1,65 +1,298 @@
-/* The PTX printer: writes the module back as PTX text.  Content is exactly
- * the tree.  Layout is canonical (tabs, one statement a line), except that
- * when the source positions are known each statement, parameter and operand
- * goes on the line it came from: ptxas puts PTX line numbers into the debug
- * line table and into the names of block-scoped variables, so keeping them
- * keeps the cubin identical. */
+/* The PTX printer.  Two layouts:
+ *  - lossless, for a tree printed with the context that parsed it: the
+ *    source text is copied from the spans, gaps (comments, blank lines,
+ *    spacing, line ends) included, so that an unedited module comes out
+ *    byte for byte; the nodes the editing API made, put in place or
+ *    replaced are printed in the canonical layout where they now stand,
+ *    and the text of removed nodes is left out (edit.c records it);
+ *  - canonical: one statement a line, tabs by depth, and, when the source
+ *    is known, its comments kept where they were between statements (a
+ *    comment inside a statement follows it on its line).
+ * Content is exactly the tree in both. */
 #include <stdlib.h>
+#include <string.h>
 
 #include "internal.h"
 
 typedef struct printer {
     ptx_out *o;
-    const ptx_context *ctx;     /* NULL: canonical layout */
-    uint32_t line;              /* current output line, 1-based */
+    const char *src;            /* the source of the unedited nodes, or NULL */
+    uint32_t srclen;
+    bool lossless;
+    bool squeeze;               /* lossless and filtered: no runs of blank lines */
+    uint32_t pos;               /* source before pos is written or dropped */
+    ptx_removed *removed;       /* the text of removed nodes, sorted */
+    size_t nremoved, ri;
+    const char *eol;            /* "\n", or "\r\n" for a CRLF source */
+    const char *prefix;         /* lossless: indentation of an edited node */
+    uint32_t prefix_len;
+    uint32_t last_indent_off, last_indent_len;  /* lossless: the indentation
+                                   of the last statement copied */
     bool bol;                   /* nothing written on this line yet */
+    bool line_content;          /* squeeze: this line has a non-blank byte */
+    unsigned blanks;            /* squeeze: blank lines just written */
+    const ptx_context *ctx;     /* canonical with a source: line numbers */
+    bool orig;                  /* canonical: printing an unedited node */
+    uint32_t line;              /* canonical: the output line, 1-based */
+    size_t hint;                /* ptx_position_near's */
+    unsigned indent;            /* canonical: the statement's depth */
+    uint32_t end_line;          /* canonical: the source line where the last
+                                   statement printed ends */
+    unsigned inline_at;         /* canonical: 1 + the depth of the block
+                                   printed on one line we are in; 0: none */
+    uint32_t label_line;        /* canonical: the source line of the label
+                                   just printed, 0 after anything else */
 } printer;
 
 static void nl(printer *p)
 {
-    ptx_out_char(p->o, '\n');
-    p->line++;
+    ptx_out_str(p->o, p->eol);
     p->bol = true;
+    p->line++;
 }
 
-static uint32_t source_line(const printer *p, uint32_t off)
+/* The canonical layout keeps every unedited statement on its source line
+ * when the lines before leave room (blank lines fill the gap): ptxas
+ * puts PTX line numbers into the debug line table and into the names of
+ * block-scoped variables, so the cubin stays the same. */
+static void pad(printer *p, uint32_t off)
 {
-    if (!p->ctx || off == PTX_NO_OFFSET)
-        return 0;
-    return ptx_context_position(p->ctx, off).line;
-}
-
-/* Starts an item that begins at source offset `off`: on its own source
- * line when that is below the current one, on the current line when the
- * source had it there too, else on a new line. */
-static void begin(printer *p, uint32_t off, unsigned indent)
-{
-    uint32_t want = source_line(p, off);
-    if (want > p->line) {
-        while (p->line < want)
-            nl(p);
-    } else if (want == p->line && !p->bol) {
-        ptx_out_char(p->o, ' ');
+    if (!p->ctx || !p->orig || off == PTX_NO_OFFSET)
         return;
-    } else if (!p->bol) {
+    uint32_t want = ptx_position_near(p->ctx, off, &p->hint).line;
+    if (!p->bol && p->line < want)
         nl(p);
-    }
-    ptx_out_indent(p->o, indent);
-    p->bol = false;
-}
-
-/* Within an item: continues on the source line of `off` when it is below
- * the current one (returns true), else stays on this line. */
-static bool follow(printer *p, uint32_t off, unsigned indent)
-{
-    uint32_t want = source_line(p, off);
-    if (want <= p->line)
-        return false;
     while (p->line < want)
         nl(p);
+}
+
+/* Starts a line of the canonical layout at `indent` tabs (after the
+ * indentation of the place, in the lossless layout). */
+static void start_line(printer *p, unsigned indent)
+{
+    p->indent = indent;
+    if (!p->bol)
+        nl(p);
+    ptx_out_mem(p->o, p->prefix, p->prefix_len);
     ptx_out_indent(p->o, indent);
     p->bol = false;
-    return true;
+}
+
+static bool is_edited(const ptx_node *n)
+{
+    return n->span.off == PTX_NO_OFFSET || (n->pad[2] & PTX_NODE_EDITED);
+}
+
+static uint32_t end_of(const ptx_node *n)
+{
+    return n->span.off + n->span.len;
+}
+
+static uint32_t last_byte(const ptx_node *n)
+{
+    return n->span.len == 0 ? n->span.off : n->span.off + n->span.len - 1;
+}
+
+/* Where the '{' of an unedited section is. */
+static uint32_t section_brace(const printer *p, const ptx_node *n)
+{
+    uint32_t i = n->span.off;
+    while (i < end_of(n) && p->src[i] != '{')
+        i++;
+    return i;
+}
+
+/* ---- the lossless layout: copying source text ------------------------ */
+
+static void emit_src(printer *p, uint32_t a, uint32_t b)
+{
+    if (!p->squeeze) {
+        ptx_out_mem(p->o, p->src + a, b - a);
+        return;
+    }
+    for (uint32_t i = a; i < b; i++) {
+        char c = p->src[i];
+        if (c == '\r' && i + 1 < b && p->src[i + 1] == '\n')
+            continue;   /* written with its '\n', or dropped with it */
+        if (c != '\n') {
+            if (c != ' ' && c != '\t' && c != '\r')
+                p->line_content = true;
+            ptx_out_char(p->o, c);
+            continue;
+        }
+        if (p->line_content || p->blanks == 0) {
+            if (i > a && p->src[i - 1] == '\r')
+                ptx_out_char(p->o, '\r');
+            ptx_out_char(p->o, '\n');
+        }
+        p->blanks = p->line_content ? 0 : p->blanks + 1;
+        p->line_content = false;
+    }
+}
+
+/* Copies the source from p->pos up to `end`, leaving out removed text. */
+static void copy_to(printer *p, uint32_t end)
+{
+    if (end > p->srclen)
+        end = p->srclen;
+    while (p->pos < end) {
+        while (p->ri < p->nremoved &&
+               p->removed[p->ri].span.off + p->removed[p->ri].span.len <= p->pos)
+            p->ri++;
+        uint32_t stop = end;
+        if (p->ri < p->nremoved && p->removed[p->ri].span.off < end) {
+            const ptx_span *r = &p->removed[p->ri].span;
+            if (r->off <= p->pos) {
+                p->pos = r->off + r->len;
+                continue;
+            }
+            stop = r->off;
+        }
+        emit_src(p, p->pos, stop);
+        p->pos = stop;
+        p->bol = p->src[stop - 1] == '\n';
+    }
+}
+
+/* Before a new line for an edited node: the ';' that ends the statement
+ * before (outside some nodes' spans), and the rest of the source line when
+ * it is only a comment (it stays with the statement before). */
+static void keep_line_comment(printer *p)
+{
+    uint32_t i = p->pos;
+    while (i < p->srclen && (p->src[i] == ' ' || p->src[i] == '\t'))
+        i++;
+    if (i < p->srclen && p->src[i] == ';') {
+        copy_to(p, i + 1);
+        for (i++; i < p->srclen && (p->src[i] == ' ' || p->src[i] == '\t'); i++)
+            ;
+    }
+    if (i + 1 < p->srclen && p->src[i] == '/' && p->src[i + 1] == '/') {
+        while (i < p->srclen && p->src[i] != '\n' && p->src[i] != '\r')
+            i++;
+        copy_to(p, i);
+    }
+}
+
+/* The whitespace that starts the line of `off`, when only whitespace is
+ * before `off` on it; *len 0 otherwise. */
+static uint32_t line_indent(const printer *p, uint32_t off, uint32_t *len)
+{
+    uint32_t s = off;
+    while (s > 0 && p->src[s - 1] != '\n') {
+        if (p->src[s - 1] != ' ' && p->src[s - 1] != '\t') {
+            *len = 0;
+            return off;
+        }
+        s--;
+    }
+    *len = off - s;
+    return s;
+}
+
+static bool label_like(const ptx_node *n)
+{
+    return n->kind == PTX_NODE_LABEL || n->kind == PTX_NODE_CALLPROTO ||
+           n->kind == PTX_NODE_TARGETS;
+}
+
+/* The indentation of an edited statement in the lossless layout: that of
+ * the next unedited statement of its list, else of the last one copied. */
+static void pick_prefix(printer *p, const ptx_node *n, unsigned depth)
+{
+    p->prefix = p->src;
+    p->prefix_len = 0;
+    if (depth == 0 || label_like(n))
+        return;
+    for (const ptx_node *s = n->next; s; s = s->next)
+        if (!is_edited(s) && !label_like(s)) {
+            uint32_t len, at = line_indent(p, s->span.off, &len);
+            if (len) {
+                p->prefix = p->src + at;
+                p->prefix_len = len;
+                return;
+            }
+            break;
+        }
+    if (p->last_indent_len) {
+        p->prefix = p->src + p->last_indent_off;
+        p->prefix_len = p->last_indent_len;
+    } else {
+        p->prefix = "\t\t\t\t\t\t\t\t";
+        p->prefix_len = depth - 1 < 8 ? depth - 1 : 8;
+    }
+}
+
+/* ---- the canonical layout: comments from the source ------------------ */
+
+/* Writes the comments (and line markers) of src[a, b), skipping string
+ * literals; with `inside`, the range is a statement's own text. */
+static void out_comments(printer *p, uint32_t a, uint32_t b, unsigned indent)
+{
+    const char *s = p->src;
+    bool same_line = true;      /* still on the line of what was printed */
+    for (uint32_t i = a; i < b; i++) {
+        char c = s[i];
+        if (c == '\n') {
+            same_line = false;
+        } else if (c == '"') {
+            same_line = true;
+            for (i++; i < b && s[i] != '"' && s[i] != '\n'; i++)
+                if (s[i] == '\\')
+                    i++;
+        } else if ((c == '/' && i + 1 < b && (s[i + 1] == '/' || s[i + 1] == '*')) ||
+                   (c == '#' && !same_line)) {
+            uint32_t e = i + 2;
+            if (c == '/' && s[i + 1] == '*') {
+                while (e + 1 < b && !(s[e] == '*' && s[e + 1] == '/'))
+                    e++;
+                e = e + 2 <= b ? e + 2 : b;
+            } else {
+                e = i + 1;
+                while (e < b && s[e] != '\n')
+                    e++;
+                while (e > i && (s[e - 1] == '\r' || s[e - 1] == ' ' || s[e - 1] == '\t'))
+                    e--;
+            }
+            if (same_line && !p->bol && c != '#') {
+                ptx_out_char(p->o, ' ');
+            } else {
+                if (!p->bol)
+                    nl(p);
+                pad(p, i);
+                if (c != '#')
+                    ptx_out_indent(p->o, indent);
+            }
+            ptx_out_mem(p->o, s + i, e - i);
+            for (uint32_t k = i; k < e; k++)
+                p->line += s[k] == '\n';
+            p->bol = false;
+            /* after a line comment the line is over */
+            if (c != '/' || s[i + 1] == '/')
+                nl(p);
+            i = e - 1;
+        } else if (c != ' ' && c != '\t' && c != '\r') {
+            same_line = true;     /* a comment after this token follows it */
+        }
+    }
+}
+
+/* Comments of the source up to `end` that are not written yet. */
+static void flush_comments(printer *p, uint32_t end, unsigned indent)
+{
+    if (p->src && !p->lossless && end > p->pos && end <= p->srclen) {
+        out_comments(p, p->pos, end, indent);
+        p->pos = end;
+    }
+}
+
+/* A line of the canonical layout for the unedited node at `off`. */
+static void start_at(printer *p, uint32_t off, unsigned indent)
+{
+    if (!p->bol)
+        nl(p);
+    pad(p, off);
+    start_line(p, indent);
 }
 
 static void out_strings(ptx_out *o, const ptx_name *const *s, uint32_t n)
@@ -146,18 +379,17 @@ static void out_params(printer *p, ptx_decl *const *ps, uint32_t n, bool multili
     for (uint32_t i = 0; i < n; i++) {
         if (i)
             ptx_out_char(o, ',');
-        if (!follow(p, ps[i]->base.span.off, 1)) {
-            if (multiline && !p->ctx) {
-                nl(p);
-                ptx_out_char(o, '\t');
-            } else if (i) {
-                ptx_out_char(o, ' ');
-            }
+        if (multiline) {
+            nl(p);
+            pad(p, ps[i]->base.span.off);
+            ptx_out_char(o, '\t');
+        } else if (i) {
+            ptx_out_char(o, ' ');
         }
         out_decl(o, ps[i]);
         p->bol = false;
     }
-    if (multiline && n && !p->ctx)
+    if (multiline && n)
         nl(p);
     ptx_out_char(o, ')');
     p->bol = false;
@@ -167,11 +399,11 @@ static void out_dirs(printer *p, const ptx_fdir *d, uint32_t n, bool own_lines)
 {
     ptx_out *o = p->o;
     for (uint32_t i = 0; i < n; i++) {
-        if (!follow(p, d[i].span.off, 0)) {
-            if (own_lines && !p->ctx)
-                nl(p);
-            else
-                ptx_out_char(o, ' ');
+        if (own_lines) {
+            nl(p);
+            pad(p, d[i].span.off);
+        } else {
+            ptx_out_char(o, ' ');
         }
         ptx_out_str(o, ptx_fdir_name(d[i].kind));
         p->bol = false;
@@ -207,7 +439,7 @@ static void out_func_head(printer *p, const ptx_func *f)
     out_dirs(p, f->dirs, f->ndirs, true);
 }
 
-static void out_instr(printer *p, const ptx_instr *in, unsigned indent)
+static void out_instr(printer *p, const ptx_instr *in)
 {
     ptx_out *o = p->o;
     if (ptx_instr_guard(in)) {
@@ -221,8 +453,18 @@ static void out_instr(printer *p, const ptx_instr *in, unsigned indent)
     for (uint32_t i = 0; i < in->nops; i++) {
         if (i)
             ptx_out_char(o, ',');
-        if (!follow(p, ptx_expr_span(&in->ops[i]).off, indent + 1))
+        /* an operand written on a later line stays there: ptxas gives the
+         * instruction the line of its operands in the debug line table */
+        uint32_t off = ptx_expr_span(&in->ops[i]).off;
+        if (p->ctx && p->orig && off != PTX_NO_OFFSET &&
+            ptx_position_near(p->ctx, off, &p->hint).line > p->line) {
+            pad(p, off);
+            ptx_out_mem(o, p->prefix, p->prefix_len);
+            ptx_out_indent(o, p->indent + 1);
+            p->bol = false;
+        } else {
             ptx_out_str(o, i ? " " : " \t");
+        }
         ptx_out_expr(o, &in->ops[i]);
     }
     ptx_out_char(o, ';');
@@ -244,9 +486,6 @@ static void out_loc(ptx_out *o, const ptx_loc *l)
 static void out_leaf(printer *p, const ptx_node *n, unsigned indent)
 {
     ptx_out *o = p->o;
-    bool label_like = n->kind == PTX_NODE_LABEL || n->kind == PTX_NODE_CALLPROTO ||
-                      n->kind == PTX_NODE_TARGETS;
-    begin(p, n->span.off, label_like ? 0 : indent);
     switch ((ptx_node_kind)n->kind) {
     case PTX_NODE_FUNC:      /* a prototype */
         out_func_head(p, (const ptx_func *)n);
@@ -297,7 +536,7 @@ static void out_leaf(printer *p, const ptx_node *n, unsigned indent)
         return;
     }
     case PTX_NODE_INSTR:
-        out_instr(p, (const ptx_instr *)n, indent);
+        out_instr(p, (const ptx_instr *)n);
         return;
     case PTX_NODE_LABEL:
         ptx_out_name(o, ((const ptx_label *)n)->name);
@@ -363,12 +602,157 @@ static void out_leaf(printer *p, const ptx_node *n, unsigned indent)
     }
 }
 
+/* The canonical layout of one event of a walk; `indent` is the depth's.
+ * `orig`: the node is unedited and its comments can be taken from the
+ * source (canonical layout of a parsed tree). */
+static void canon_event(printer *p, ptx_event ev, const ptx_node *n, unsigned indent,
+                        unsigned depth, bool orig)
+{
+    ptx_out *o = p->o;
+    if (!orig || !p->src || p->lossless)
+        orig = false;
+    p->orig = orig;
+    if (n->kind == PTX_NODE_FUNC || n->kind == PTX_NODE_BLOCK || n->kind == PTX_NODE_SECTION)
+        p->label_line = 0;
+    switch ((ptx_node_kind)n->kind) {
+    case PTX_NODE_FUNC:
+        if (((const ptx_func *)n)->body && ev == PTX_EVENT_EXIT) {
+            if (orig)
+                flush_comments(p, end_of(n), indent);
+            return;
+        }
+        if (orig)
+            flush_comments(p, n->span.off, indent);
+        start_at(p, n->span.off, indent);
+        out_func_head(p, (const ptx_func *)n);
+        if (!((const ptx_func *)n)->body) {
+            ptx_out_char(o, ';');
+            if (orig) {
+                out_comments(p, n->span.off, end_of(n), indent);
+                p->pos = end_of(n);
+            }
+        } else if (orig) {
+            uint32_t body = ((const ptx_func *)n)->body->base.span.off;
+            out_comments(p, n->span.off, body, indent);
+            p->pos = body;
+        }
+        return;
+    case PTX_NODE_BLOCK:
+        if (ev == PTX_EVENT_ENTER) {
+            if (orig)
+                flush_comments(p, n->span.off, indent);
+            if (p->inline_at) {
+                ptx_out_char(o, ' ');
+            } else {
+                start_at(p, n->span.off, indent);
+                /* a block written on one line stays on one line, as
+                 * nvcc writes inline asm ("{  cvt.rn.f16.f32 %rs1, %f1;}"):
+                 * the lines after it keep their numbers */
+                if (orig && ptx_position_near(p->ctx, n->span.off, &p->hint).line ==
+                                ptx_position_near(p->ctx, last_byte(n), &p->hint).line)
+                    p->inline_at = depth + 1;
+            }
+            ptx_out_char(o, '{');
+            if (orig) {
+                p->pos = n->span.off + 1;
+                /* a statement written after the '{' stays beside it */
+                p->label_line = ptx_position_near(p->ctx, n->span.off, &p->hint).line;
+            }
+        } else {
+            if (orig)
+                flush_comments(p, last_byte(n), indent + 1);
+            uint32_t line = orig ? ptx_position_near(p->ctx, last_byte(n), &p->hint).line : 0;
+            if (p->inline_at) {
+                ptx_out_char(o, ' ');
+                if (p->inline_at == depth + 1)
+                    p->inline_at = 0;
+            } else if (line && line == p->end_line && p->line == line && !p->bol) {
+                ptx_out_char(o, ' ');   /* "...;}" as written */
+            } else {
+                start_at(p, last_byte(n), indent);
+            }
+            ptx_out_char(o, '}');
+            if (orig)
+                p->pos = end_of(n);
+        }
+        return;
+    case PTX_NODE_SECTION:
+        if (ev == PTX_EVENT_ENTER) {
+            if (orig)
+                flush_comments(p, n->span.off, indent);
+            start_at(p, n->span.off, indent);
+            ptx_out_str(o, ".section\t");
+            ptx_out_name(o, ((const ptx_section *)n)->name);
+            start_at(p, orig ? section_brace(p, n) : PTX_NO_OFFSET, indent);
+            ptx_out_char(o, '{');
+            if (orig)
+                p->pos = section_brace(p, n) + 1;
+        } else {
+            if (orig)
+                flush_comments(p, last_byte(n), indent + 1);
+            start_at(p, last_byte(n), indent);
+            ptx_out_char(o, '}');
+            if (orig)
+                p->pos = end_of(n);
+        }
+        return;
+    default: {
+        uint32_t label_line = p->label_line;
+        p->label_line = 0;
+        if (orig)
+            flush_comments(p, n->span.off, indent);
+        /* a label keeps the statement written on its line beside it */
+        uint32_t line = orig && p->ctx ? ptx_position_near(p->ctx, n->span.off, &p->hint).line : 0;
+        if ((line && line == label_line && p->line == line && !p->bol) || p->inline_at)
+            ptx_out_char(o, ' ');
+        else
+            start_at(p, n->span.off, label_like(n) && depth > 0 ? 0 : indent);
+        if (n->kind == PTX_NODE_LABEL)
+            p->label_line = line;
+        p->end_line = orig ? ptx_position_near(p->ctx, last_byte(n), &p->hint).line : 0;
+        out_leaf(p, n, indent);
+        if (orig) {
+            out_comments(p, n->span.off, end_of(n), indent);
+            p->pos = end_of(n);
+        }
+        return;
+    }
+    }
+}
+
+/* Prints node n and what it contains in the canonical layout, at `indent`
+ * tabs (after p->prefix); `depth` is its depth in the module. */
+static ptx_status canon_subtree(printer *p, const ptx_node *n, unsigned indent, unsigned depth)
+{
+    ptx_iter *it = ptx_iter_new_node(n);
+    if (!it)
+        return PTX_ERR_NOMEM;
+    const ptx_node *c;
+    ptx_event ev;
+    ptx_status st = PTX_OK;
+    while ((ev = ptx_iter_next(it, &c)) > 0) {
+        unsigned d = ptx_iter_depth(it);
+        /* a function's body block is at the function's indentation */
+        unsigned extra = d;
+        if (n->kind == PTX_NODE_FUNC && d)
+            extra = d - 1;
+        canon_event(p, ev, c, indent + extra, depth + d, false);
+    }
+    if (ev == PTX_EVENT_NOMEM)
+        st = PTX_ERR_NOMEM;
+    ptx_iter_free(it);
+    return st;
+}
+
 static void out_header(printer *p, const ptx_module *m)
 {
     ptx_out *o = p->o;
-    begin(p, m->version_span.off, 0);
+    p->orig = p->src != NULL;
+    flush_comments(p, m->version_span.off, 0);
+    start_at(p, m->version_span.off, 0);
     ptx_out_fmt(o, ".version %u.%u", m->version_major, m->version_minor);
-    begin(p, m->target_span.off, 0);
+    flush_comments(p, m->target_span.off, 0);
+    start_at(p, m->target_span.off, 0);
     ptx_out_str(o, ".target ");
     for (uint32_t i = 0; i < m->ntargets; i++) {
         if (i)
@@ -376,18 +760,98 @@ static void out_header(printer *p, const ptx_module *m)
         ptx_out_name(o, m->targets[i]);
     }
     if (m->address_size) {
-        begin(p, m->address_span.off, 0);
+        flush_comments(p, m->address_span.off, 0);
+        start_at(p, m->address_span.off, 0);
         ptx_out_fmt(o, ".address_size %u", m->address_size);
     }
-    if (!p->ctx)
-        nl(p);
+    nl(p);
 }
 
-static uint32_t last_byte(const ptx_node *n)
+static uint32_t header_end(const ptx_module *m)
 {
-    return n->span.off == PTX_NO_OFFSET || n->span.len == 0 ? n->span.off
-                                                            : n->span.off + n->span.len - 1;
+    uint32_t end = 0;
+    const ptx_span *s[3] = { &m->version_span, &m->target_span, &m->address_span };
+    for (int i = 0; i < 3; i++)
+        if (s[i]->off != PTX_NO_OFFSET && s[i]->len && s[i]->off + s[i]->len > end)
+            end = s[i]->off + s[i]->len;
+    return end;
 }
+
+/* The removed text that node n replaced, or NULL. */
+static const ptx_removed *replaced_by(const printer *p, const ptx_node *n)
+{
+    if (!(n->pad[2] & PTX_NODE_REPLACING))
+        return NULL;
+    for (size_t i = 0; i < p->nremoved; i++)
+        if (p->removed[i].by == n)
+            return &p->removed[i];
+    return NULL;
+}
+
+/* The lossless layout of one event: `depth` as ptx_iter_depth. */
+static ptx_status lossless_event(printer *p, ptx_iter *it, ptx_event ev, const ptx_node *n,
+                                 unsigned depth, const ptx_module *m)
+{
+    if (ev == PTX_EVENT_ENTER && is_edited(n)) {
+        if (depth == 0)
+            copy_to(p, header_end(m));
+        const ptx_removed *old = replaced_by(p, n);
+        pick_prefix(p, n, depth);
+        /* at the start of a line, the node ends its own line; else it
+         * starts a new one */
+        bool own_line;
+        if (old && old->span.off >= p->pos) {
+            /* where the node it replaces was: after the text before it */
+            copy_to(p, old->span.off);
+            if (!old->whole_line)
+                p->prefix_len = 0;
+            own_line = p->bol;
+        } else if (!p->bol) {
+            keep_line_comment(p);
+            if (depth == 0 && n->kind == PTX_NODE_FUNC)
+                nl(p);
+            nl(p);
+            own_line = false;
+        } else {
+            own_line = true;
+        }
+        ptx_status st = canon_subtree(p, n, 0, depth);
+        if (own_line)
+            nl(p);
+        p->prefix_len = 0;
+        p->bol = own_line;
+        p->line_content = !own_line;
+        p->blanks = 0;
+        ptx_iter_skip_children(it);
+        return st;
+    }
+    switch ((ptx_node_kind)n->kind) {
+    case PTX_NODE_FUNC:
+        if (!((const ptx_func *)n)->body || ev == PTX_EVENT_EXIT)
+            copy_to(p, end_of(n));
+        return PTX_OK;
+    case PTX_NODE_BLOCK:
+        copy_to(p, ev == PTX_EVENT_ENTER ? n->span.off + 1 : end_of(n));
+        return PTX_OK;
+    case PTX_NODE_SECTION:
+        copy_to(p, ev == PTX_EVENT_ENTER ? section_brace(p, n) + 1 : end_of(n));
+        return PTX_OK;
+    default:
+        copy_to(p, end_of(n));
+        if (!label_like(n)) {
+            uint32_t len, at = line_indent(p, n->span.off, &len);
+            if (len) {
+                p->last_indent_off = at;
+                p->last_indent_len = len;
+            }
+        }
+        return PTX_OK;
+    }
+}
+
+static ptx_status print_layout(const ptx_context *ctx, const ptx_module *m, bool canonical,
+                               ptx_print_filter filter, void *filter_user,
+                               ptx_write_fn write, void *user);
 
 ptx_status ptx_print_ptx(const ptx_context *ctx, const ptx_module *m,
                          ptx_write_fn write, void *user)
@@ -399,75 +863,247 @@ ptx_status ptx_print_ptx_items(const ptx_context *ctx, const ptx_module *m,
                                ptx_print_filter filter, void *filter_user,
                                ptx_write_fn write, void *user)
 {
+    return print_layout(ctx, m, false, filter, filter_user, write, user);
+}
+
+ptx_status ptx_print_ptx_canonical(const ptx_context *ctx, const ptx_module *m,
+                                   ptx_print_filter filter, void *filter_user,
+                                   ptx_write_fn write, void *user)
+{
+    return print_layout(ctx, m, true, filter, filter_user, write, user);
+}
+
+ptx_status ptx_print_node(const ptx_node *n, ptx_write_fn write, void *user)
+{
+    if (!n || !write)
+        return PTX_ERR_USAGE;
+    ptx_out o;
+    ptx_out_init(&o, write, user);
+    printer pr = { 0 };
+    pr.o = &o;
+    pr.eol = "\n";
+    pr.prefix = "";
+    pr.bol = true;
+    ptx_status st = canon_subtree(&pr, n, 0, n->kind == PTX_NODE_FUNC ? 0 : 2);
+    ptx_status fin = ptx_out_finish(&o);
+    return st != PTX_OK ? st : fin;
+}
+
+static int by_offset(const void *a, const void *b)
+{
+    uint32_t x = ((const ptx_removed *)a)->span.off, y = ((const ptx_removed *)b)->span.off;
+    return x < y ? -1 : x > y;
+}
+
+/* ---- --function: what the accepted functions name ------------------- */
+
+/* A set of interned names (pointers), open addressing. */
+typedef struct needed {
+    const ptx_name **slots;
+    size_t mask, count;
+    bool nomem;
+} needed;
+
+static void need_add(needed *s, const ptx_name *name)
+{
+    if (s->nomem)
+        return;
+    if ((s->count + 1) * 2 > s->mask + 1) {
+        size_t cap = (s->mask + 1) * 2;
+        const ptx_name **slots = calloc(cap, sizeof *slots);
+        if (!slots) {
+            s->nomem = true;
+            return;
+        }
+        for (size_t i = 0; s->slots && i <= s->mask; i++)
+            if (s->slots[i]) {
+                size_t k = s->slots[i]->hash & (cap - 1);
+                while (slots[k])
+                    k = (k + 1) & (cap - 1);
+                slots[k] = s->slots[i];
+            }
+        free(s->slots);
+        s->slots = slots;
+        s->mask = cap - 1;
+    }
+    size_t k = name->hash & s->mask;
+    while (s->slots[k] && s->slots[k] != name)
+        k = (k + 1) & s->mask;
+    if (!s->slots[k]) {
+        s->slots[k] = name;
+        s->count++;
+    }
+}
+
+static bool need_has(const needed *s, const ptx_name *name)
+{
+    if (!s->slots)
+        return false;
+    size_t k = name->hash & s->mask;
+    while (s->slots[k] && s->slots[k] != name)
+        k = (k + 1) & s->mask;
+    return s->slots[k] != NULL;
+}
+
+static void need_expr(needed *s, const ptx_expr *e)
+{
+    if (e->kind == PTX_EXPR_SYM) {
+        need_add(s, ptx_expr_name(e));
+    } else if (!ptx_expr_is_leaf(e) && e->kind != PTX_EXPR_RANGE) {
+        for (uint32_t i = 0; i < ptx_expr_count(e); i++)
+            need_expr(s, ptx_expr_item(e, i));
+    }
+}
+
+/* The names the instructions of the accepted items use. */
+static ptx_status need_collect(needed *s, const ptx_module *m, ptx_print_filter filter,
+                               void *filter_user)
+{
+    s->mask = 63;
+    s->slots = calloc(64, sizeof *s->slots);
+    ptx_iter *it = ptx_iter_new(m);
+    if (!s->slots || !it) {
+        ptx_iter_free(it);
+        return PTX_ERR_NOMEM;
+    }
+    const ptx_node *n;
+    ptx_event ev;
+    while ((ev = ptx_iter_next_item(it, &n, filter, filter_user)) > 0)
+        if (ev == PTX_EVENT_ENTER && n->kind == PTX_NODE_INSTR) {
+            const ptx_instr *in = (const ptx_instr *)n;
+            for (uint32_t i = 0; i < in->nops; i++)
+                need_expr(s, &in->ops[i]);
+        }
+    ptx_iter_free(it);
+    return ev == PTX_EVENT_NOMEM || s->nomem ? PTX_ERR_NOMEM : PTX_OK;
+}
+
+static bool item_needed(const needed *s, const ptx_node *n)
+{
+    if (n->kind == PTX_NODE_FUNC)
+        return need_has(s, ((const ptx_func *)n)->name);
+    if (n->kind == PTX_NODE_DECL) {
+        const ptx_decl *d = (const ptx_decl *)n;
+        for (uint32_t i = 0; i < d->nvars; i++)
+            if (need_has(s, d->vars[i].name))
+                return true;
+    }
+    return false;
+}
+
+/* A module item the filter refuses that a function it accepts names
+ * (a variable, or a function it calls): printed all the same; a called
+ * function's definition as its declaration. */
+static ptx_status out_needed(printer *p, ptx_iter *it, const ptx_node *n, const ptx_module *m)
+{
+    if (n->kind == PTX_NODE_FUNC && ((const ptx_func *)n)->body) {
+        const ptx_func *f = (const ptx_func *)n;
+        if (p->lossless && !is_edited(n)) {
+            uint32_t body = f->body->base.span.off;
+            while (body > n->span.off && strchr(" \t\r\n", p->src[body - 1]))
+                body--;
+            copy_to(p, body);
+            p->pos = end_of(n);
+            ptx_out_char(p->o, ';');
+        } else {
+            start_line(p, 0);
+            out_func_head(p, f);
+            ptx_out_char(p->o, ';');
+        }
+        return PTX_OK;
+    }
+    if (p->lossless)
+        return lossless_event(p, it, PTX_EVENT_ENTER, n, 0, m);
+    canon_event(p, PTX_EVENT_ENTER, n, 0, 0, !is_edited(n));
+    return PTX_OK;
+}
+
+static ptx_status print_layout(const ptx_context *ctx, const ptx_module *m, bool canonical,
+                                ptx_print_filter filter, void *filter_user,
+                                ptx_write_fn write, void *user)
+{
     ptx_out *o;
     ptx_iter *it;
     ptx_status st = ptx_printer_open(m, write, user, &o, &it);
     if (st != PTX_OK)
         return st;
-    /* positions only make sense for the tree this context parsed */
-    printer pr = { o, ctx && ptx_context_module(ctx) == m ? ctx : NULL, 1, true };
+    printer pr = { 0 };
     printer *p = &pr;
-    out_header(p, m);
+    p->o = o;
+    p->eol = "\n";
+    p->prefix = "";
+    p->bol = true;
+    p->line = 1;
+    /* the source only describes the tree this context parsed */
+    if (ctx && ptx_context_module(ctx) == m) {
+        size_t len;
+        p->src = ptx_context_source(ctx, &len);
+        p->srclen = (uint32_t)len;
+        p->lossless = !canonical;
+        if (canonical)
+            p->ctx = ctx;
+        const char *lf = memchr(p->src, '\n', len);
+        if (p->lossless && lf && lf > p->src && lf[-1] == '\r')
+            p->eol = "\r\n";
+        p->squeeze = p->lossless && filter;
+        size_t n;
+        const ptx_removed *rm = ptx_removed_spans(ctx, &n);
+        if (n && p->lossless) {
+            p->removed = malloc(n * sizeof *p->removed);
+            if (!p->removed)
+                return ptx_printer_close(o, it, PTX_ERR_NOMEM);
+            memcpy(p->removed, rm, n * sizeof *rm);
+            qsort(p->removed, n, sizeof *p->removed, by_offset);
+            p->nremoved = n;
+        }
+    }
+    needed need = { 0 };
+    if (filter && (st = need_collect(&need, m, filter, filter_user)) != PTX_OK) {
+        free(need.slots);
+        free(p->removed);
+        return ptx_printer_close(o, it, st);
+    }
+    if (!p->lossless)
+        out_header(p, m);
     const ptx_node *n;
     ptx_event ev;
-    while ((ev = ptx_iter_next_item(it, &n, filter, filter_user)) != PTX_EVENT_DONE && !o->failed) {
+    while ((ev = ptx_iter_next(it, &n)) != PTX_EVENT_DONE && !o->failed) {
         if (ev == PTX_EVENT_NOMEM) {
             st = PTX_ERR_NOMEM;
             break;
         }
-        /* statements inside a function body are indented by block depth;
-         * the body block itself sits at depth 1 */
         unsigned depth = ptx_iter_depth(it);
-        unsigned indent = depth > 1 ? depth - 1 : 0;
-        switch ((ptx_node_kind)n->kind) {
-        case PTX_NODE_FUNC:
-            if (!((const ptx_func *)n)->body) {
-                out_leaf(p, n, 0);
-            } else if (ev == PTX_EVENT_ENTER) {
-                if (!p->ctx && !p->bol)
-                    nl(p);
-                begin(p, n->span.off, 0);
-                out_func_head(p, (const ptx_func *)n);
-            }
-            break;
-        case PTX_NODE_BLOCK:
-            if (ev == PTX_EVENT_ENTER) {
-                begin(p, n->span.off, indent);
-                ptx_out_char(o, '{');
-            } else {
-                begin(p, last_byte(n), indent);
-                ptx_out_char(o, '}');
-                if (!p->ctx && depth == 1)
-                    nl(p);
-            }
-            break;
-        case PTX_NODE_SECTION:
-            if (ev == PTX_EVENT_ENTER) {
-                begin(p, n->span.off, 0);
-                ptx_out_str(o, ".section\t");
-                ptx_out_name(o, ((const ptx_section *)n)->name);
-                /* the brace goes on its own line, as compilers write it,
-                 * unless the section's contents start right away: the
-                 * output never takes more lines than the source */
-                const ptx_section *sec = (const ptx_section *)n;
-                uint32_t next = source_line(p, sec->first ? sec->first->span.off : last_byte(n));
-                if (!p->ctx || next > p->line + 1)
-                    nl(p);
-                else
-                    ptx_out_char(o, ' ');
-                ptx_out_char(o, '{');
-                p->bol = false;
-            } else {
-                begin(p, last_byte(n), 0);
-                ptx_out_char(o, '}');
-            }
-            break;
-        default:
-            out_leaf(p, n, indent);
-            break;
+        if (depth == 0 && ev == PTX_EVENT_ENTER && filter && !filter(n, filter_user)) {
+            ptx_iter_skip_children(it);
+            if (item_needed(&need, n))
+                st = out_needed(p, it, n, m);
+            if (p->src && !is_edited(n) && end_of(n) > p->pos)
+                p->pos = end_of(n);
+            if (st != PTX_OK)
+                break;
+            continue;
         }
+        if (p->lossless) {
+            st = lossless_event(p, it, ev, n, depth, m);
+        } else if (ev == PTX_EVENT_ENTER && is_edited(n)) {
+            st = canon_subtree(p, n, depth > 1 ? depth - 1 : 0, depth);
+            ptx_iter_skip_children(it);
+        } else {
+            /* statements are indented by block depth; the body block of
+             * a function sits at depth 1 */
+            canon_event(p, ev, n, depth > 1 ? depth - 1 : 0, depth, !is_edited(n));
+        }
+        if (st != PTX_OK)
+            break;
     }
-    if (!p->bol)
-        nl(p);
+    if (p->lossless) {
+        copy_to(p, p->srclen);
+    } else {
+        flush_comments(p, p->srclen, 0);
+        if (!p->bol)
+            nl(p);
+    }
+    free(p->removed);
+    free(need.slots);
     return ptx_printer_close(o, it, st);
 }

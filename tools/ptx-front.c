@@ -26,7 +26,7 @@ enum mode { CHECK, AST, EMIT_PTX, JSON, STATS, LIST_FUNCTIONS, LIST_INSTRUCTIONS
 enum opt_id {
     O_OUTPUT = 'o', O_HELP = 'h',
     O_AST = 256, O_EMIT_PTX, O_JSON, O_STATS, O_LIST_FUNCTIONS, O_LIST_INSTRUCTIONS, O_EXPLAIN,
-    O_COMPACT, O_NO_LOCATIONS, O_FUNCTION, O_MAX_ERRORS, O_TARGET, O_COLOR, O_DIAG_FORMAT, O_VERSION
+    O_COMPACT, O_CANONICAL, O_NO_LOCATIONS, O_FUNCTION, O_MAX_ERRORS, O_TARGET, O_COLOR, O_DIAG_FORMAT, O_VERSION
 };
 
 typedef struct opt_spec {
@@ -43,7 +43,8 @@ typedef struct opt_spec {
 /* outputs first, then the others from --compact on (print_help) */
 static const opt_spec options[] = {
     { "--ast", no_argument, O_AST, AST, 0, NULL, NULL, "print the syntax tree" },
-    { "--emit-ptx", no_argument, O_EMIT_PTX, EMIT_PTX, 0, NULL, NULL, "print the module back as PTX" },
+    { "--emit-ptx", no_argument, O_EMIT_PTX, EMIT_PTX, 0, NULL, NULL,
+      "print the module back as PTX, byte for byte as written" },
     { "--json", no_argument, O_JSON, -1, M(CHECK) | M(STATS) | M(LIST_FUNCTIONS),
       "goes alone (the tree as JSON) or with --stats or --list-functions", NULL,
       "print the syntax tree as JSON (schema 2); with --stats or\n--list-functions, those as JSON" },
@@ -56,6 +57,8 @@ static const opt_spec options[] = {
       "print an instruction's forms as the PTX manual writes\nthem, with versions and targets (no FILE)" },
     { "--compact", no_argument, O_COMPACT, -1, M(AST), "goes only with --ast", NULL,
       "with --ast: one line per instruction" },
+    { "--canonical", no_argument, O_CANONICAL, -1, M(EMIT_PTX), "goes only with --emit-ptx", NULL,
+      "with --emit-ptx: the canonical layout (comments kept)" },
     { "--no-locations", no_argument, O_NO_LOCATIONS, -1, M(AST), "goes only with --ast", NULL,
       "with --ast: leave line:column out" },
     { "--function", required_argument, O_FUNCTION, -1,
@@ -555,7 +558,8 @@ static int run_file(const settings *s, const char *file, filter *flt, ptx_diag_d
                 ps = ptx_print_tree_items(ctx, m, s->print_flags, pf, flt, ptx_write_file, out);
                 break;
             case EMIT_PTX:
-                ps = ptx_print_ptx_items(ctx, m, pf, flt, ptx_write_file, out);
+                ps = (s->given[O_CANONICAL] ? ptx_print_ptx_canonical : ptx_print_ptx_items)(
+                    ctx, m, pf, flt, ptx_write_file, out);
                 break;
             case JSON:
                 ps = ptx_print_json(ctx, m, pf, flt, ptx_write_file, out);

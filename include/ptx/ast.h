@@ -293,10 +293,17 @@ typedef enum ptx_node_kind {
 typedef struct ptx_node ptx_node;
 struct ptx_node {
     uint8_t kind;       /* ptx_node_kind */
-    uint8_t pad[3];
+    uint8_t pad[3];     /* pad[2]: PTX_NODE_EDITED (an instruction's `flags`) */
     ptx_span span;
     ptx_node *next;     /* next sibling, NULL at the end */
 };
+
+/* In pad[2] of a node: the editing API put it where it is (inserted, or
+ * in place of another), so its span, if any, does not say where it
+ * stands: printers write it in the canonical layout. */
+#define PTX_NODE_EDITED 0x80
+/* internal, in pad[2]: the node replaced an unedited one (edit.c) */
+#define PTX_NODE_REPLACING 0x40
 
 typedef struct ptx_block {
     ptx_node base;
@@ -477,7 +484,8 @@ typedef struct ptx_mod {
 /* flags of an instruction */
 enum {
     PTX_INSTR_SHARED_MODS = 1,  /* internal: `mods` is shared (see ptx_mod) */
-    PTX_INSTR_GUARD = 2         /* it has a guard: ptx_instr_guard */
+    PTX_INSTR_GUARD = 2,        /* it has a guard: ptx_instr_guard */
+    PTX_INSTR_EDITED = PTX_NODE_EDITED  /* the node's edited flag */
 };
 
 /* An instruction: 32 bytes and its operands.  Its small fields sit in the

@@ -65,7 +65,8 @@ void ptx_context_set_max_errors(ptx_context *ctx, unsigned max_errors);
 
 /* Reads the module as if its .target named `arch` first ("sm_90a",
  * "compute_80") instead of its own architecture (its other target options
- * stay): instructions, the tree and the printers all see `arch`.  NULL
+ * stay): instructions, the tree and the printers all see `arch` (but
+ * the lossless PTX printer, which copies the source, prints it as written).  NULL
  * goes back to the module's own.  PTX_ERR_USAGE for a name that is not an
  * architecture.  Set before parsing; the string is copied. */
 ptx_status ptx_context_set_target(ptx_context *ctx, const char *arch);
@@ -239,16 +240,33 @@ ptx_status ptx_print_stats(const ptx_context *ctx, const ptx_module *m, bool jso
                            ptx_print_filter filter, void *filter_user,
                            ptx_write_fn write, void *user);
 
-/* Prints the module as PTX text that ptxas assembles to the same code.
- * When `ctx` is the context that parsed `m`, every statement, parameter and
- * operand is put on the line it had in the source (ptxas records PTX line
- * numbers in debug info and in some symbol names); with ctx NULL the layout
- * is canonical. */
+/* Prints the module as PTX text.  When `ctx` is the context that parsed
+ * `m`, the layout is lossless: an unedited module comes out byte for byte
+ * (comments, blank lines, spacing, CRLF line ends), and the nodes the
+ * editing API inserted or put in place of others are written in the
+ * canonical layout where they stand, the text of removed ones left out.
+ * With ctx NULL (or another context) the layout is canonical.  With a
+ * filter, the module items it refuses are left out with the text before
+ * them, except the variables and functions the accepted functions name
+ * (a called function's definition becomes its declaration), and runs of
+ * blank lines are written as one. */
 ptx_status ptx_print_ptx(const ptx_context *ctx, const ptx_module *m,
                          ptx_write_fn write, void *user);
 ptx_status ptx_print_ptx_items(const ptx_context *ctx, const ptx_module *m,
                                ptx_print_filter filter, void *filter_user,
                                ptx_write_fn write, void *user);
+
+/* The canonical layout (ptx-front --emit-ptx --canonical): one statement a
+ * line, indented by tabs by depth; when `ctx` parsed `m`, the comments of
+ * the source are kept, on their own lines or after the statement they
+ * followed.  Same tree, same filter rules as ptx_print_ptx_items. */
+ptx_status ptx_print_ptx_canonical(const ptx_context *ctx, const ptx_module *m,
+                                   ptx_print_filter filter, void *filter_user,
+                                   ptx_write_fn write, void *user);
+
+/* One node (a statement, a declaration, a function with its body...) in
+ * the canonical layout, without a final newline; a node of any context. */
+ptx_status ptx_print_node(const ptx_node *n, ptx_write_fn write, void *user);
 
 /* ------------------------------------------------------------------ */
 /* Instructions (the tables of grammar/isa)                            */
@@ -301,27 +319,100 @@ ptx_status ptx_print_instruction_list(const char *pattern, ptx_write_fn write, v
 ptx_status ptx_print_instruction_forms(const char *name, ptx_write_fn write, void *user);
 
 /* ------------------------------------------------------------------ */
-/* Changing the tree                                                   */
+/* Changing the tree (see the README's "Edit" section)                   */
 
-/* The tree is read-only except through these functions.  New nodes and
- * expressions live in `ctx`'s arena, like the parsed ones; they have no
- * source range (span.off is PTX_NO_OFFSET).  They return NULL when out of
- * memory. */
+/* The tree is read-only except through these functions.  Everything they
+ * make lives in `ctx`'s arena, like the parsed nodes, and is released
+ * with the context: never free it.  New nodes have no source range
+ * (span.off is PTX_NO_OFFSET).  A node is in at most one list: remove it
+ * before inserting it elsewhere.  Nodes from another context (parsed
+ * there, say) may be inserted; that context must then outlive this one's
+ * use of them.  Builders return NULL when out of memory or given a bad
+ * argument. */
 
-/* A name operand ("%r1", "x") and an integer operand. */
+/* Operands.  A name ("%r1", "x", "%tid.x": the selector is kept apart as
+ * the parser does); an integer (a negative one is -N); a double, written
+ * 0dXXXXXXXXXXXXXXXX, and a float, 0fXXXXXXXX (exact); an address
+ * [base+offset] ([base] when offset is 0, [base-N] when negative); a
+ * vector {a, b, ...}; a list (a, b, ...) for call.  Items are copied. */
 ptx_expr *ptx_new_name(ptx_context *ctx, const char *name);
 ptx_expr *ptx_new_int(ptx_context *ctx, int64_t value);
+ptx_expr *ptx_new_float(ptx_context *ctx, double value);
+ptx_expr *ptx_new_f32(ptx_context *ctx, float value);
+ptx_expr *ptx_new_addr(ptx_context *ctx, const ptx_expr *base, int64_t offset);
+ptx_expr *ptx_new_vec(ptx_context *ctx, ptx_expr *const *items, unsigned n);
+ptx_expr *ptx_new_list(ptx_context *ctx, ptx_expr *const *items, unsigned n);
 
 /* An instruction from its opcode and modifiers written together
- * ("membar.cta", "ld.global.f32") and its operands (the nodes are copied
- * into the instruction's array); NULL for more than 65535 of either. */
+ * ("membar.cta", "ld.global.f32") and its operands (copied into the
+ * instruction).  Unless validation is off, the opcode and each modifier
+ * must be in the instruction tables: otherwise an error diagnostic goes to
+ * the context and NULL is returned ("ld.gloabl.u33").  Which combinations
+ * and operands are allowed is checked by ptx_validate once it is in place.
+ * NULL for more than 65535 operands or modifiers. */
 ptx_instr *ptx_new_instr(ptx_context *ctx, const char *opcode, ptx_expr *const *ops,
                          unsigned nops);
 
-/* Puts `node` into `block` before `before` (a statement of that block), or
- * at its end when `before` is NULL.  PTX_ERR_USAGE when `before` is not in
- * the block.  The block may be a function body: ptx_func.body. */
+/* A name that clashes with nothing in the context (any name of the
+ * module, any name a %name<N> range declares, any name made before):
+ * `prefix` itself, else prefix_1_, prefix_2_...  Interned: owned by ctx. */
+const char *ptx_fresh_name(ptx_context *ctx, const char *prefix);
+
+/* A declaration `space type name;` (`name[count]` when count is not 0),
+ * not yet in any list. */
+ptx_decl *ptx_new_decl(ptx_context *ctx, ptx_space space, ptx_type type, const char *name,
+                       uint64_t count);
+
+/* Declares a register of `type` with a fresh name from `prefix` ("%ptxf"
+ * when NULL) in function f (a definition), after the declarations that
+ * open its body; returns the name as an operand. */
+ptx_expr *ptx_declare_register(ptx_context *ctx, const ptx_func *f, ptx_type type,
+                               const char *prefix);
+
+/* Declares a module variable `space type fresh-name[count];` (no array
+ * when count is 0) before the module's first function; returns its name as
+ * an operand, and the declaration in *decl when decl is not NULL. */
+ptx_expr *ptx_declare_variable(ptx_context *ctx, ptx_space space, ptx_type type,
+                               const char *name, uint64_t count, ptx_decl **decl);
+
+/* Statements of a block: insert `node` before `before` (NULL: at the end)
+ * or after `after` (NULL: at the start); replace `old` by `node`; remove
+ * `node` (it can then be inserted elsewhere).  The block may be a function
+ * body (ptx_func.body).  PTX_ERR_USAGE when `before`, `after` or `old` is
+ * not in the block.  Inserted and replacing nodes print in the canonical
+ * layout; replaced and removed ones leave no text (their line goes when
+ * they were alone on it). */
 ptx_status ptx_insert_before(ptx_block *block, ptx_node *before, ptx_node *node);
+ptx_status ptx_insert_after(ptx_block *block, ptx_node *after, ptx_node *node);
+ptx_status ptx_replace(ptx_context *ctx, ptx_block *block, ptx_node *old, ptx_node *node);
+ptx_status ptx_remove(ptx_context *ctx, ptx_block *block, ptx_node *node);
+
+/* The same for the module's items (functions, module variables...). */
+ptx_status ptx_module_insert_before(ptx_context *ctx, ptx_node *before, ptx_node *node);
+ptx_status ptx_module_insert_after(ptx_context *ctx, ptx_node *after, ptx_node *node);
+ptx_status ptx_module_replace(ptx_context *ctx, ptx_node *old, ptx_node *node);
+ptx_status ptx_module_remove(ptx_context *ctx, ptx_node *node);
+
+/* Parses `text` (statements as in a function body: instructions, labels,
+ * declarations, blocks) in the context of its module (its .version and
+ * .target), into *first: a list linked by `next`, in no block yet; insert
+ * the nodes one by one (take each one's `next` before).  Names are
+ * interned in ctx; nodes live in its arena.  PTX_ERR_INPUT, with the
+ * diagnostics in the context (no source range: the text is not the
+ * module's), when the text does not parse.  Names are not resolved here:
+ * ptx_validate does that once the statements are in place. */
+ptx_status ptx_parse_statements(ptx_context *ctx, const char *text, size_t len,
+                                ptx_node **first);
+
+/* Checks the module as it now stands with the tables and semantic rules of
+ * a parse (instruction forms, names, scopes, operand types), adding its
+ * diagnostics to the context: PTX_OK, or PTX_ERR_INPUT when it added an
+ * error.  Diagnostics of edited nodes have no source range. */
+ptx_status ptx_validate(ptx_context *ctx);
+
+/* A label of function f by name, in its body or a nested block; NULL
+ * when there is none. */
+ptx_label *ptx_find_label(const ptx_func *f, const char *name);
 
 /* ------------------------------------------------------------------ */
 /* Walking the tree without recursion                                  */
@@ -339,6 +430,10 @@ typedef struct ptx_iter ptx_iter;
  * NULL when out of memory; release with ptx_iter_free().  The iterator keeps
  * its own stack, so trees of any depth are walked without recursion. */
 ptx_iter *ptx_iter_new(const ptx_module *m);
+
+/* The same over one node and what it contains (a function, a block): the
+ * node itself is at depth 0 and its siblings are not visited. */
+ptx_iter *ptx_iter_new_node(const ptx_node *root);
 void ptx_iter_free(ptx_iter *it);
 
 /* Advances; *node receives the node of an ENTER or EXIT event.  Events

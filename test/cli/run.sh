@@ -128,8 +128,11 @@ t 1 "$tmp/sm90.ptx:6:2: error: 'fence' (fence.proxy.async{.ss}; .ss = { .global,
 t 0 "" --target sm_90 "$tmp/sm90.ptx"
 t 0 "" --target=compute_90 "$tmp/sm90.ptx"
 t 1 "$tmp/sm90.ptx:6:2: error: 'fence' (fence.proxy.async{.ss}; .ss = { .global, .shared::cta, .shared::cluster }) requires .target sm_90 or later; this module targets sm_86| 	fence.proxy.async;| 	^~~~~~~~~~~~~~~~~" --target sm_86 "$tmp/sm90.ptx"
+# --emit-ptx is the input byte for byte; the canonical layout prints the tree
 t 0 "" --target sm_90 --emit-ptx "$tmp/sm90.ptx"
-has ".target sm_90" "--target sm_90 --emit-ptx"
+has ".target sm_80" "--target sm_90 --emit-ptx"
+t 0 "" --target sm_90 --emit-ptx --canonical "$tmp/sm90.ptx"
+has ".target sm_90" "--target sm_90 --emit-ptx --canonical"
 t 1 "$tmp/sm90.ptx:2:9: error: target 'sm_100' requires PTX ISA .version 8.6 or later| .target sm_80|         ^~~~~" --target sm_100 "$tmp/sm90.ptx"
 t 2 "ptx-front: --target takes an architecture such as sm_90a, not 'sm80'|$hint" --target sm80 "$k"
 t 2 "ptx-front: --target takes an architecture such as sm_90a, not 'texmode_unified'|$hint" --target texmode_unified "$k"

@@ -1,7 +1,8 @@
 #!/bin/sh
 # One file of the conformance run: accepted with no diagnostic, --emit-ptx
-# reparses to the same tree, and (with ptxas) the re-emitted PTX assembles
-# to the same cubin.  Prints one line, "PASS file ..." or "FAIL file: why",
+# gives the file back byte for byte (so ptxas gives the same cubin), and
+# --emit-ptx --canonical reparses to the same tree, is idempotent and (with
+# ptxas) assembles to an equivalent cubin (cubin-diff.py).  Prints one line, "PASS file ..." or "FAIL file: why",
 # and exits 0: run.sh counts the lines, and any other exit status is a
 # crash of this script.  Every step's exit status is checked.
 # usage: check-file.sh PTX_FRONT WORKDIR FILE MODE   (MODE: corpus | examples)
@@ -19,12 +20,30 @@ if [ $rc -ne 0 ] || [ -s "$base.err" ]; then
     echo "FAIL $f: not accepted (status $rc): $(head -1 "$base.err")"
     exit 0
 fi
-"$front" --emit-ptx "$f" -o "$base.out.ptx" 2>"$base.err"
+"$front" --emit-ptx "$f" -o "$base.same.ptx" 2>"$base.err"
 rc=$?
 if [ $rc -ne 0 ] || [ -s "$base.err" ]; then
     echo "FAIL $f: --emit-ptx failed (status $rc): $(head -1 "$base.err")"
     exit 0
 fi
+if ! cmp -s "$f" "$base.same.ptx"; then
+    echo "FAIL $f: --emit-ptx does not give the file back byte for byte"
+    exit 0
+fi
+rm -f "$base.same.ptx"
+"$front" --emit-ptx --canonical "$f" -o "$base.out.ptx" 2>"$base.err"
+rc=$?
+if [ $rc -ne 0 ] || [ -s "$base.err" ]; then
+    echo "FAIL $f: --emit-ptx --canonical failed (status $rc): $(head -1 "$base.err")"
+    exit 0
+fi
+"$front" --emit-ptx --canonical "$base.out.ptx" -o "$base.again.ptx" 2>"$base.err"
+rc=$?
+if [ $rc -ne 0 ] || ! cmp -s "$base.out.ptx" "$base.again.ptx"; then
+    echo "FAIL $f: --emit-ptx --canonical is not idempotent (status $rc)"
+    exit 0
+fi
+rm -f "$base.again.ptx"
 # both trees must print, with status 0, and be the same
 "$front" --ast --no-locations "$f" >"$base.ast1" 2>&1
 rc1=$?
@@ -35,7 +54,7 @@ if [ $rc1 -ne 0 ] || [ $rc2 -ne 0 ]; then
     exit 0
 fi
 if ! cmp -s "$base.ast1" "$base.ast2"; then
-    echo "FAIL $f: the re-emitted PTX parses to a different tree"
+    echo "FAIL $f: the canonical PTX parses to a different tree"
     exit 0
 fi
 if [ ! -s "$base.ast1" ]; then
@@ -72,7 +91,7 @@ if ! "$PTXAS" $flags -arch="$arch" "$f" -o "$base.a.cubin" >/dev/null 2>"$base.e
     exit 0
 fi
 if ! "$PTXAS" $flags -arch="$arch" "$base.out.ptx" -o "$base.b.cubin" 2>"$base.err" >/dev/null; then
-    echo "FAIL $f: ptxas rejects the re-emitted PTX: $(grep -m1 error "$base.err")"
+    echo "FAIL $f: ptxas rejects the canonical PTX: $(grep -m1 error "$base.err")"
     exit 0
 fi
 if [ ! -s "$base.a.cubin" ] || [ ! -s "$base.b.cubin" ]; then
@@ -80,7 +99,7 @@ if [ ! -s "$base.a.cubin" ] || [ ! -s "$base.b.cubin" ]; then
     exit 0
 fi
 if cmp -s "$base.a.cubin" "$base.b.cubin"; then
-    echo "PASS $f (cubin identical)"
+    echo "PASS $f (canonical cubin identical)"
     rm -f "$base.a.cubin" "$base.b.cubin" "$base.out.ptx" "$base.err"
     exit 0
 fi
@@ -102,15 +121,13 @@ if [ $rc -ne 1 ] || [ -z "$sections" ] || [ -s "$base.err" ]; then
     echo "FAIL $f: cubin-diff.py failed (status $rc, output '$(head -1 "$base.diff")'): $(tail -1 "$base.err")"
     exit 0
 fi
-# What is left can only be explained by the PTX text itself, which
-# --emit-ptx does not keep byte for byte (comments, spacing):
-#  - debug builds: the sm_100 'merc' copy of the embedded PTX text, and
-#    (with -c) the text's hash in the name of its section; when the two
-#    hashes have different numbers of digits, every string after that
-#    name moves, and with it the symbol table and the relocations of the
-#    (ignored) line table that refer to it;
-#  - known-differences.txt: files where ptxas names block-scoped
-#    symbols differently when a '//' comment follows a '{'.
+# What is left can only be explained by the PTX text itself, which the
+# canonical layout does not keep byte for byte (comments, spacing): in
+# debug builds the sm_100 'merc' copy of the embedded PTX text, and (with
+# -c) the text's hash in the name of its section; when the two hashes have
+# different numbers of digits, every string after that name moves, and
+# with it the symbol table and the relocations of the (ignored) line table
+# that refer to it.
 for c in a b; do
     strings -a "$base.$c.cubin" >"$base.$c.strings" || { echo "FAIL $f: strings fails on the $c cubin"; exit 0; }
 done
@@ -126,11 +143,8 @@ for s in $sections; do
         *) textonly=no ;;
     esac
 done
-name=$(basename "$f")
 if [ $textonly = yes ] && grep -q '^[[:space:]]*\.loc' "$f"; then
     echo "PASS $f (cubin identical but for sections holding the PTX text: $sections)"
-elif grep -q "^$name	$sections	" "$here/known-differences.txt"; then
-    echo "PASS $f (known difference: $(awk -F'\t' -v n="$name" '$1 == n { print $3 }' "$here/known-differences.txt"))"
 else
     echo "FAIL $f: cubins differ in: $sections"
     exit 0

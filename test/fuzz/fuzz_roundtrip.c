@@ -1,6 +1,7 @@
-/* libFuzzer target: a module that parses without error is printed as PTX;
- * that text must parse without error to the same tree (compared as the
- * tree printer's text without locations). */
+/* libFuzzer target: a module that parses without error is printed as PTX:
+ * losslessly it must be the input byte for byte; in the canonical layout
+ * (comments kept) it must parse without error to the same tree (compared
+ * as the tree printer's text without locations). */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -33,8 +34,14 @@ static bool tree_of(const char *src, size_t len, buf *ptx, buf *tree)
     ptx_context *ctx = ptx_context_new();
     const ptx_module *m;
     bool ok = ctx && ptx_parse_buffer(ctx, "f.ptx", src, len, &m) == PTX_OK;
-    if (ok && ptx)
-        ok = ptx_print_ptx(ctx, m, to_buf, ptx) == PTX_OK;
+    if (ok && ptx) {
+        buf same = { 0 };
+        ok = ptx_print_ptx(ctx, m, to_buf, &same) == PTX_OK;
+        if (ok && (same.len != len || (len && memcmp(same.data, src, len) != 0)))
+            abort();    /* the lossless layout changed the text */
+        free(same.data);
+        ok = ok && ptx_print_ptx_canonical(ctx, m, NULL, NULL, to_buf, ptx) == PTX_OK;
+    }
     if (ok)
         ok = ptx_print_tree(ctx, m, PTX_PRINT_NO_LOCATIONS, to_buf, tree) == PTX_OK;
     ptx_context_free(ctx);
