@@ -47,20 +47,25 @@ struct sym {
     uint8_t array;              /* S_VAR: declared with dimensions */
 };
 
-/* The table of names, keyed by the interned name: the innermost symbol
- * declared by that name, and what lookup knows of it for the whole walk:
- * where its number starts (%r12 is a name of %r<13>) and its last answer,
- * good while the epoch lasts.  One probe answers a lookup; a cache beside
- * the table of symbols, indexed by the hash alone, lost an answer whenever
- * two names shared a slot, and each miss split the name again. */
-typedef struct name_info {
+typedef struct slot {
+    const ptx_name *key;
+    sym *top;                   /* NULL once its scope is left */
+} slot;
+
+/* lookup's last answer for a name, good while the epoch lasts, and where
+ * the name's number starts (%r12 is a name of %r<13>), which outlives the
+ * epoch: a function's first use of %r12 then does not split the name
+ * again (splitting each missed name was a third of the pass's time).
+ * Direct-mapped by the name's hash, so that its memory is bounded. */
+typedef struct cache_entry {
     const ptx_name *name;
-    sym *top;                   /* declared by this name; NULL once its scope is left */
-    sym *s;                     /* lookup's answer in `epoch` */
+    sym *s;
     uint32_t epoch;
     uint32_t plen;              /* the prefix before the number; 0: none */
     uint64_t num;
-} name_info;
+} cache_entry;
+
+enum { CACHE_SIZE = 4096 };
 
 typedef struct sema {
     ptx_context *ctx;           /* NULL for ptx_resolve_names */
@@ -76,8 +81,9 @@ typedef struct sema {
     size_t nmarks, capmarks;
     uint32_t scope;             /* 0: module */
     uint32_t epoch;             /* changes with every declaration and scope exit */
-    name_info *infos;
-    size_t info_mask, ninfos;
+    slot *slots;
+    size_t mask, nslots;
+    cache_entry *cache;
     unsigned target;            /* the sm number of the first .target (0: none) */
     unsigned version;           /* major * 10 + minor */
     const ptx_func *func;       /* the function whose body is walked */
@@ -102,44 +108,31 @@ static void *grow(sema *S, void *p, size_t *cap, size_t n, size_t size)
     return q;
 }
 
-static bool split_number(const ptx_name *name, uint32_t *plen, uint64_t *num);
-
-/* The entry of `name`, or the empty one where it would go. */
-static name_info *info_slot(const sema *S, const ptx_name *name)
+static slot *slot_of(const sema *S, const ptx_name *name)
 {
-    size_t i = name->hash & S->info_mask;
-    while (S->infos[i].name && S->infos[i].name != name)
-        i = (i + 1) & S->info_mask;
-    return &S->infos[i];
+    size_t i = name->hash & S->mask;
+    while (S->slots[i].key && S->slots[i].key != name)
+        i = (i + 1) & S->mask;
+    return &S->slots[i];
 }
 
-/* The entry of `name`, made if it has none. */
-static name_info *info_of(sema *S, const ptx_name *name)
+static void table_grow(sema *S)
 {
-    name_info *e = info_slot(S, name);
-    if (e->name)
-        return e;
-    if ((S->ninfos + 1) * 2 > S->info_mask + 1) {
-        name_info *old = S->infos;
-        size_t oldn = S->info_mask + 1, n = 2 * oldn;
-        S->infos = calloc(n, sizeof *S->infos);
-        if (!S->infos) {
-            S->infos = old;
-            longjmp(*S->oom, 1);
-        }
-        S->info_mask = n - 1;
-        for (size_t i = 0; i < oldn; i++)
-            if (old[i].name)
-                *info_slot(S, old[i].name) = old[i];
-        free(old);
-        e = info_slot(S, name);
+    if (S->slots && (S->nslots + 1) * 2 <= S->mask + 1)
+        return;
+    slot *old = S->slots;
+    size_t oldn = old ? S->mask + 1 : 0;
+    size_t n = old ? 2 * oldn : 256;
+    S->slots = calloc(n, sizeof *S->slots);
+    if (!S->slots) {
+        S->slots = old;
+        longjmp(*S->oom, 1);
     }
-    e->name = name;
-    e->epoch = S->epoch - 1;    /* no answer yet */
-    if (!split_number(name, &e->plen, &e->num))
-        e->plen = 0;
-    S->ninfos++;
-    return e;
+    S->mask = n - 1;
+    for (size_t i = 0; i < oldn; i++)
+        if (old[i].key)
+            *slot_of(S, old[i].key) = old[i];
+    free(old);
 }
 
 static sym *new_sym(sema *S, uint8_t kind, const ptx_name *name, ptx_span span,
@@ -173,9 +166,14 @@ static void push_sym(sema *S, sym *s)
         S->ranges[S->nranges++] = s;
         return;
     }
-    name_info *e = info_of(S, s->name);
-    s->shadow = e->top;
-    e->top = s;
+    table_grow(S);
+    slot *sl = slot_of(S, s->name);
+    if (!sl->key) {
+        sl->key = s->name;
+        S->nslots++;
+    }
+    s->shadow = sl->top;
+    sl->top = s;
 }
 
 static void open_scope(sema *S)
@@ -193,7 +191,7 @@ static void close_scope(sema *S)
         if (s->range)
             S->nranges--;
         else
-            info_slot(S, s->name)->top = s->shadow;
+            slot_of(S, s->name)->top = s->shadow;
         s->shadow = S->free_syms;
         S->free_syms = s;
     }
@@ -249,16 +247,24 @@ static sym *range_of(const sema *S, const ptx_name *name)
     return range_at(S, name, plen, num);
 }
 
-/* lookup's answer when the table has none for this epoch */
-static sym *resolve(sema *S, const ptx_name *name)
+/* lookup's answer when the cache has none for this epoch */
+static sym *resolve(sema *S, cache_entry *c, const ptx_name *name)
 {
-    name_info *e = info_of(S, name);
-    sym *s = e->top;
-    sym *r = e->plen && S->nranges ? range_at(S, name, e->plen, e->num) : NULL;
+    if (c->name != name) {
+        c->name = name;
+        if (!split_number(name, &c->plen, &c->num))
+            c->plen = 0;
+    }
+    sym *s = NULL;
+    if (S->slots) {
+        slot *sl = slot_of(S, name);
+        s = sl->key ? sl->top : NULL;
+    }
+    sym *r = c->plen && S->nranges ? range_at(S, name, c->plen, c->num) : NULL;
     if (r && (!s || r->scope > s->scope))
         s = r;
-    e->epoch = S->epoch;
-    e->s = s;
+    c->epoch = S->epoch;
+    c->s = s;
     return s;
 }
 
@@ -266,10 +272,10 @@ static sym *resolve(sema *S, const ptx_name *name)
  * found without a call */
 static inline sym *lookup(sema *S, const ptx_name *name)
 {
-    name_info *e = info_slot(S, name);
-    if (e->name && e->epoch == S->epoch)
-        return e->s;
-    return resolve(S, name);
+    cache_entry *c = &S->cache[name->hash & (CACHE_SIZE - 1)];
+    if (c->name == name && c->epoch == S->epoch)
+        return c->s;
+    return resolve(S, c, name);
 }
 
 static const char *kind_word(const sym *s)
@@ -353,9 +359,11 @@ static sym *clash(sema *S, const sym *s)
         return NULL;
     }
     sym *old = NULL;
-    const name_info *e = info_slot(S, s->name);
-    if (e->name && e->top && e->top->scope == S->scope)
-        old = e->top;
+    if (S->slots) {
+        slot *sl = slot_of(S, s->name);
+        if (sl->key && sl->top && sl->top->scope == S->scope)
+            old = sl->top;
+    }
     if (!old) {
         sym *r = range_of(S, s->name);
         if (r && r->scope == S->scope)
@@ -1570,7 +1578,8 @@ static void walk(sema *S, ptx_module *m)
 
 static void sema_free(sema *S)
 {
-    free(S->infos);
+    free(S->cache);
+    free(S->slots);
     free(S->ranges);
     free(S->undo);
     free(S->marks);
@@ -1593,11 +1602,10 @@ static bool sema_walk(sema *S, ptx_module *m)
         sema_free(S);
         return false;
     }
-    S->info_mask = 1023;
-    S->infos = calloc(S->info_mask + 1, sizeof *S->infos);
+    S->cache = calloc(CACHE_SIZE, sizeof *S->cache);
     S->mod_classes = calloc(PTX_MOD_COUNT, sizeof *S->mod_classes);
     S->mod_known = calloc(PTX_MOD_COUNT, 1);
-    if (!S->infos || !S->mod_classes || !S->mod_known)
+    if (!S->cache || !S->mod_classes || !S->mod_known)
         longjmp(oom, 1);
     /* called through a volatile pointer so that the walk is not inlined
      * here: its locals must not live in the frame that setjmp saved */

@@ -5,7 +5,7 @@
 #  - else the corpus's largest files, and a CUB module replicated to 1x, 4x
 #    and 16x its size to check that time and memory grow linearly;
 #  - with nvcc present, a dense module of Thrust algorithms over many
-#    element types (test/bench/thrust_algos.cu, built once: a few minutes);
+#    element types (test/bench/thrust_algos.cu, built once: several minutes);
 #  - with BENCH_NVCC=1 and nvcc present, also the 10-50 MB files of
 #    ../shared/corpus/make-bench.sh (about 5 minutes to build).
 # Then for each: the CLI's own check-only run against the bare tokenizer
@@ -41,7 +41,7 @@ if [ -z "$files" ]; then
         echo "bench: nvcc not found: the dense Thrust module (test/bench/thrust_algos.cu) is not measured"
     else
         if [ ! -f "$thrust" ]; then
-            echo "bench: building the dense Thrust module with $nvcc (a few minutes, once)"
+            echo "bench: building the dense Thrust module with $nvcc (several minutes of CPU, once)"
             "$nvcc" -std=c++17 -ptx -arch=sm_90 "$here/../test/bench/thrust_algos.cu" -o "$thrust.tmp" &&
                 mv "$thrust.tmp" "$thrust" || exit 2
         fi
