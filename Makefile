@@ -221,11 +221,27 @@ BENCH_RUNS ?= 5
 $(B)/bench: tools/bench.c $(B)/libptxfront.a
 	$(CC) $(ALL_CFLAGS) -o $@ $< $(B)/libptxfront.a $(ALL_LDFLAGS)
 
-bench: $(B)/bench
+bench: $(B)/bench $(B)/ptx-front $(B)/tokenizer
 	sh tools/bench.sh $(B) $(BENCH_RUNS)
 
+# make bench's yardstick: a bare Flex tokenizer made of the scanner's own
+# patterns without their actions (tools/tokenizer.awk), with its FLEXFLAGS
+$(B)/gen/tokenizer.l: grammar/ptx.l tools/tokenizer.awk
+	@mkdir -p $(B)/gen
+	awk -f tools/tokenizer.awk grammar/ptx.l >$@
+
+$(B)/gen/tokenizer.yy.c: $(B)/gen/tokenizer.l
+	$(FLEX) $(FLEXFLAGS) -o $@ $<
+
+$(B)/obj/tokenizer.yy.o: $(B)/gen/tokenizer.yy.c
+	@mkdir -p $(B)/obj
+	$(CC) $(GEN_CFLAGS) -c -o $@ $<
+
+$(B)/tokenizer: tools/tokenizer.c $(B)/obj/tokenizer.yy.o
+	$(CC) $(ALL_CFLAGS) -o $@ tools/tokenizer.c $(B)/obj/tokenizer.yy.o $(ALL_LDFLAGS)
+
 # make check only sees that the benchmark runs (test/bench/smoke.sh)
-bench-smoke: $(B)/bench $(B)/ptx-front
+bench-smoke: $(B)/bench $(B)/ptx-front $(B)/tokenizer
 	sh test/bench/smoke.sh $(B)
 
 # libFuzzer targets (clang): make fuzz FUZZ_SECONDS=N runs each for N seconds

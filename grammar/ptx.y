@@ -10,11 +10,13 @@
 %define api.token.prefix {T_}
 %define api.location.type {ptx_loc_t}
 %define parse.error custom
-/* default reductions only where they cannot change which tokens a
- * syntax error lists as expected */
-%define lr.default-reduction accepting
-%define lr.type canonical-lr
+/* LALR with lookahead correction: before acting on a lookahead the parser
+ * checks that the token can be shifted, so default reductions neither
+ * delay the error nor change the tokens it lists as expected */
+%define lr.type lalr
+%define parse.lac full
 %locations
+%initial-action { ptx_yy_arena = &pp->ctx->arena; }
 %expect 0
 %param {ptx_parser_state *pp}
 
@@ -44,9 +46,12 @@ int ptx_yyparse(ptx_parser_state *pp);
  * allow 5,000,000 nested blocks (ptxas stops near 100,000) and cap its
  * memory at a few hundred MB; ptx_yyerror names the limit. */
 #define YYMAXDEPTH 10000000
-/* the parser's stacks grow in the arena: leaving a parse early (out of
- * memory) then frees them with everything else */
-#define YYMALLOC(n) ptx_arena_alloc(&pp->ctx->arena, (n))
+/* the parser's stacks, LAC's exploration stack too, grow in the arena:
+ * leaving a parse early (out of memory) then frees them with everything
+ * else.  LAC's reallocation is a function without the parser's parameter,
+ * so the parse under way keeps its arena here (%initial-action). */
+static _Thread_local ptx_arena *ptx_yy_arena;
+#define YYMALLOC(n) ptx_arena_alloc(ptx_yy_arena, (n))
 #define YYFREE(p) ((void)(p))
 
 static void ptx_yyerror(PTX_YYLTYPE *loc, ptx_parser_state *pp, const char *msg);

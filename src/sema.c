@@ -52,13 +52,20 @@ typedef struct slot {
     sym *top;                   /* NULL once its scope is left */
 } slot;
 
+/* lookup's last answer for a name, good while the epoch lasts, and where
+ * the name's number starts (%r12 is a name of %r<13>), which outlives the
+ * epoch: a function's first use of %r12 then does not split the name
+ * again (splitting each missed name was a third of the pass's time).
+ * Direct-mapped by the name's hash, so that its memory is bounded. */
 typedef struct cache_entry {
     const ptx_name *name;
-    uint32_t epoch;
     sym *s;
+    uint32_t epoch;
+    uint32_t plen;              /* the prefix before the number; 0: none */
+    uint64_t num;
 } cache_entry;
 
-enum { CACHE_SIZE = 1024 };
+enum { CACHE_SIZE = 4096 };
 
 typedef struct sema {
     ptx_context *ctx;           /* NULL for ptx_resolve_names */
@@ -66,8 +73,6 @@ typedef struct sema {
     ptx_arena arena;            /* the symbols; released at the end */
     const char *src;            /* the source text, when there is one */
     const ptx_module *m;
-    slot *slots;
-    size_t mask, nslots;
     sym **ranges;               /* the ranges in scope, innermost last */
     size_t nranges, capranges;
     sym **undo;                 /* the symbols declared, in order */
@@ -76,6 +81,8 @@ typedef struct sema {
     size_t nmarks, capmarks;
     uint32_t scope;             /* 0: module */
     uint32_t epoch;             /* changes with every declaration and scope exit */
+    slot *slots;
+    size_t mask, nslots;
     cache_entry *cache;
     unsigned target;            /* the sm number of the first .target (0: none) */
     unsigned version;           /* major * 10 + minor */
@@ -210,37 +217,65 @@ static bool split_number(const ptx_name *name, uint32_t *plen, uint64_t *num)
     return true;
 }
 
-/* The range of the innermost scope that declares `name` (%r5 of %r<10>). */
+/* memcmp(a, b, n) == 0 without a call: a range's prefix is a few bytes */
+static bool same_prefix(const char *a, const char *b, uint32_t n)
+{
+    while (n && *a == *b)
+        a++, b++, n--;
+    return n == 0;
+}
+
+/* The range of the innermost scope that declares `name`, whose number
+ * `num` starts after `plen` bytes (%r5 of %r<10>). */
+static sym *range_at(const sema *S, const ptx_name *name, uint32_t plen, uint64_t num)
+{
+    for (size_t i = S->nranges; i-- > 0;) {
+        sym *r = S->ranges[i];
+        /* an inner %t<2> hides %t0 and %t1 of an outer %t<4>, not %t3 */
+        if (r->name->len == plen && num < r->range && same_prefix(r->name->text, name->text, plen))
+            return r;
+    }
+    return NULL;
+}
+
 static sym *range_of(const sema *S, const ptx_name *name)
 {
     uint32_t plen;
     uint64_t num;
     if (!S->nranges || !split_number(name, &plen, &num))
         return NULL;
-    for (size_t i = S->nranges; i-- > 0;) {
-        sym *r = S->ranges[i];
-        /* an inner %t<2> hides %t0 and %t1 of an outer %t<4>, not %t3 */
-        if (r->name->len == plen && num < r->range && memcmp(r->name->text, name->text, plen) == 0)
-            return r;
-    }
-    return NULL;
+    return range_at(S, name, plen, num);
 }
 
-static sym *lookup(sema *S, const ptx_name *name)
+/* lookup's answer when the cache has none for this epoch */
+static sym *resolve(sema *S, cache_entry *c, const ptx_name *name)
 {
-    cache_entry *c = &S->cache[name->hash & (CACHE_SIZE - 1)];
-    if (c->name == name && c->epoch == S->epoch)
-        return c->s;
+    if (c->name != name) {
+        c->name = name;
+        if (!split_number(name, &c->plen, &c->num))
+            c->plen = 0;
+    }
     sym *s = NULL;
     if (S->slots) {
         slot *sl = slot_of(S, name);
         s = sl->key ? sl->top : NULL;
     }
-    sym *r = range_of(S, name);
+    sym *r = c->plen && S->nranges ? range_at(S, name, c->plen, c->num) : NULL;
     if (r && (!s || r->scope > s->scope))
         s = r;
-    *c = (cache_entry){ name, S->epoch, s };
+    c->epoch = S->epoch;
+    c->s = s;
     return s;
+}
+
+/* Called several times for each operand: the answer of this epoch is
+ * found without a call */
+static inline sym *lookup(sema *S, const ptx_name *name)
+{
+    cache_entry *c = &S->cache[name->hash & (CACHE_SIZE - 1)];
+    if (c->name == name && c->epoch == S->epoch)
+        return c->s;
+    return resolve(S, c, name);
 }
 
 static const char *kind_word(const sym *s)
@@ -682,21 +717,6 @@ static tclass mod_class_of(sema *S, ptx_modifier id)
 }
 
 /* What operand `op` of `in` wants: its ":TYPE" in the tables. */
-static tclass wanted(sema *S, const ptx_instr *in, const ptx_isa_operand *op)
-{
-    if (!op || !op->tkind)
-        return (tclass){ 0, 0 };
-    if (op->tkind != 'T')
-        return (tclass){ (char)op->tkind, op->tbits };
-    ptx_modifier id = ptx_instr_modifier(in, PTX_CAT_TYPE, op->tbits - 1u);
-    if (!id)
-        return (tclass){ 0, 0 };
-    tclass c = mod_class_of(S, id);
-    if (op->tflags & PTX_OT_WIDE)
-        c.bits *= 2;
-    return c;
-}
-
 /* The kind of literal a constant expression is: 'i' integer, 'f' decimal
  * floating point, 'h' 0f, 'd' 0d, 'm' mixed, 0 not a constant. */
 static char literal_kind(const ptx_expr *e)
@@ -742,7 +762,26 @@ typedef struct ictx {
     unsigned spaces;            /* space modifiers */
     const char *space;          /* the one space modifier (".global") or NULL */
     bool element;               /* checking the elements of a vector {...} */
+    ptx_modifier types[4];      /* the type modifiers, in order (found once) */
 } ictx;
+
+/* The class an operand of the matched form wants: its own type, or one of
+ * the instruction's type modifiers (an operand's ":T1" is the first). */
+static tclass wanted(const ictx *I, const ptx_isa_operand *op)
+{
+    if (!op || !op->tkind)
+        return (tclass){ 0, 0 };
+    if (op->tkind != 'T')
+        return (tclass){ (char)op->tkind, op->tbits };
+    unsigned nth = op->tbits - 1u;
+    ptx_modifier id = nth < 4 ? I->types[nth] : ptx_instr_modifier(I->in, PTX_CAT_TYPE, nth);
+    if (!id)
+        return (tclass){ 0, 0 };
+    tclass c = mod_class_of(I->S, id);
+    if (op->tflags & PTX_OT_WIDE)
+        c.bits *= 2;
+    return c;
+}
 
 
 static bool target_at_least(const sema *S, unsigned sm)
@@ -812,7 +851,7 @@ static tclass special(sema *S, const ictx *I, const ptx_expr *e, const ptx_isa_o
     if (!op->tkind)
         return (tclass){ 0, 0 };
     tclass c = { r->kind, r->bits };
-    tclass w = wanted(S, I->in, op);
+    tclass w = wanted(I, op);
     if (w.k && r->legacy && w.bits == r->legacy && is_int(w.k))
         return (tclass){ 0, 0 };
     return c;
@@ -845,7 +884,7 @@ static void check_name(sema *S, const ictx *I, const ptx_expr *e, const ptx_isa_
             unknown_symbol(S, e);
             return;
         }
-        tclass w = typed ? wanted(S, I->in, op) : (tclass){ 0, 0 };
+        tclass w = typed ? wanted(I, op) : (tclass){ 0, 0 };
         if (c.k && !fits(w, c, op && (op->tflags & PTX_OT_RELAXED)))
             mismatch(S, I, e, w, c, "a special register of type");
         return;
@@ -877,7 +916,7 @@ static void check_name(sema *S, const ictx *I, const ptx_expr *e, const ptx_isa_
                   "address with mov", name->text, ptx_space_name(s->space),
                   ptx_space_name(s->space));
         else if (typed && !I->element && s->space == PTX_SPACE_GLOBAL &&
-                 wanted(S, I->in, op).bits == 32)
+                 wanted(I, op).bits == 32)
             /* other spaces' addresses fit 32 bits; ptxas 13 makes a
              * 32-bit program of a 32-bit .global address, and refuses it */
             error(S, PTX_DIAG_TYPE, sp, "'%s' is a .global variable: its address needs 64 bits "
@@ -903,7 +942,7 @@ static void check_name(sema *S, const ictx *I, const ptx_expr *e, const ptx_isa_
     tclass r = decl_class(s->type);
     if (s->vec && !sel)
         return;                 /* a whole vector register */
-    tclass w = wanted(S, I->in, op);
+    tclass w = wanted(I, op);
     if (!fits(w, r, op->tflags & PTX_OT_RELAXED))
         mismatch(S, I, e, w, r, "declared");
 }
@@ -929,7 +968,7 @@ static void check_expr_names(sema *S, const ictx *I, const ptx_expr *e, const pt
                   "'%s' is a label: only branches and branch-target lists take labels",
                   name->text);
         else if (s && (s->kind == S_VAR || s->kind == S_FUNC) && op && op->tkind &&
-                 !(op->tflags & PTX_OT_SYMADDR) && !is_int(wanted(S, I->in, op).k))
+                 !(op->tflags & PTX_OT_SYMADDR) && !is_int(wanted(I, op).k))
             /* ptxas takes an address in an expression (add.u64 %rd1,
              * %rd1, g+4) for integer and bit operands; a bare name is
              * "must be register" (check_name) */
@@ -970,7 +1009,7 @@ static void check_constant(sema *S, const ictx *I, const ptx_expr *e, const ptx_
 {
     if (!op || !op->tkind)
         return;
-    tclass w = wanted(S, I->in, op);
+    tclass w = wanted(I, op);
     char k = literal_kind(e);
     if (!w.k || w.k == 'p' || !k || k == 'm')
         return;
@@ -1299,17 +1338,18 @@ static void check_instr(sema *S, ptx_instr *in)
     const ptx_isa_form *form = ptx_isa_check(S->ctx, S->m, in, rc);
     if (S->ctx->no_sema)
         return;
-    ictx I = { S, in, form, ptx_instr_opcode(in)->text, 0, NULL, false };
-    if (form) {
-        for (unsigned i = 0; i < in->nmods; i++) {
-            if (in->mods[i].category == PTX_CAT_SPACE) {
-                I.spaces++;
-                I.space = in->mods[i].name->text;
-            }
+    ictx I = { S, in, form, ptx_instr_opcode(in)->text, 0, NULL, false, { 0, 0, 0, 0 } };
+    unsigned ntypes = 0;
+    for (unsigned i = 0; i < in->nmods; i++) {
+        if (in->mods[i].category == PTX_CAT_SPACE && form) {
+            I.spaces++;
+            I.space = in->mods[i].name->text;
+        } else if (in->mods[i].category == PTX_CAT_TYPE && ntypes < 4) {
+            I.types[ntypes++] = (ptx_modifier)in->mods[i].id;
         }
-        if (I.spaces != 1)
-            I.space = NULL;
     }
+    if (I.spaces != 1)
+        I.space = NULL;
     check_guard(S, in);
     for (unsigned i = 0; i < in->nops; i++)
         check_operand(S, &I, &in->ops[i], form && i < form->nops ? &form->ops[i] : NULL);

@@ -11,6 +11,13 @@
  *                                    full, ast, json) RUNS times and prints
  *                                    its median:
  *                                    for perf and callgrind
+ *   bench --cli PTX_FRONT TOKENIZER RUNS FILE...
+ *                                    the CLI's check-only run as a user runs
+ *                                    it (whole process, CPU time), against
+ *                                    the bare tokenizer run just before it
+ *                                    (A B A B: the machine's drift cancels
+ *                                    in each pair's ratio); its peak RSS;
+ *                                    the targets, with pass or fail
  *
  * Times are medians of RUNS runs (default 5) on the file already in
  * memory; peak RSS is measured in a child process that reads and parses
@@ -22,6 +29,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <sys/time.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -216,6 +224,77 @@ static int bench_file(const char *path, int runs)
     return 0;
 }
 
+/* CPU seconds (user + system) of one run of `prog path`, output
+ * discarded; *rss gets its peak RSS in KiB.  Negative: it failed. */
+static double cpu_of(const char *prog, const char *path, long *rss)
+{
+    fflush(stdout);     /* else the child's freopen writes our buffer again */
+    pid_t pid = fork();
+    if (pid == 0) {
+        if (!freopen("/dev/null", "w", stdout))
+            _exit(127);
+        execl(prog, prog, path, (char *)NULL);
+        _exit(127);
+    }
+    int status;
+    struct rusage ru;
+    if (pid < 0 || wait4(pid, &status, 0, &ru) < 0 || !WIFEXITED(status) || WEXITSTATUS(status) != 0)
+        return -1;
+    *rss = ru.ru_maxrss;
+    return (double)ru.ru_utime.tv_sec + (double)ru.ru_utime.tv_usec * 1e-6 +
+           (double)ru.ru_stime.tv_sec + (double)ru.ru_stime.tv_usec * 1e-6;
+}
+
+static const char *verdict(int ok)
+{
+    return ok ? "pass" : "FAIL";
+}
+
+/* The targets of issue 19, per file: the CLI at >= 150 MB/s of CPU time,
+ * within 2x of the bare tokenizer, peak RSS within 4x of the input. */
+static int bench_cli(const char *front, const char *tok, int runs, const char *path)
+{
+    struct stat sb;
+    if (stat(path, &sb) != 0) {
+        fprintf(stderr, "bench: cannot read %s\n", path);
+        return 2;
+    }
+    double *cli = malloc(sizeof *cli * (size_t)runs * 3), *bare = cli + runs, *ratio = cli + 2 * runs;
+    long rss = 0, tok_rss = 0, r = 0;
+    /* a first pair unmeasured: the file into the page cache */
+    if (cpu_of(tok, path, &tok_rss) < 0 || cpu_of(front, path, &r) < 0) {
+        fprintf(stderr, "bench: %s or %s fails on %s\n", front, tok, path);
+        free(cli);
+        return 2;
+    }
+    for (int i = 0; i < runs; i++) {
+        cli[i] = cpu_of(front, path, &r);
+        rss = r > rss ? r : rss;
+        bare[i] = cpu_of(tok, path, &tok_rss);
+        if (cli[i] < 0 || bare[i] < 0) {
+            fprintf(stderr, "bench: %s or %s fails on %s\n", front, tok, path);
+            free(cli);
+            return 2;
+        }
+        /* a run under the clock's tick reads as 0: count it as one tick */
+        ratio[i] = cli[i] / (bare[i] > 1e-3 ? bare[i] : 1e-3);
+    }
+    double mb = (double)sb.st_size / 1e6, c = median(cli, runs), t = median(bare, runs);
+    double q = median(ratio, runs), x = (double)rss * 1024 / (double)sb.st_size;
+    const char *name = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
+    printf("%s (%.1f MB): ptx-front's check-only run, whole process, CPU time, median of %d A B pairs\n",
+           name, mb, runs);
+    printf("  ptx-front        %7.3f s  %7.1f MB/s   target >= 150 MB/s: %s\n", c, mb / c,
+           verdict(mb / c >= 150));
+    printf("  bare tokenizer   %7.3f s  %7.1f MB/s   ptx-front / tokenizer %.2fx, target <= 2x: %s\n",
+           t, mb / t, q, verdict(q <= 2));
+    printf("  peak RSS         %7.1f MB   %.2f x input   target <= 4x: %s\n", (double)rss / 1024, x,
+           verdict(x <= 4));
+    printf("cli-row\t%s\t%lld\t%.4f\t%.4f\t%.3f\t%ld\n", name, (long long)sb.st_size, c, t, q, rss);
+    free(cli);
+    return 0;
+}
+
 /* Writes SRC's header and everything but its kernels once, then its
  * kernels again and again under new names until OUT reaches `mb` MB. */
 static int make_input(const char *src, double mb, const char *out)
@@ -308,13 +387,20 @@ int main(int argc, char **argv)
         return bench_phase(argv[2], argv[3], 1);
     if (argc == 6 && strcmp(argv[1], "--phase") == 0 && strcmp(argv[3], "-n") == 0)
         return bench_phase(argv[2], argv[5], atoi(argv[4]));
+    if (argc > 5 && strcmp(argv[1], "--cli") == 0 && atoi(argv[4]) > 0) {
+        int status = 0;
+        for (int i = 5; i < argc; i++)
+            status |= bench_cli(argv[2], argv[3], atoi(argv[4]), argv[i]);
+        return status;
+    }
     int runs = 5, first = 1;
     if (argc > 2 && strcmp(argv[1], "-n") == 0) {
         runs = atoi(argv[2]);
         first = 3;
     }
     if (first >= argc || runs < 1) {
-        fprintf(stderr, "usage: bench [-n RUNS] FILE...\n       bench --make-input SRC MB OUT\n");
+        fprintf(stderr, "usage: bench [-n RUNS] FILE...\n       bench --make-input SRC MB OUT\n"
+                        "       bench --cli PTX_FRONT TOKENIZER RUNS FILE...\n");
         return 2;
     }
     int status = 0;

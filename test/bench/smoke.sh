@@ -9,16 +9,25 @@ trap 'rm -rf "$tmp"' EXIT
 pass=0 fail=0
 ok() { pass=$((pass + 1)); }
 bad() { echo "FAIL $*"; fail=$((fail + 1)); }
+# row_check WHAT PATTERN SHOWN COMMAND...: COMMAND succeeds and prints a
+# line matching PATTERN (SHOWN: the row as a reader knows it)
+row_check() {
+    what=$1 pattern=$2 shown=$3
+    shift 3
+    "$@" >"$tmp/row.out" 2>"$tmp/row.err"
+    rc=$?
+    if [ $rc -ne 0 ]; then
+        bad "$what: exit status $rc: $(head -1 "$tmp/row.err")"
+    elif ! grep -q "$pattern" "$tmp/row.out"; then
+        bad "$what: no row '$shown'"
+    else
+        ok
+    fi
+}
+size=$(wc -c <examples/saxpy.ptx)
 
-"$B/bench" -n 1 examples/saxpy.ptx >"$tmp/bench.out" 2>"$tmp/bench.err"
-rc=$?
-if [ $rc -ne 0 ]; then
-    bad "bench -n 1 examples/saxpy.ptx: exit status $rc: $(head -1 "$tmp/bench.err")"
-elif ! grep -q "^bench-row	saxpy.ptx	$(wc -c <examples/saxpy.ptx)	[1-9][0-9]*	" "$tmp/bench.out"; then
-    bad "bench -n 1 examples/saxpy.ptx: no row 'bench-row saxpy.ptx SIZE INSTRUCTIONS...'"
-else
-    ok
-fi
+row_check "bench -n 1 examples/saxpy.ptx" "^bench-row	saxpy.ptx	$size	[1-9][0-9]*	" \
+    "bench-row saxpy.ptx SIZE INSTRUCTIONS..." "$B/bench" -n 1 examples/saxpy.ptx
 
 "$B/bench" --make-input examples/saxpy.ptx 0.02 "$tmp/big.ptx" >"$tmp/make.out" 2>&1
 rc=$?
@@ -42,5 +51,20 @@ else
         ok
     fi
 fi
+# the bare tokenizer takes the scanner's tokens: an opcode with its
+# modifiers is one, so is each register, comma, number and ';'; blanks
+# and comments are none
+printf 'add.s32 %%r1, %%r2, 1; // seven\n' >"$tmp/tok.ptx"
+out=$("$B/tokenizer" "$tmp/tok.ptx" 2>&1)
+rc=$?
+if [ $rc -ne 0 ] || [ "$out" != "7 tokens" ]; then
+    bad "tokenizer on 'add.s32 %r1, %r2, 1;': status $rc, '$out' instead of '7 tokens'"
+else
+    ok
+fi
+
+row_check "bench --cli on examples/saxpy.ptx" "^cli-row	saxpy.ptx	$size	" "cli-row saxpy.ptx SIZE..." \
+    "$B/bench" --cli "$B/ptx-front" "$B/tokenizer" 1 examples/saxpy.ptx
+
 echo "bench: $pass passed, $fail failed"
 [ $fail -eq 0 ]
