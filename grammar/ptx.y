@@ -77,6 +77,10 @@ static void ptx_yyerror(PTX_YYLTYPE *loc, ptx_parser_state *pp, const char *msg)
 %token <tok> BRANCHTARGETS "'.branchtargets'" ALIGN "'.align'" PTR "'.ptr'" ATTRIBUTE "'.attribute'"
 %token <tok> SHL "'<<'" SHR "'>>'" LE "'<='" GE "'>='" EQ "'=='" NE "'!='" LAND "'&&'" LOR "'||'"
 
+/* a .func declaration without ';' (nvopencc wrote them; ptxas takes
+ * them): a '.pragma' after one belongs to the function, as a directive */
+%precedence BARE_DECL
+%precedence PRAGMA
 %right '?' ':'
 %left LOR
 %left LAND
@@ -214,15 +218,16 @@ dimmed
 func
     : func_head ';'                     { $$ = ptx_b_func(CTX, $1, NULL, @$); }
     | func_head block                   { $$ = ptx_b_func(CTX, $1, $2, @$); }
+    | func_head %prec BARE_DECL         { $$ = ptx_b_func_no_semicolon(CTX, $1, @$); }
     ;
 
 /* with no specifiers the function starts at .entry/.func, not where the
  * empty list was placed (the end of the previous token) */
 func_head
-    : specs_opt ENTRY IDENT params_opt fdirs
+    : specs_opt ENTRY IDENT params_opt fdirs %prec BARE_DECL
                                         { if (@1.off == @1.end) @$.off = @2.off;
                                           $$ = ptx_b_func_head(CTX, $1, true, PTX_NO_LIST, &$3, $4, $5, @$); }
-    | specs_opt FUNC func_attr_opt ret_opt IDENT params_opt fdirs
+    | specs_opt FUNC func_attr_opt ret_opt IDENT params_opt fdirs %prec BARE_DECL
                                         { if (@1.off == @1.end) @$.off = @2.off;
                                           $$ = ptx_b_func_head(CTX, $1, false, $4, &$5, $6, $7, @$); }
     ;

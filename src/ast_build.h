@@ -165,6 +165,8 @@ ptx_func *ptx_b_func_head(ptx_context *ctx, size_t specs, bool entry, size_t ret
                           const ptx_tok *name, size_t params, size_t dirs,
                           ptx_loc_t loc);
 ptx_node *ptx_b_func(ptx_context *ctx, ptx_func *head, ptx_node *body, ptx_loc_t loc);
+/* a declaration with no ';' after it: a .func only, as ptxas allows */
+ptx_node *ptx_b_func_no_semicolon(ptx_context *ctx, ptx_func *head, ptx_loc_t loc);
 
 /* module items */
 ptx_node *ptx_b_alias(ptx_context *ctx, const ptx_tok *a, const ptx_tok *b, ptx_loc_t loc);
