@@ -44,7 +44,8 @@ base=$(basename "$src"); name=${base%.*}.$a.$mode
 ptx=$out/$name.ptx
 case $mode in O3) opt="-O3";; *) opt="-O0 -g";; esac
 case $src in
-*.ll) "$LLC" -march=nvptx64 -mcpu="$a" $opt "$src" -o "$ptx" 2>"$out/$name.cc.err" ;;
+*.ll) # llc has no -g: the IR carries its debug info or not
+   "$LLC" -march=nvptx64 -mcpu="$a" ${opt% -g} "$src" -o "$ptx" 2>"$out/$name.cc.err" ;;
 *) # CUDA 13 keeps libcu++ (cuda/barrier, cuda/ptx) under include/cccl;
    # the rdc_* sources launch kernels from the device
    rdc=; case $base in rdc_*) rdc=-fgpu-rdc;; esac
