@@ -51,7 +51,7 @@ ISA_TABLES := $(sort $(wildcard grammar/isa/*.isa))
 HEADERS := $(wildcard include/ptx/*.h) $(wildcard src/*.h) $(B)/include/ptx/isa.h
 UNIT_SRCS := $(wildcard test/unit/*.c)
 
-.PHONY: all check json-schema diagnostics unit errors cli build-without-check mistakes experiments hostile valgrind examples installcheck mutations conformance fuzz bench bench-smoke clean distclean install uninstall update-golden mutate-corpus
+.PHONY: all check json-schema diagnostics unit errors cli build-without-check mistakes experiments wild hostile valgrind examples installcheck mutations conformance fuzz bench bench-smoke clean distclean install uninstall update-golden mutate-corpus
 all: $(B)/ptx-front $(B)/libptxfront.a
 
 $(B)/gen/ptx.tab.c $(B)/gen/ptx.tab.h &: grammar/ptx.y
@@ -181,6 +181,11 @@ update-golden: $(B)/ptx-front
 conformance: $(B)/ptx-front
 	$(if $(filter 1,$(SANITIZE)),NO_PTXAS="sanitizer build") sh test/conformance/run.sh $(B)/ptx-front
 
+# ../shared/wild: modules from other producers, against ptxas's verdicts
+# (unpacked into $(B)/wild)
+wild: $(B)/ptx-front
+	sh test/conformance/wild.sh $(B)/ptx-front $(B)/wild
+
 # single-edit mutations of corpus lines with ptxas's verdict: every case
 # must agree with ptxas but those test/conformance/mutations-pending.tsv
 # lists, with the reason (the list only shrinks: a listed case that agrees
@@ -200,7 +205,7 @@ mutations: $(B)/mutations
 # SKIP_LOG, which the targets below inherit); REQUIRE_CORPORA=1 makes any
 # skip a failure.
 check: export SKIP_LOG := $(abspath $(B))/skipped.$(shell echo $$PPID)
-check: unit errors cli json-schema diagnostics build-without-check mistakes hostile examples mutations experiments conformance bench-smoke
+check: unit errors cli json-schema diagnostics build-without-check mistakes hostile examples mutations experiments conformance wild bench-smoke
 	@if [ -s "$$SKIP_LOG" ]; then \
 	    echo "make check: passed, but these were NOT tested (they need ../shared, ptxas or a tool; REQUIRE_CORPORA=1 makes this a failure):"; \
 	    sed 's/^/    SKIPPED: /' "$$SKIP_LOG"; rm -f "$$SKIP_LOG"; \
@@ -276,7 +281,7 @@ fuzz: $(addprefix $(B)/fuzz/fuzz_,$(FUZZ_TARGETS)) $(B)/fuzz/ptx.dict
 	sh test/fuzz/run.sh $(B)/fuzz $(FUZZ_SECONDS) $(FUZZ_TARGETS)
 
 clean:
-	rm -rf $(B)/gen $(B)/obj $(B)/include $(B)/ptx-front $(B)/libptxfront.a $(B)/check_ptx $(B)/embed $(B)/isagen $(B)/mutations $(B)/mutate $(B)/bench
+	rm -rf $(B)/gen $(B)/obj $(B)/include $(B)/ptx-front $(B)/libptxfront.a $(B)/check_ptx $(B)/embed $(B)/isagen $(B)/mutations $(B)/mutate $(B)/bench $(B)/wild
 
 distclean: clean
 	rm -rf $(B)

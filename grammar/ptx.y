@@ -82,6 +82,10 @@ static void ptx_yyerror(PTX_YYLTYPE *loc, ptx_parser_state *pp, const char *msg)
 %token <tok> BRANCHTARGETS "'.branchtargets'" ALIGN "'.align'" PTR "'.ptr'" ATTRIBUTE "'.attribute'"
 %token <tok> SHL "'<<'" SHR "'>>'" LE "'<='" GE "'>='" EQ "'=='" NE "'!='" LAND "'&&'" LOR "'||'"
 
+/* a .func declaration without ';' (nvopencc wrote them; ptxas takes
+ * them): a '.pragma' after one belongs to the function, as a directive */
+%precedence BARE_DECL
+%precedence PRAGMA
 %right '?' ':'
 %left LOR
 %left LAND
@@ -99,7 +103,7 @@ static void ptx_yyerror(PTX_YYLTYPE *loc, ptx_parser_state *pp, const char *msg)
 %type <spec> attributes attribute
 %type <list> items stmts sec_items
 %type <node> item stmt instr block section_item func loc_stmt
-%type <func> func_head
+%type <func> func_head entry_head
 %type <decl> decl param
 %type <var> declarator declname dimmed
 %type <mark> specs specs_opt mods ops ops_opt exprs exprs_opt param_list params_opt ret_opt
@@ -217,17 +221,24 @@ dimmed
 /* ---- functions ----------------------------------------------------------- */
 
 func
-    : func_head ';'                     { $$ = ptx_b_func(CTX, $1, NULL, @$); }
+    : entry_head ';'                    { $$ = ptx_b_func(CTX, $1, NULL, @$); }
+    | entry_head block                  { $$ = ptx_b_func(CTX, $1, $2, @$); }
+    | func_head ';'                     { $$ = ptx_b_func(CTX, $1, NULL, @$); }
     | func_head block                   { $$ = ptx_b_func(CTX, $1, $2, @$); }
+    | func_head %prec BARE_DECL         { $$ = ptx_b_func(CTX, $1, NULL, @$); }
     ;
 
 /* with no specifiers the function starts at .entry/.func, not where the
- * empty list was placed (the end of the previous token) */
-func_head
+ * empty list was placed (the end of the previous token); only a .func
+ * declaration may go without ';' (ptxas: a parsing error after .entry) */
+entry_head
     : specs_opt ENTRY IDENT params_opt fdirs
                                         { if (@1.off == @1.end) @$.off = @2.off;
                                           $$ = ptx_b_func_head(CTX, $1, true, PTX_NO_LIST, &$3, $4, $5, @$); }
-    | specs_opt FUNC func_attr_opt ret_opt IDENT params_opt fdirs
+    ;
+
+func_head
+    : specs_opt FUNC func_attr_opt ret_opt IDENT params_opt fdirs %prec BARE_DECL
                                         { if (@1.off == @1.end) @$.off = @2.off;
                                           $$ = ptx_b_func_head(CTX, $1, false, $4, &$5, $6, $7, @$); }
     ;

@@ -49,6 +49,12 @@ static void error_at(ptx_context *ctx, ptx_diag_code code, ptx_span span,
     va_end(ap);
 }
 
+static bool version_at_least(const ptx_module *m, unsigned major, unsigned minor)
+{
+    return m->version_major > major ||
+           (m->version_major == major && m->version_minor >= minor);
+}
+
 static void *node_new(ptx_context *ctx, ptx_node_kind kind, size_t size, ptx_loc_t loc)
 {
     ptx_node *n = ptx_arena_zalloc(&ctx->arena, size);
@@ -1162,6 +1168,7 @@ ptx_node *ptx_b_pragma(ptx_context *ctx, size_t strings, ptx_loc_t loc)
 {
     ptx_pragma *p = node_new(ctx, PTX_NODE_PRAGMA, sizeof *p, loc);
     p->strings = (const ptx_name **)take(ctx, strings, &p->nstrings);
+    ptx_gate(ctx, ".pragma", span_of(loc));
     check_pragmas(ctx, p->strings, p->nstrings, loc);
     return &p->base;
 }
@@ -1171,6 +1178,7 @@ ptx_node *ptx_b_targets(ptx_context *ctx, const ptx_tok *label, bool branch,
 {
     ptx_targets *t = node_new(ctx, PTX_NODE_TARGETS, sizeof *t, loc);
     t->is_branch = branch;
+    ptx_gate(ctx, branch ? ".branchtargets" : ".calltargets", span_of(loc));
     t->label = tok_name(ctx, label);
     t->names = (ptx_expr **)take(ctx, names, &t->count);
     return &t->base;
@@ -1196,6 +1204,7 @@ void ptx_b_fdir(ptx_context *ctx, const ptx_tok *kind, size_t values, ptx_loc_t 
     uint32_t n;
     ptx_expr **vals = (ptx_expr **)take(ctx, values, &n);
     const char *name = ptx_fdir_name(kind->k);
+    ptx_gate(ctx, name, d->span);
     if (n < fdir_arity[kind->k][0] || n > fdir_arity[kind->k][1]) {
         if (fdir_arity[kind->k][1] == 0)
             error_at(ctx, PTX_DIAG_DIRECTIVE, d->span, "'%s' takes no value", name);
@@ -1224,6 +1233,7 @@ void ptx_b_fdir_pragma(ptx_context *ctx, size_t strings, ptx_loc_t loc)
     d->span = span_of(loc);
     uint32_t n;
     d->strings = (const ptx_name **)take(ctx, strings, &n);
+    ptx_gate(ctx, ".pragma", d->span);
     check_pragmas(ctx, d->strings, n, loc);
     d->nvals = (uint8_t)(n > 255 ? 255 : n);
     ptx_scratch_push(ctx, d);
@@ -1349,6 +1359,11 @@ void ptx_b_spec(ptx_context *ctx, ptx_spec_kind kind, const ptx_tok *t, ptx_loc_
         s->val = t->k;
         break;
     }
+    if (kind == PTX_SPEC_PTR)
+        ptx_gate(ctx, ".ptr", s->span);
+    else if (kind == PTX_SPEC_LINK || (kind == PTX_SPEC_TYPE && (t->k == PTX_TYPE_TEXREF ||
+             t->k == PTX_TYPE_SAMPLERREF || t->k == PTX_TYPE_SURFREF)))
+        ptx_gate(ctx, kind == PTX_SPEC_LINK ? ptx_linkage_name(t->k) : ptx_type_name(t->k), s->span);
     ptx_scratch_push(ctx, s);
 }
 
@@ -1360,6 +1375,7 @@ ptx_spec *ptx_b_attr(ptx_context *ctx, const ptx_tok *word, const ptx_tok *a,
     if (!a && tok_is(ctx, word, ".managed")) {
         s->attrs = PTX_ATTR_MANAGED;
     } else if (a && tok_is(ctx, word, ".unified")) {
+        ptx_gate(ctx, ".unified", s->span);
         s->attrs = PTX_ATTR_UNIFIED;
         s->unified[0] = a->u;
         s->unified[1] = b->u;
@@ -1386,7 +1402,7 @@ ptx_spec *ptx_b_attr_merge(ptx_context *ctx, ptx_spec *a, ptx_spec *b)
 
 ptx_spec *ptx_b_attr_spec(ptx_context *ctx, ptx_spec *attrs, ptx_loc_t loc)
 {
-    (void)ctx;
+    ptx_gate(ctx, ".attribute", span_of(loc));
     attrs->kind = attrs->attrs & PTX_ATTR_UNIFIED ? PTX_SPEC_ATTR_UNIFIED : PTX_SPEC_ATTR_MANAGED;
     attrs->span = span_of(loc);
     return attrs;
@@ -1574,7 +1590,7 @@ static ptx_decl *decl_from(ptx_context *ctx, size_t specs, ptx_loc_t loc)
         error_at(ctx, PTX_DIAG_DECL, at, "a declaration needs a type (.b32, .u64, .pred, ...)");
     if (d->space == PTX_SPACE_SREG)
         error_at(ctx, PTX_DIAG_DECL, at, "special registers (.sreg) are predefined and cannot be declared");
-    if (d->space == PTX_SPACE_TEX)
+    if (d->space == PTX_SPACE_TEX && ctx->module && version_at_least(ctx->module, 1, 5))
         error_at(ctx, PTX_DIAG_UNSUPPORTED, at,
                  "'.tex' variables are not supported as of PTX ISA 1.5; use '.global .texref'");
     return d;
@@ -1638,9 +1654,18 @@ static void check_vars(ptx_context *ctx, ptx_decl *d, ptx_decl_site site)
 ptx_node *ptx_b_decl_at(ptx_context *ctx, ptx_decl *d, ptx_decl_site site)
 {
     check_vars(ctx, d, site);
-    if (site == PTX_SITE_MODULE && (d->space == PTX_SPACE_REG || d->space == PTX_SPACE_LOCAL))
-        error_at(ctx, PTX_DIAG_DECL, d->base.span,
-                 "'%s' variables cannot be declared at module scope", ptx_space_name(d->space));
+    /* ptxas takes them before PTX ISA 3.0, turning the ABI off for the
+     * module (a warning), and refuses them from 3.0, where the ABI is on */
+    if (site == PTX_SITE_MODULE && (d->space == PTX_SPACE_REG || d->space == PTX_SPACE_LOCAL)) {
+        if (ctx->module && !version_at_least(ctx->module, 3, 0))
+            ptx_diag_add(ctx, PTX_SEV_WARNING, PTX_DIAG_DECL, d->base.span,
+                         "module-scope '%s' variables turn the ABI off for this module (ptxas allows them before PTX ISA 3.0)",
+                         ptx_space_name(d->space));
+        else
+            error_at(ctx, PTX_DIAG_DECL, d->base.span,
+                     "'%s' variables cannot be declared at module scope from PTX ISA 3.0 (the ABI does not allow them)",
+                     ptx_space_name(d->space));
+    }
     if (d->space == PTX_SPACE_PARAM && site == PTX_SITE_MODULE)
         error_at(ctx, PTX_DIAG_DECL, d->base.span, "'.param' variables cannot be declared at module scope");
     if (site == PTX_SITE_BODY && d->linkage && d->linkage != PTX_LINK_EXTERN)
@@ -1734,6 +1759,7 @@ ptx_node *ptx_b_callproto(ptx_context *ctx, const ptx_tok *label, size_t ret,
                           size_t params, size_t dirs, ptx_loc_t loc)
 {
     ptx_callproto *p = node_new(ctx, PTX_NODE_CALLPROTO, sizeof *p, loc);
+    ptx_gate(ctx, ".callprototype", span_of(loc));
     p->label = tok_name(ctx, label);
     p->dirs = take_fdirs(ctx, dirs, &p->ndirs);
     p->has_params = params != PTX_NO_LIST;
@@ -1751,6 +1777,7 @@ ptx_node *ptx_b_callproto(ptx_context *ctx, const ptx_tok *label, size_t ret,
 ptx_node *ptx_b_alias(ptx_context *ctx, const ptx_tok *a, const ptx_tok *b, ptx_loc_t loc)
 {
     ptx_alias *n = node_new(ctx, PTX_NODE_ALIAS, sizeof *n, loc);
+    ptx_gate(ctx, ".alias", span_of(loc));
     n->alias = tok_name(ctx, a);
     n->aliasee = tok_name(ctx, b);
     return &n->base;
@@ -1763,6 +1790,7 @@ ptx_node *ptx_b_file(ptx_context *ctx, const ptx_tok *index, const ptx_tok *path
     f->index = u32_of(ctx, index, "file index");
     f->path = ptx_intern(ctx, ctx->src + path->off + 1, path->len - 2);
     if (ts) {
+        ptx_gate(ctx, ".file with timestamp and size", span_of(loc));
         f->has_info = 1;
         f->timestamp = ts->u;
         f->size = size->u;
@@ -1773,6 +1801,7 @@ ptx_node *ptx_b_file(ptx_context *ctx, const ptx_tok *index, const ptx_tok *path
 ptx_node *ptx_b_section(ptx_context *ctx, const ptx_tok *name, ptx_nlist body, ptx_loc_t loc)
 {
     ptx_section *s = node_new(ctx, PTX_NODE_SECTION, sizeof *s, loc);
+    ptx_gate(ctx, ".section", span_of(loc));
     s->name = tok_name(ctx, name);
     s->first = body.first;
     return &s->base;
@@ -2066,7 +2095,7 @@ ptx_node *ptx_b_dwarf(ptx_context *ctx, const ptx_tok *line, ptx_loc_t loc)
 /* Targets and the PTX ISA version that introduced each. */
 static const struct { const char *name; uint8_t major, minor; } targets[] = {
     { "sm_10", 1, 0 }, { "sm_11", 1, 0 }, { "sm_12", 1, 2 }, { "sm_13", 1, 2 },
-    { "sm_20", 2, 0 }, { "sm_30", 3, 0 }, { "sm_32", 4, 0 }, { "sm_35", 3, 1 },
+    { "sm_20", 2, 0 }, { "sm_21", 2, 0 }, { "sm_30", 3, 0 }, { "sm_32", 4, 0 }, { "sm_35", 3, 1 },
     { "sm_37", 4, 1 }, { "sm_50", 4, 0 }, { "sm_52", 4, 1 }, { "sm_53", 4, 2 },
     { "sm_60", 5, 0 }, { "sm_61", 5, 0 }, { "sm_62", 5, 0 }, { "sm_70", 6, 0 },
     { "sm_72", 6, 1 }, { "sm_75", 6, 3 }, { "sm_80", 7, 0 }, { "sm_86", 7, 1 },
@@ -2111,11 +2140,6 @@ void ptx_b_version(ptx_context *ctx, const ptx_tok *t, ptx_loc_t loc)
     m->version_minor = minor;
 }
 
-static bool version_at_least(const ptx_module *m, unsigned major, unsigned minor)
-{
-    return m->version_major > major ||
-           (m->version_major == major && m->version_minor >= minor);
-}
 
 /* The entry of targets[] for s ("compute_NN" is "sm_NN"), or its size. */
 static size_t target_index(const char *s)
@@ -2168,11 +2192,32 @@ void ptx_b_target_name(ptx_context *ctx, const ptx_tok *t, bool first)
                  "'.target' must name an architecture (sm_NN) before its options");
 }
 
+/* What ptxas checks of the options after the architecture: map_f64_to_f32
+ * only below sm_13 (which has doubles), and one texturing mode. */
+static void check_target_options(ptx_context *ctx, const ptx_module *m, ptx_span at)
+{
+    const ptx_name *mode = NULL;
+    for (uint32_t i = 0; i < m->ntargets; i++) {
+        const char *s = m->targets[i]->text;
+        if (!strcmp(s, "map_f64_to_f32") && ptx_module_sm(m) >= 13)
+            error_at(ctx, PTX_DIAG_HEADER, at,
+                     "'map_f64_to_f32' is not supported with sm_13 or higher (this module targets %s)",
+                     m->targets[0]->text);
+        if (!strncmp(s, "texmode_", 8)) {
+            if (mode && mode != m->targets[i])
+                error_at(ctx, PTX_DIAG_HEADER, at, "'%s' conflicts with '%s': one texturing mode",
+                         s, mode->text);
+            mode = m->targets[i];
+        }
+    }
+}
+
 void ptx_b_target(ptx_context *ctx, size_t names, ptx_loc_t loc)
 {
     ptx_module *m = ctx->module;
     m->targets = (const ptx_name **)take(ctx, names, &m->ntargets);
     m->target_span = span_of(loc);
+    check_target_options(ctx, m, m->target_span);
 }
 
 ptx_node *ptx_b_target_item(ptx_context *ctx, size_t names, ptx_loc_t loc)
@@ -2186,8 +2231,16 @@ void ptx_b_address_size(ptx_context *ctx, const ptx_tok *t, ptx_loc_t loc)
 {
     ptx_module *m = ctx->module;
     m->address_span = span_of(loc);
+    ptx_gate(ctx, ".address_size", m->address_span);
     if (t->u != 32 && t->u != 64)
         error_at(ctx, PTX_DIAG_HEADER, tok_span(t), "'.address_size' must be 32 or 64");
+    else if (t->u == 32)
+        /* valid PTX, but ptxas 13.0 compiles none of it (README, "32-bit
+         * modules"): an error, as for everything ptxas refuses */
+        error_at(ctx, PTX_DIAG_UNSUPPORTED, tok_span(t), "%s",
+                 ptx_module_sm(m) >= 90
+                     ? "32-bit addressing is not supported on sm_90 or higher (ptxas: 32-Bit ABI)"
+                     : "32-bit addressing: ptxas 13.0 no longer compiles 32-bit PTX");
     m->address_size = (unsigned)(t->u == 32 ? 32 : 64);
 }
 

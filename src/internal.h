@@ -314,6 +314,16 @@ bool ptx_isa_knows(const ptx_name *opcode);
  * "compute_80"): ast.c's table of targets. */
 bool ptx_target_is_arch(const char *name);
 
+/* ---- version gates of directives (gates.c) ---------------------------- */
+
+/* The architecture number of the module's first sm_NN/compute_NN target
+ * (90 for sm_90a), 0 when it has none. */
+unsigned ptx_module_sm(const ptx_module *m);
+/* Reports an error at `at` when the module's version or target is below
+ * the one from which ptxas takes the directive `what` (".weak",
+ * ".maxnreg", ...); false then.  A `what` with no gate passes. */
+bool ptx_gate(ptx_context *ctx, const char *what, ptx_span at);
+
 /* ---- output buffering (print_util.c) --------------------------------- */
 
 typedef struct ptx_out {

@@ -498,7 +498,8 @@ static struct fault operand_fault(const ptx_expr *e, const ptx_isa_operand *op, 
         return f;
     const ptx_isa_vlist *l = &ptx_isa_values[op->values - 1];
     for (unsigned k = 0; k < l->n; k++)
-        if (v >= l->v[k].lo && v <= l->v[k].hi && (!l->v[k].mod || v % l->v[k].mod == 0))
+        if (v >= l->v[k].lo && v <= l->v[k].hi &&
+            (!l->v[k].mod || (l->v[k].mod < 0 ? (v & (v - 1)) == 0 : v % l->v[k].mod == 0)))
             return f;
     return (struct fault){ F_VALUE, 0 };
 }
@@ -1084,6 +1085,9 @@ static void report_operand(ptx_context *ctx, const ptx_instr *in, const ptx_isa_
                 w = snprintf(words + used, sizeof words - used, "%s%lld", sep, lo);
             else if (!mod)
                 w = snprintf(words + used, sizeof words - used, "%s%lld to %lld", sep, lo, hi);
+            else if (mod < 0)
+                w = snprintf(words + used, sizeof words - used, "%sa power of two from %lld to %lld",
+                             sep, lo, hi);
             else if (lo == INT64_MIN)
                 w = snprintf(words + used, sizeof words - used, "%sa multiple of %lld", sep, mod);
             else

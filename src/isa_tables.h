@@ -68,7 +68,7 @@ enum {
 
 /* The values a constant operand may have (written i=4|8|16, i=0..15,
  * i=%32, i=24..256%8): any of n, each lo..hi and, unless mod is 0, a
- * multiple of mod. */
+ * multiple of mod (mod -1: a power of two, written N..M^2). */
 typedef struct ptx_isa_vlist {
     uint8_t n;
     struct {

@@ -1480,17 +1480,6 @@ static void check_decl_init(sema *S, const ptx_decl *d, const ptx_var *v)
         check_init_values(S, decl_class(d->type), e);
 }
 
-static unsigned target_number(const ptx_module *m)
-{
-    for (uint32_t i = 0; i < m->ntargets; i++) {
-        const char *t = m->targets[i]->text;
-        const char *d = !strncmp(t, "sm_", 3) ? t + 3 : !strncmp(t, "compute_", 8) ? t + 8 : NULL;
-        if (d && *d >= '0' && *d <= '9')
-            return (unsigned)strtoul(d, NULL, 10);
-    }
-    return 0;
-}
-
 static void walk(sema *S, ptx_module *m)
 {
     ptx_iter *it = ptx_iter_new(m);
@@ -1596,7 +1585,7 @@ static bool sema_walk(sema *S, ptx_module *m)
     ptx_arena_init(&S->arena);
     S->arena.oom = &oom;
     S->m = m;
-    S->target = target_number(m);
+    S->target = ptx_module_sm(m);
     S->version = m->version_major * 10u + m->version_minor;
     if (setjmp(oom)) {
         sema_free(S);

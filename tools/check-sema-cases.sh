@@ -4,7 +4,9 @@
 # second argument, also those where ptx-front does.  Each case is
 # test/sema/template.ptx with the case's target, module-scope text and
 # kernel body in it (the same module test/unit/check_sema.c parses); a
-# target written sm_75@6.3 also sets the .version (9.0 otherwise).
+# target written sm_75@6.3 also sets the .version (9.0 otherwise).  A
+# module-scope text that starts with .version is the whole module, and the
+# target only the -arch (test/sema/gates.tsv).
 #
 # usage: tools/check-sema-cases.sh [CASES.tsv [PTX_FRONT]]
 PTXAS=${PTXAS:-/usr/local/cuda/bin/ptxas}
@@ -28,10 +30,19 @@ while IFS='	' read -r group name verdict target module body line msg; do
     # sm_75@6.3: target sm_75 in a .version 6.3 module (9.0 by default)
     version=9.0
     case "$target" in *@*) version=${target#*@} target=${target%@*};; esac
-    awk -v t="$target" -v v="$version" -v m="$(printf '%b' "$module")" -v b="$(printf '%b' "$body")" '
-        { gsub(/@TARGET@/, t); gsub(/@VERSION@/, v); if ($0 == "@MODULE@") $0 = m; if ($0 == "@BODY@") $0 = b; print }
-    ' "$template" >"$tmp/case.ptx"
-    if "$PTXAS" -arch="$target" -c "$tmp/case.ptx" -o "$tmp/case.cubin" >"$tmp/out" 2>&1; then
+    # a module-scope text starting with .version is the whole module
+    # (test/sema/gates.tsv); ptxas takes -c from PTX ISA 3.1
+    compile=-c
+    case "$module" in
+    .version*)
+        printf '%b\n' "$module" >"$tmp/case.ptx"
+        case "$module" in .version\ [12].*|.version\ 3.0*) compile=;; esac ;;
+    *)
+        awk -v t="$target" -v v="$version" -v m="$(printf '%b' "$module")" -v b="$(printf '%b' "$body")" '
+            { gsub(/@TARGET@/, t); gsub(/@VERSION@/, v); if ($0 == "@MODULE@") $0 = m; if ($0 == "@BODY@") $0 = b; print }
+        ' "$template" >"$tmp/case.ptx" ;;
+    esac
+    if "$PTXAS" -arch="$target" $compile "$tmp/case.ptx" -o "$tmp/case.cubin" >"$tmp/out" 2>&1; then
         got=accept
     else
         got=reject

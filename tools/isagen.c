@@ -116,7 +116,8 @@ static bool parse_optype(const char *t, operand_t *op)
 }
 
 /* The value lists of operands written i=V|V... (each list once): a value
- * is N, a range N..M, a multiple %S, or the multiples in a range N..M%S. */
+ * is N, a range N..M, a multiple %S, the multiples in a range N..M%S, or
+ * the powers of two in a range N..M^2 (kept as mod -1). */
 enum { MAX_VALUES = 8 };
 typedef struct {
     long long n;    /* as wide as the rest: no padding, compared with memcmp */
@@ -149,7 +150,10 @@ static bool parse_value(char **p, vlist_t *l)
                 return false;
         }
     }
-    if (*v == '%') {
+    if (v[0] == '^' && v[1] == '2' && lo > 0 && hi != LLONG_MAX) {
+        mod = -1;
+        v += 2;
+    } else if (*v == '%') {
         if (!isdigit((unsigned char)v[1]))
             return false;
         mod = strtoll(v + 1, &end, 10);

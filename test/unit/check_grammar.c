@@ -138,8 +138,8 @@ static const accept_case accepts[] = {
     { "version 9.00", ".version 9.00\n.target sm_90\n", "module .version 9.0 .target sm_90\n" },
     { "old version and target", ".version 1.4\n.target sm_10, map_f64_to_f32\n",
       "module .version 1.4 .target sm_10, map_f64_to_f32\n" },
-    { "texmode_unified", ".version 9.0\n.target sm_100a, texmode_unified\n.address_size 32\n",
-      ".target sm_100a, texmode_unified .address_size 32\n" },
+    { "texmode_unified", ".version 9.0\n.target sm_100a, texmode_unified\n.address_size 64\n",
+      ".target sm_100a, texmode_unified .address_size 64\n" },
     { "second target line", HDR ".target sm_90a\n", "\n  target sm_90a\n" },
     /* linkage */
     { "variable linkages",

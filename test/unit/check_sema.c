@@ -13,8 +13,10 @@
 #define TEMPLATE "test/sema/template.ptx"
 
 /* cases.tsv: the pass's rules; tables.tsv: the operand types of the
- * instruction tables, family by family */
-static const char *const case_files[] = { "test/sema/cases.tsv", "test/sema/tables.tsv" };
+ * instruction tables, family by family; gates.tsv: the version gates of
+ * directives and the legacy forms (whole modules, old versions) */
+static const char *const case_files[] = { "test/sema/cases.tsv", "test/sema/tables.tsv",
+                                          "test/sema/gates.tsv" };
 
 typedef struct sema_case {
     char *group, *name, *verdict, *target, *module, *body, *message;
@@ -112,9 +114,16 @@ static sema_case *load_cases(const char *path, size_t *n, char **text)
 }
 
 /* The template with the case's parts in it (malloc'd); a target written
- * sm_75@6.3 also gives the .version (9.0 otherwise). */
+ * sm_75@6.3 also gives the .version (9.0 otherwise).  A module-scope text
+ * that starts with ".version" is the whole module (the target is then
+ * only the architecture ptxas compiles for). */
 static char *module_text(const char *template, const sema_case *c)
 {
+    if (!strncmp(c->module, ".version", 8)) {
+        char *whole = strdup(c->module);
+        ck_assert_ptr_nonnull(whole);
+        return whole;
+    }
     char target[32], version[16] = "9.0";
     snprintf(target, sizeof target, "%s", c->target);
     char *at = strchr(target, '@');
@@ -203,7 +212,7 @@ static void run_group(const char *group)
 
 /* the rule groups, a test each */
 static const char *const groups[] = {
-    "scopes", "resolution", "addresses", "calls", "sregs", "types", "tables",
+    "scopes", "resolution", "addresses", "calls", "sregs", "types", "tables", "gates", "legacy",
 };
 enum { NGROUPS = sizeof groups / sizeof groups[0] };
 
@@ -232,6 +241,30 @@ START_TEST(sema_redefinition_note)
     ck_assert_str_eq(note->message, "previous definition of 'DONE' is here");
     ck_assert_uint_eq(ptx_context_position(ctx, note->span.off).line, 6);
     ptx_context_free(ctx);
+}
+END_TEST
+
+/* Module-scope .local and .reg before PTX ISA 3.0: accepted with a
+ * warning, as ptxas gives one ("... disabling ABI") and exits 0. */
+START_TEST(legacy_module_scope_local_warns)
+{
+    static const char *const srcs[] = {
+        ".version 2.3\n.target sm_20\n.local .u32 l;\n.entry k { st.local.u32 [l], 1; ret; }\n",
+        ".version 1.4\n.target sm_10\n.reg .u32 r;\n.entry k { mov.u32 r, 1; ret; }\n",
+    };
+    static const char *const spaces[] = { ".local", ".reg" };
+    for (unsigned i = 0; i < 2; i++) {
+        ptx_context *ctx = ptx_context_new();
+        ck_assert_int_eq(ptx_parse_buffer(ctx, "t.ptx", srcs[i], strlen(srcs[i]), NULL), PTX_OK);
+        ck_assert_uint_eq(ptx_diag_count(ctx), 1);
+        const ptx_diag *w = ptx_diag_get(ctx, 0);
+        ck_assert_int_eq(w->severity, PTX_SEV_WARNING);
+        ck_assert_uint_eq(ptx_context_position(ctx, w->span.off).line, 3);
+        char want[128];
+        snprintf(want, sizeof want, "module-scope '%s' variables turn the ABI off for this module", spaces[i]);
+        ck_assert_msg(strstr(w->message, want) != NULL, "'%s' lacks '%s'", w->message, want);
+        ptx_context_free(ctx);
+    }
 }
 END_TEST
 
@@ -366,6 +399,7 @@ Suite *sema_suite(void)
     tcase_add_loop_test(tc, sema_group, 0, NGROUPS);
     tcase_add_test(tc, sema_redefinition_note);
     tcase_add_test(tc, sema_off_without_validation);
+    tcase_add_test(tc, legacy_module_scope_local_warns);
     suite_add_tcase(s, tc);
     tc = tcase_create("api");
     tcase_add_test(tc, resolve_names_kinds);
