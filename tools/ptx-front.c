@@ -8,7 +8,7 @@
 
 #include "ptx/ptx.h"
 
-enum mode { CHECK, AST, EMIT_PTX, JSON, STATS, LIST_FUNCTIONS, LIST_INSTRUCTIONS };
+enum mode { CHECK, AST, EMIT_PTX, JSON, STATS, LIST_FUNCTIONS, LIST_INSTRUCTIONS, CFG, CALLGRAPH };
 
 static const char usage[] =
     "usage: ptx-front [options] FILE...\n"
@@ -24,6 +24,10 @@ static const char usage[] =
     "  --stats              summarise the module; with --json, as JSON\n"
     "  --list-functions     list kernels and functions: kind, linkage, name\n"
     "  --list-instructions  list the instruction families the tables know\n"
+    "  --cfg, --cfg=full    each function's control-flow graph as Graphviz DOT\n"
+    "                       (full: with each block's instructions); with --json,\n"
+    "                       as JSON (tools/graph.schema.json)\n"
+    "  --callgraph          the call graph as DOT; with --json, as JSON\n"
     "options:\n"
     "  --function PATTERN   only functions whose name matches PATTERN (a shell\n"
     "                       glob; repeatable); --emit-ptx keeps other declarations\n"
@@ -100,6 +104,7 @@ int main(int argc, char **argv)
     const char *out_path = NULL;
     unsigned print_flags = 0;
     unsigned max_errors = 20;
+    unsigned graph_flags = 0;   /* --cfg=full; PTX_GRAPH_JSON with --json */
     const char **files = calloc((size_t)argc, sizeof *files);
     const char **patterns = calloc((size_t)argc, sizeof *patterns);
     int nfiles = 0, npatterns = 0, status = 0;
@@ -118,6 +123,11 @@ int main(int argc, char **argv)
             json = true;
         } else if (strcmp(a, "--compact") == 0) {
             compact = true;
+        } else if (strcmp(a, "--cfg") == 0 || strcmp(a, "--cfg=full") == 0) {
+            mode = CFG;
+            graph_flags |= a[5] ? PTX_GRAPH_FULL : 0;
+        } else if (strcmp(a, "--callgraph") == 0) {
+            mode = CALLGRAPH;
         } else if (strcmp(a, "--list-functions") == 0) {
             mode = LIST_FUNCTIONS;
         } else if (strcmp(a, "--no-locations") == 0) {
@@ -169,6 +179,8 @@ int main(int argc, char **argv)
     }
     if (compact)
         print_flags |= PTX_PRINT_COMPACT;
+    if (json)
+        graph_flags |= PTX_GRAPH_JSON;
     filter flt = { patterns, npatterns, mode == EMIT_PTX };
     ptx_print_filter pf = npatterns ? want_item : NULL;
 
@@ -229,6 +241,12 @@ int main(int argc, char **argv)
                     break;
                 case LIST_FUNCTIONS:
                     ps = list_functions(m, &flt, out);
+                    break;
+                case CFG:
+                    ps = ptx_print_cfg(ctx, m, graph_flags, pf, &flt, ptx_write_file, out);
+                    break;
+                case CALLGRAPH:
+                    ps = ptx_print_callgraph(ctx, m, graph_flags, pf, &flt, ptx_write_file, out);
                     break;
                 case CHECK:
                 case LIST_INSTRUCTIONS:
