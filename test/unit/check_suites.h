@@ -111,5 +111,6 @@ Suite *hostile_suite(void);
 Suite *found_suite(void);
 Suite *sema_suite(void);
 Suite *json_suite(void);
+Suite *cfg_suite(void);
 
 #endif
