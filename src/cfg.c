@@ -330,13 +330,18 @@ static void flatten(build *b, const ptx_block *body)
     }
 }
 
-/* The block a label starts, or PTX_CFG_NONE. */
-static uint32_t label_block(const build *b, const ptx_node *decl)
+/* The block a label starts, or PTX_CFG_NONE.  A label a branch names
+ * always starts its block; checking that it starts block v of this
+ * function keeps a label of another one (in a module with errors) from
+ * giving an edge. */
+static uint32_t label_block(const build *b, const ptx_node *decl, uint32_t nb)
 {
     if (!decl || decl->kind != PTX_NODE_LABEL)
         return PTX_CFG_NONE;
     uint32_t v = pmap_get(&b->map, decl);
-    return v >= PTX_CFG_NONE - 1 ? PTX_CFG_NONE : v;
+    if (v >= nb || b->leader_of[v] >= b->nstmts || b->stmts[b->leader_of[v]] != decl)
+        return PTX_CFG_NONE;
+    return v;
 }
 
 typedef struct edges {
@@ -631,7 +636,7 @@ static void build_cfg(build *b, ptx_cfg *c, uint32_t caller, work *w, edges *E, 
         if ((*term)[k] == X_BRA) {
             for (; r < end; r++)
                 if (b->recs[r].kind == PTX_SYM_LABEL)
-                    add_edge(b, E, k, label_block(b, b->recs[r].decl), PTX_EDGE_BRANCH, in, false);
+                    add_edge(b, E, k, label_block(b, b->recs[r].decl, nb), PTX_EDGE_BRANCH, in, false);
         } else if ((*term)[k] == X_BRX) {
             for (; r < end; r++) {
                 const ptx_node *t = b->recs[r].decl;
@@ -640,7 +645,7 @@ static void build_cfg(build *b, ptx_cfg *c, uint32_t caller, work *w, edges *E, 
                 size_t tend, j = recs_of(b, t, &tend);
                 for (; j < tend; j++)
                     if (b->recs[j].kind == PTX_SYM_LABEL)
-                        add_edge(b, E, k, label_block(b, b->recs[j].decl), PTX_EDGE_SWITCH, in, false);
+                        add_edge(b, E, k, label_block(b, b->recs[j].decl, nb), PTX_EDGE_SWITCH, in, false);
             }
         } else {
             add_edge(b, E, k, nb, PTX_EDGE_EXIT, in, false);
