@@ -324,7 +324,8 @@ static void flatten(build *b, const ptx_block *body)
             n = ((const ptx_block *)n)->first;
             continue;
         }
-        b->stmts = grow(b, b->stmts, &b->capstmts, b->nstmts + 1, sizeof *b->stmts);
+        if (b->nstmts == b->capstmts)
+            b->stmts = grow(b, b->stmts, &b->capstmts, b->nstmts + 1, sizeof *b->stmts);
         b->stmts[b->nstmts++] = n;
         n = n->next;
     }
