@@ -657,7 +657,8 @@ static void build_cfg(build *b, ptx_cfg *c, uint32_t caller, work *w, edges *E, 
     /* into the arena: statements, blocks (and the exit node), edges */
     c->nstmts = ns;
     const ptx_node **stmts = alloc(b, ns, sizeof *stmts);
-    memcpy(stmts, b->stmts, ns * sizeof *stmts);
+    if (ns)
+        memcpy(stmts, b->stmts, ns * sizeof *stmts);
     c->stmts = stmts;
     c->nblocks = nb;
     ptx_cfg_block *bl = alloc(b, nb + 1, sizeof *bl);
@@ -675,7 +676,8 @@ static void build_cfg(build *b, ptx_cfg *c, uint32_t caller, work *w, edges *E, 
     }
     c->nedges = (uint32_t)E->n;
     ptx_cfg_edge *ce = alloc(b, E->n, sizeof *ce);
-    memcpy(ce, E->e, E->n * sizeof *ce);
+    if (E->n)
+        memcpy(ce, E->e, E->n * sizeof *ce);
     c->edges = ce;
     for (size_t i = 0; i < E->n; i++) {
         bl[ce[i].from].nsucc++;
@@ -765,7 +767,8 @@ static void mark_recursion(build *b, ptx_cg_func *F, uint32_t n, const ptx_call_
 static void build_callgraph(build *b, const uint32_t *cfg_of, work *w)
 {
     ptx_callgraph *cg = &b->g->cg;
-    qsort(b->sites, b->nsites, sizeof *b->sites, by_site);
+    if (b->nsites)      /* qsort and memcpy take no NULL, even for 0 items */
+        qsort(b->sites, b->nsites, sizeof *b->sites, by_site);
     size_t ne = 0;
     for (size_t i = 0; i < b->nsites; i++)
         ne += !i || by_site(&b->sites[i - 1], &b->sites[i]) != 0;

@@ -263,6 +263,26 @@ START_TEST(recursion)
 }
 END_TEST
 
+/* Nothing to build from: a module without functions, an empty body (the
+ * empty arrays once went to qsort and memcpy as NULL: UBSan's error). */
+START_TEST(empty)
+{
+    ptx_context *ctx;
+    ptx_graphs *g = graphs_of(&ctx, TEST_HDR ".global .u32 v;\n");
+    ck_assert_uint_eq(ptx_graphs_count(g), 0);
+    ck_assert_uint_eq(ptx_graphs_callgraph(g)->nfuncs, 0);
+    ptx_graphs_free(g);
+    ptx_context_free(ctx);
+    char got[256];
+    g = graphs_of(&ctx, TEST_HDR ".visible .entry k()\n{\n}\n");
+    graph_text(ptx_graphs_cfg(g, 0), got, sizeof got);
+    ck_assert_str_eq(got, "blocks 1 | 0>1 fall | idom 0");
+    ck_assert_uint_eq(ptx_graphs_cfg(g, 0)->blocks[0].count, 0);
+    ptx_graphs_free(g);
+    ptx_context_free(ctx);
+}
+END_TEST
+
 START_TEST(usage)
 {
     ptx_graphs *g = (ptx_graphs *)&g;
@@ -317,6 +337,7 @@ Suite *cfg_suite(void)
     tcase_add_test(tc, noreturn_call);
     tcase_add_test(tc, irreducible_is_no_loop);
     tcase_add_test(tc, recursion);
+    tcase_add_test(tc, empty);
     tcase_add_test(tc, usage);
     tcase_add_test(tc, dot_output);
     suite_add_tcase(s, tc);
