@@ -360,6 +360,9 @@ void ptx_out_json_directives(ptx_out *o, const ptx_fdir *d, uint32_t n);
 void ptx_out_expr(ptx_out *o, const ptx_expr *e);
 void ptx_out_expr_depth(ptx_out *o, const ptx_expr *e, unsigned depth);
 ptx_status ptx_out_finish(ptx_out *o);
+/* One instruction on one line, without the newline: "@!%p1 bra.uni  L1"
+ * (--ast --compact and the graphs' blocks). */
+void ptx_out_instr_line(ptx_out *o, const ptx_instr *in);
 
 /* What every tree printer starts and ends with: a buffered writer and an
  * iterator over m.  ptx_printer_open returns PTX_OK or the error to give

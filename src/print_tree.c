@@ -356,18 +356,7 @@ static void out_compact(tree *t, const ptx_instr *in)
             ptx_out_u64(o, ptx_position_near(t->ctx, in->base.span.off, &t->line).line);
         ptx_out_str(o, "  ");
     }
-    if (ptx_instr_guard(in)) {
-        ptx_out_str(o, in->guard_neg ? "@!" : "@");
-        ptx_out_name(o, ptx_expr_name(ptx_instr_guard(in)));
-        ptx_out_char(o, ' ');
-    }
-    ptx_out_name(o, ptx_instr_opcode(in));
-    for (unsigned i = 0; i < in->nmods; i++)
-        ptx_out_name(o, in->mods[i].name);
-    for (uint32_t i = 0; i < in->nops; i++) {
-        ptx_out_str(o, i ? ", " : "  ");
-        ptx_out_expr(o, &in->ops[i]);
-    }
+    ptx_out_instr_line(o, in);
     ptx_out_char(o, '\n');
 }
 

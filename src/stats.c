@@ -125,8 +125,8 @@ static void out_json_str(ptx_out *o, const char *s)
     ptx_out_json_str(o, s, strlen(s));
 }
 
-static void out_function(ptx_out *o, const ptx_context *ctx, const ptx_func *f, fstats *s, bool json,
-                         bool first)
+static void out_function(ptx_out *o, const ptx_context *ctx, const ptx_func *f, fstats *s, const ptx_cfg *c,
+                         bool json, bool first)
 {
     if (s->nfamilies)
         qsort(s->families, s->nfamilies, sizeof *s->families, by_count);
@@ -234,7 +234,9 @@ static void out_function(ptx_out *o, const ptx_context *ctx, const ptx_func *f, 
             out_json_str(o, s->families[i].name);
             ptx_out_fmt(o, ":%llu", (unsigned long long)s->families[i].n);
         }
-        ptx_out_str(o, "}}");
+        /* the control-flow graph's (cfg.c): zeros for a prototype */
+        ptx_out_fmt(o, "},\"blocks\":%u,\"loops\":%u,\"max_loop_depth\":%u,\"calls\":%u}",
+                    c ? c->nblocks : 0, c ? c->nloops : 0, c ? c->max_loop_depth : 0, c ? c->ncalls : 0);
         return;
     }
     ptx_out_fmt(o, "%s\n  memory: shared %llu B, local %llu B, param %llu B\n  instructions: %llu",
@@ -245,6 +247,10 @@ static void out_function(ptx_out *o, const ptx_context *ctx, const ptx_func *f, 
         ptx_out_fmt(o, "%s%s %llu", i ? ", " : " (top: ", s->families[i].name,
                     (unsigned long long)s->families[i].n);
     ptx_out_str(o, s->nfamilies ? ")\n" : "\n");
+    if (c)
+        ptx_out_fmt(o, "  graph: %u basic block%s, %u loop%s, max loop depth %u, %u call%s\n", c->nblocks,
+                    c->nblocks == 1 ? "" : "s", c->nloops, c->nloops == 1 ? "" : "s", c->max_loop_depth,
+                    c->ncalls, c->ncalls == 1 ? "" : "s");
 }
 
 ptx_status ptx_print_stats(const ptx_context *ctx, const ptx_module *m, bool json,
@@ -278,6 +284,10 @@ ptx_status ptx_print_stats(const ptx_context *ctx, const ptx_module *m, bool jso
             ptx_out_fmt(o, "  .address_size %u", m->address_size);
         ptx_out_char(o, '\n');
     }
+    ptx_graphs *graphs = NULL;
+    st = ptx_graphs_build(m, &graphs);
+    if (st != PTX_OK)
+        return ptx_printer_close(o, it, st);
     uint64_t kernels = 0, funcs = 0, instructions = 0, module_mem[PTX_SPACE_COUNT] = { 0 };
     fstats total = { 0 };
     const ptx_node *n;
@@ -306,7 +316,7 @@ ptx_status ptx_print_stats(const ptx_context *ctx, const ptx_module *m, bool jso
         instructions += s.instructions;
         for (size_t i = 0; i < s.nfamilies; i++)
             add_family(&total, s.families[i].name, s.families[i].n);
-        out_function(o, ctx, f, &s, json, first);
+        out_function(o, ctx, f, &s, ptx_graphs_cfg_of(graphs, f), json, first);
         first = false;
         free(s.families);
         if (st != PTX_OK)
@@ -342,5 +352,6 @@ ptx_status ptx_print_stats(const ptx_context *ctx, const ptx_module *m, bool jso
             ptx_out_char(o, '\n');
     }
     free(total.families);
+    ptx_graphs_free(graphs);
     return ptx_printer_close(o, it, st);
 }

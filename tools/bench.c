@@ -2,13 +2,13 @@
  *
  *   bench [-n RUNS] FILE...          one row per file: size, instructions,
  *                                    scan / parse / + tables / + semantic
- *                                    pass speed,
+ *                                    pass speed, + graphs (ptx_graphs_build),
  *                                    ns per instruction, peak RSS, printers,
  *                                    and `wc -l` on the same file as a floor
  *   bench --make-input SRC MB OUT    writes a module of about MB megabytes:
  *                                    SRC's kernels copied under new names
  *   bench --phase P [-n RUNS] FILE   runs one phase (scan, parse, tables,
- *                                    full, ast, json) RUNS times and prints
+ *                                    full, ast, json, graphs) RUNS times and prints
  *                                    its median:
  *                                    for perf and callgrind
  *   bench --cli PTX_FRONT TOKENIZER RUNS FILE...
@@ -83,7 +83,7 @@ static int discard(void *user, const char *data, size_t len)
     return 0;
 }
 
-enum phase { SCAN, PARSE, TABLES, FULL, AST, JSON };
+enum phase { SCAN, PARSE, TABLES, FULL, AST, JSON, GRAPHS };
 
 /* One timed run of a phase; returns seconds (printers: of the printing). */
 static double run(enum phase p, const char *text, size_t len, size_t *out_bytes, size_t *instrs)
@@ -117,6 +117,16 @@ static double run(enum phase p, const char *text, size_t len, size_t *out_bytes,
             while (ptx_iter_next(it, &n) > 0)
                 *instrs += n->kind == PTX_NODE_INSTR;
             ptx_iter_free(it);
+        }
+        if (p == GRAPHS) {
+            ptx_graphs *g;
+            t0 = now();
+            if (ptx_graphs_build(m, &g) != PTX_OK) {
+                fprintf(stderr, "bench: ptx_graphs_build fails\n");
+                exit(2);
+            }
+            t = now() - t0;
+            ptx_graphs_free(g);
         }
         if (p == AST || p == JSON) {
             size_t bytes = 0;
@@ -201,6 +211,7 @@ static int bench_file(const char *path, int runs)
     double full = timed(FULL, text, len, runs, NULL);
     double ast = timed(AST, text, len, runs, &ast_bytes);
     double json = timed(JSON, text, len, runs, &json_bytes);
+    double graphs = timed(GRAPHS, text, len, runs, NULL);
     long rss = peak_rss(path);
     double wc = wc_time(path, runs);
     double mb = (double)len / 1e6;
@@ -213,6 +224,8 @@ static int bench_file(const char *path, int runs)
            tables, mb / tables, tables - parse);
     printf("  + semantic pass  %7.3f s  %7.1f MB/s  %6.1f ns/instruction  (scopes, symbols, types %.3f s)\n",
            full, mb / full, instrs ? full * 1e9 / (double)instrs : 0.0, full - tables);
+    printf("  + graphs         %7.3f s  %7.1f MB/s  (control-flow and call graphs %.3f s: +%.1f%% of check-only time)\n",
+           full + graphs, mb / (full + graphs), graphs, full > 0 ? graphs * 100 / full : 0.0);
     printf("  peak RSS         %7.1f MB   %.2f x input\n", (double)rss / 1024, (double)rss * 1024 / (double)len);
     printf("  --ast printing   %7.3f s  %7.1f MB/s of output (%.1f MB)\n", ast,
            (double)ast_bytes / 1e6 / ast, (double)ast_bytes / 1e6);
@@ -360,7 +373,7 @@ static int make_input(const char *src, double mb, const char *out)
 /* One phase alone, for profilers. */
 static int bench_phase(const char *phase, const char *path, int runs)
 {
-    static const char *const names[] = { "scan", "parse", "tables", "full", "ast", "json" };
+    static const char *const names[] = { "scan", "parse", "tables", "full", "ast", "json", "graphs" };
     enum { NPHASES = sizeof names / sizeof names[0] };
     int p = 0;
     while (p < NPHASES && strcmp(names[p], phase) != 0)

@@ -17,15 +17,15 @@
 #include "ptx/ptx.h"
 
 /* What a run prints: checking only (no output option), or one output. */
-enum mode { CHECK, AST, EMIT_PTX, JSON, STATS, LIST_FUNCTIONS, LIST_INSTRUCTIONS, EXPLAIN };
+enum mode { CHECK, AST, EMIT_PTX, JSON, STATS, LIST_FUNCTIONS, CFG, CALLGRAPH, LIST_INSTRUCTIONS, EXPLAIN };
 #define M(m) (1u << (m))
 /* the modes that read PTX files, and those that write something */
-#define READS (M(CHECK) | M(AST) | M(EMIT_PTX) | M(JSON) | M(STATS) | M(LIST_FUNCTIONS))
+#define READS (M(CHECK) | M(AST) | M(EMIT_PTX) | M(JSON) | M(STATS) | M(LIST_FUNCTIONS) | M(CFG) | M(CALLGRAPH))
 #define WRITES ((READS & ~M(CHECK)) | M(LIST_INSTRUCTIONS) | M(EXPLAIN))
 
 enum opt_id {
     O_OUTPUT = 'o', O_HELP = 'h',
-    O_AST = 256, O_EMIT_PTX, O_JSON, O_STATS, O_LIST_FUNCTIONS, O_LIST_INSTRUCTIONS, O_EXPLAIN,
+    O_AST = 256, O_EMIT_PTX, O_JSON, O_STATS, O_LIST_FUNCTIONS, O_CFG, O_CALLGRAPH, O_LIST_INSTRUCTIONS, O_EXPLAIN,
     O_COMPACT, O_CANONICAL, O_NO_LOCATIONS, O_FUNCTION, O_MAX_ERRORS, O_TARGET, O_COLOR, O_DIAG_FORMAT, O_VERSION
 };
 
@@ -45,12 +45,15 @@ static const opt_spec options[] = {
     { "--ast", no_argument, O_AST, AST, 0, NULL, NULL, "print the syntax tree" },
     { "--emit-ptx", no_argument, O_EMIT_PTX, EMIT_PTX, 0, NULL, NULL,
       "print the module back as PTX, byte for byte as written" },
-    { "--json", no_argument, O_JSON, -1, M(CHECK) | M(STATS) | M(LIST_FUNCTIONS),
-      "goes alone (the tree as JSON) or with --stats or --list-functions", NULL,
-      "print the syntax tree as JSON (schema 2); with --stats or\n--list-functions, those as JSON" },
+    { "--json", no_argument, O_JSON, -1, M(CHECK) | M(STATS) | M(LIST_FUNCTIONS) | M(CFG) | M(CALLGRAPH),
+      "goes alone (the tree as JSON) or with --stats, --list-functions, --cfg or --callgraph", NULL,
+      "print the syntax tree as JSON (schema 2); with --stats,\n--list-functions, --cfg or --callgraph, those as JSON" },
     { "--stats", no_argument, O_STATS, STATS, 0, NULL, NULL, "summarise the module" },
     { "--list-functions", no_argument, O_LIST_FUNCTIONS, LIST_FUNCTIONS, 0, NULL, NULL,
       "list kernels and functions: kind, linkage, name" },
+    { "--cfg", optional_argument, O_CFG, CFG, 0, NULL, "[=full]",
+      "each function's control-flow graph as Graphviz DOT\n(full: with each block's instructions)" },
+    { "--callgraph", no_argument, O_CALLGRAPH, CALLGRAPH, 0, NULL, NULL, "the module's call graph as Graphviz DOT" },
     { "--list-instructions", optional_argument, O_LIST_INSTRUCTIONS, LIST_INSTRUCTIONS, 0, NULL, "[PATTERN]",
       "list the instructions the tables know (no FILE): name,\nPTX version, target, family; PATTERN a word (bar: bar.sync,\nbar.red...) or a shell glob" },
     { "--explain", required_argument, O_EXPLAIN, EXPLAIN, 0, NULL, "OPCODE",
@@ -62,8 +65,9 @@ static const opt_spec options[] = {
     { "--no-locations", no_argument, O_NO_LOCATIONS, -1, M(AST), "goes only with --ast", NULL,
       "with --ast: leave line:column out" },
     { "--function", required_argument, O_FUNCTION, -1,
-      M(AST) | M(EMIT_PTX) | M(JSON) | M(STATS) | M(LIST_FUNCTIONS),
-      "selects what --ast, --emit-ptx, --json, --stats or --list-functions print", "PATTERN",
+      M(AST) | M(EMIT_PTX) | M(JSON) | M(STATS) | M(LIST_FUNCTIONS) | M(CFG) | M(CALLGRAPH),
+      "selects what --ast, --emit-ptx, --json, --stats, --list-functions, --cfg or --callgraph print",
+      "PATTERN",
       "only functions whose name matches PATTERN (a shell\nglob; repeatable); --emit-ptx keeps other declarations" },
     { "--target", required_argument, O_TARGET, -1, READS, "reads PTX files: not with --list-instructions or --explain",
       "sm_XX", "check the modules as if their .target named sm_XX" },
@@ -108,7 +112,9 @@ static void print_help(FILE *out)
         else if (o->id == O_COMPACT)
             fputs("options:\n", out);
         char head[48];
-        snprintf(head, sizeof head, "%s%s%s", o->name, o->arg ? " " : "", o->arg ? o->arg : "");
+        /* "--cfg[=full]": an optional value is written attached */
+        snprintf(head, sizeof head, "%s%s%s", o->name, o->arg && o->arg[1] != '=' ? " " : "",
+                 o->arg ? o->arg : "");
         fprintf(out, "  %-24s", head);
         if (strlen(head) > 24)
             fprintf(out, "\n  %24s", "");
@@ -219,6 +225,7 @@ typedef struct settings {
     bool color;                 /* --color, decided for standard error */
     ptx_diag_format diag_format;
     unsigned print_flags, max_errors;
+    unsigned graph_flags;       /* --cfg=full; PTX_GRAPH_JSON with --json */
     const char **files, **patterns;
     int nfiles, npatterns;
 } settings;
@@ -326,6 +333,12 @@ static int parse_options(int argc, char **argv, settings *s)
             break;
         case O_EXPLAIN:
             s->explain = optarg;
+            break;
+        case O_CFG:
+            if (optarg && strcmp(optarg, "full") != 0)
+                return usage_error("--cfg takes no value or =full, not '%s'%s", optarg, "");
+            if (optarg)
+                s->graph_flags |= PTX_GRAPH_FULL;
             break;
         case O_COLOR: {
             /* GCC's rule: auto colours a terminal unless NO_COLOR is set */
@@ -551,7 +564,8 @@ static int run_file(const settings *s, const char *file, filter *flt, ptx_diag_d
             /* several files: say whose output follows (JSON is one
              * document per line and names its file itself) */
             if (s->nfiles > 1 && !json)
-                fprintf(out, s->mode == EMIT_PTX ? "// == %s\n" : "== %s\n", file);
+                fprintf(out, s->mode == EMIT_PTX || s->mode == CFG || s->mode == CALLGRAPH ? "// == %s\n" : "== %s\n",
+                        file);
             ptx_status ps = PTX_OK;
             switch (s->mode) {
             case AST:
@@ -566,6 +580,14 @@ static int run_file(const settings *s, const char *file, filter *flt, ptx_diag_d
                 break;
             case STATS:
                 ps = ptx_print_stats(ctx, m, json, pf, flt, ptx_write_file, out);
+                break;
+            case CFG:
+                ps = ptx_print_cfg(ctx, m, s->graph_flags | (json ? PTX_GRAPH_JSON : 0), pf, flt, ptx_write_file,
+                                   out);
+                break;
+            case CALLGRAPH:
+                ps = ptx_print_callgraph(ctx, m, s->graph_flags | (json ? PTX_GRAPH_JSON : 0), pf, flt,
+                                         ptx_write_file, out);
                 break;
             case LIST_FUNCTIONS:
                 ps = list_functions(m, flt, json, file, out);

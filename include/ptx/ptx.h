@@ -502,4 +502,7 @@ const ptx_decl *ptx_find_variable(const ptx_module *m, const char *name, const p
 }
 #endif
 
+/* Control-flow graphs and the call graph (they use the types above). */
+#include "ptx/cfg.h"
+
 #endif

@@ -87,15 +87,15 @@ t 2 "ptx-front: no input file|$hint" --ast
 t 2 "ptx-front: no input file|$hint"
 
 # -- combinations: one output; the others only where they do something -------------
-t 2 "ptx-front: --json does not go with --ast: it goes alone (the tree as JSON) or with --stats or --list-functions|$hint" --ast --json "$k"
-t 2 "ptx-front: --json does not go with --emit-ptx: it goes alone (the tree as JSON) or with --stats or --list-functions|$hint" --json --emit-ptx "$k"
+t 2 "ptx-front: --json does not go with --ast: it goes alone (the tree as JSON) or with --stats, --list-functions, --cfg or --callgraph|$hint" --ast --json "$k"
+t 2 "ptx-front: --json does not go with --emit-ptx: it goes alone (the tree as JSON) or with --stats, --list-functions, --cfg or --callgraph|$hint" --json --emit-ptx "$k"
 t 2 "ptx-front: --emit-ptx and --stats are both output options: choose one|$hint" --emit-ptx --stats "$k"
 t 2 "ptx-front: --ast and --list-functions are both output options: choose one|$hint" --ast --list-functions "$k"
 t 2 "ptx-front: --list-instructions and --explain are both output options: choose one|$hint" --list-instructions --explain add
 t 2 "ptx-front: --no-locations goes only with --ast|$hint" --no-locations "$k"
 t 2 "ptx-front: --no-locations goes only with --ast|$hint" --no-locations --emit-ptx "$k"
 t 2 "ptx-front: --compact goes only with --ast|$hint" --compact --stats "$k"
-t 2 "ptx-front: --function selects what --ast, --emit-ptx, --json, --stats or --list-functions print|$hint" --function saxpy "$k"
+t 2 "ptx-front: --function selects what --ast, --emit-ptx, --json, --stats, --list-functions, --cfg or --callgraph print|$hint" --function saxpy "$k"
 t 2 "ptx-front: -o needs an output option (checking alone writes nothing)|$hint" -o "$tmp/x" "$k"
 t 2 "ptx-front: --max-errors reads PTX files: not with --list-instructions or --explain|$hint" --max-errors 3 --explain add
 t 2 "ptx-front: --target reads PTX files: not with --list-instructions or --explain|$hint" --target sm_90 --list-instructions
@@ -135,6 +135,12 @@ t 0 "" --target sm_90 --emit-ptx --canonical "$tmp/sm90.ptx"
 has ".target sm_90" "--target sm_90 --emit-ptx --canonical"
 t 1 "$tmp/sm90.ptx:2:9: error: target 'sm_100' requires PTX ISA .version 8.6 or later| .target sm_80|         ^~~~~" --target sm_100 "$tmp/sm90.ptx"
 t 2 "ptx-front: --target takes an architecture such as sm_90a, not 'sm80'|$hint" --target sm80 "$k"
+# the graphs: --cfg takes =full or nothing, both go with --json and --function
+t 2 "ptx-front: --cfg takes no value or =full, not 'ful'|$hint" --cfg=ful "$k"
+t 0 "" --cfg=full "$k"
+t 0 "" --cfg --json --function '*' "$k"
+t 0 "" --callgraph --json "$k"
+t 2 "ptx-front: --compact goes only with --ast|$hint" --callgraph --compact "$k"
 t 2 "ptx-front: --target takes an architecture such as sm_90a, not 'texmode_unified'|$hint" --target texmode_unified "$k"
 
 # -- the instruction reference ---------------------------------------------------

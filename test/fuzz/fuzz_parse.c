@@ -1,6 +1,7 @@
 /* libFuzzer target: any bytes parse to a tree or to diagnostics, never a
  * crash, a hang or a leak; diagnostics point inside the input and render
- * to a bounded size; the tree prints. */
+ * to a bounded size; the tree prints, and so do its control-flow and call
+ * graphs (errors or not). */
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -40,6 +41,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     }
     size_t n = 0;
     if (m && ptx_print_tree(ctx, m, 0, count, &n) != PTX_OK)
+        abort();
+    n = 0;
+    if (m && ptx_print_cfg(ctx, m, PTX_GRAPH_FULL, NULL, NULL, count, &n) != PTX_OK)
+        abort();
+    n = 0;
+    if (m && ptx_print_callgraph(ctx, m, PTX_GRAPH_JSON, NULL, NULL, count, &n) != PTX_OK)
         abort();
     ptx_context_free(ctx);
     return 0;

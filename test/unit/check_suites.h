@@ -112,5 +112,6 @@ Suite *found_suite(void);
 Suite *sema_suite(void);
 Suite *json_suite(void);
 Suite *edit_suite(void);
+Suite *cfg_suite(void);
 
 #endif

@@ -1,0 +1,80 @@
+#!/bin/sh
+# make graphs (part of make check): on every corpus file (../shared/corpus/public
+# and ../shared/ptx-isa/examples),
+#  - ptx-front --cfg and --callgraph give DOT that Graphviz's dot renders with
+#    no error and no warning;
+#  - --cfg --json and --callgraph --json are valid against tools/graph.schema.json;
+#  - every bra is an edge of its function's graph (BUILD/bra_edges).
+# usage: run.sh BUILD_DIR
+B=$1
+shared=../shared
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/ptx-graphs.XXXXXX") || exit 2
+trap 'rm -rf "$tmp"' EXIT
+if [ ! -d "$shared/corpus/public" ] || [ ! -d "$shared/ptx-isa/examples" ]; then
+    sh test/skip.sh graphs "$shared/corpus/public or $shared/ptx-isa/examples not found"
+    exit
+fi
+pass=0 fail=0
+bad() { echo "FAIL $*"; fail=$((fail + 1)); }
+files=$(ls "$shared"/corpus/public/*.ptx "$shared"/ptx-isa/examples/*.ptx) || exit 2
+
+"$B/bra_edges" $files >"$tmp/bra.out"
+rc=$?
+tail -1 "$tmp/bra.out"
+if [ $rc -ne 0 ]; then
+    bad "bra_edges: exit status $rc"
+    head -20 "$tmp/bra.out"
+else
+    pass=$((pass + 1))
+fi
+
+# JSON: one run over all the files (one document per file and line)
+for opt in --cfg --callgraph; do
+    "$B/ptx-front" $opt --json $files >"$tmp/$opt.jsonl" 2>"$tmp/err"
+    rc=$?
+    [ $rc -eq 0 ] && [ ! -s "$tmp/err" ] || bad "ptx-front $opt --json on the corpus: status $rc: $(head -1 "$tmp/err")"
+done
+
+# DOT: dot lays out each file's graphs (-Tsvg), but for the few files
+# whose DOT is over 60 KB: dot takes from 10 s (cub_algos's largest
+# kernels) to minutes (atomics.G.sm_100a's call graph of 1880 functions)
+# on one of them, so those are only read by Graphviz's parser (gc, which
+# reports the syntax errors dot would)
+if command -v dot >/dev/null 2>&1 && command -v gc >/dev/null 2>&1; then
+    n=0 big=0
+    for f in $files; do
+        n=$((n + 1))
+        for opt in --cfg --callgraph; do
+            "$B/ptx-front" $opt "$f" >"$tmp/g.dot" 2>"$tmp/err"
+            rc=$?
+            if [ $rc -ne 0 ] || [ -s "$tmp/err" ]; then
+                bad "ptx-front $opt $f: status $rc: $(head -1 "$tmp/err")"
+                continue
+            fi
+            tool="dot -Tsvg"
+            [ "$(wc -c <"$tmp/g.dot")" -le 60000 ] || { tool=gc; big=$((big + 1)); }
+            $tool "$tmp/g.dot" >/dev/null 2>"$tmp/dot.err"
+            rc=$?
+            if [ $rc -ne 0 ] || [ -s "$tmp/dot.err" ]; then
+                bad "$tool on ptx-front $opt $f: status $rc: $(head -2 "$tmp/dot.err")"
+            else
+                pass=$((pass + 1))
+            fi
+        done
+    done
+    echo "graphs: --cfg and --callgraph of $n corpus files through dot ($big over 60 KB read by gc, the rest laid out by dot -Tsvg)"
+else
+    sh test/skip.sh "graphs: dot" "Graphviz's dot not found (Debian: graphviz)" || fail=$((fail + 1))
+fi
+
+if python3 -c 'import jsonschema' 2>/dev/null; then
+    if python3 test/graphs/validate.py tools/graph.schema.json "$tmp/--cfg.jsonl" "$tmp/--callgraph.jsonl"; then
+        pass=$((pass + 1))
+    else
+        bad "JSON output against tools/graph.schema.json"
+    fi
+else
+    sh test/skip.sh "graphs: JSON Schema" "python3 with jsonschema not found (Debian: python3-jsonschema)" || fail=$((fail + 1))
+fi
+echo "graphs: $pass passed, $fail failed"
+[ $fail -eq 0 ]

@@ -1,0 +1,345 @@
+/* Control-flow graphs and the call graph (src/cfg.c): the blocks, edges,
+ * dominators and loops of hand-written kernels, each a module ptxas
+ * accepts, written down as a short text (graph_text) and compared whole. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check_suites.h"
+
+/* "blocks N | from>to kind[@guard][ back] ... | idom i,j,... | loop
+ * header depth parent {blocks} ...": a graph as one line. */
+static void graph_text(const ptx_cfg *c, char *out, size_t cap)
+{
+    size_t n = (size_t)snprintf(out, cap, "blocks %u |", c->nblocks);
+    for (uint32_t i = 0; i < c->nedges && n < cap; i++) {
+        const ptx_cfg_edge *e = &c->edges[i];
+        n += (size_t)snprintf(out + n, cap - n, " %u>%u %s%s%s%s", e->from, e->to,
+                              ptx_edge_kind_name((ptx_edge_kind)e->kind), e->guard ? (e->guard_neg ? "@!" : "@") : "",
+                              e->guard ? ptx_expr_name(e->guard)->text : "", e->back ? " back" : "");
+    }
+    n += (size_t)snprintf(out + n, n < cap ? cap - n : 0, " | idom");
+    for (uint32_t k = 1; k <= c->nblocks && n < cap; k++) {
+        if (c->blocks[k].idom == PTX_CFG_NONE)
+            n += (size_t)snprintf(out + n, cap - n, " -");
+        else
+            n += (size_t)snprintf(out + n, cap - n, " %u", c->blocks[k].idom);
+    }
+    for (uint32_t i = 0; i < c->nloops && n < cap; i++) {
+        const ptx_cfg_loop *l = &c->loops[i];
+        n += (size_t)snprintf(out + n, cap - n, " | loop %u depth %u in %d {", l->header, l->depth,
+                              l->parent == PTX_CFG_NONE ? -1 : (int)l->parent);
+        for (uint32_t j = 0; j < l->nblocks && n < cap; j++)
+            n += (size_t)snprintf(out + n, cap - n, j ? ",%u" : "%u", l->blocks[j]);
+        n += (size_t)snprintf(out + n, n < cap ? cap - n : 0, "}");
+    }
+}
+
+/* Parses `text` (it must be valid) and builds its graphs. */
+static ptx_graphs *graphs_of(ptx_context **ctx, const char *text)
+{
+    const ptx_module *m = test_parse_text(ctx, text, strlen(text), true);
+    ck_assert_msg(m && ptx_error_count(*ctx) == 0, "the test module does not parse cleanly");
+    ptx_graphs *g = NULL;
+    ck_assert_int_eq(ptx_graphs_build(m, &g), PTX_OK);
+    return g;
+}
+
+/* The graph of the only (or the last) function of `body` inside kernel k. */
+static void check_kernel(const char *decls, const char *body, const char *want)
+{
+    char text[4096], got[4096];
+    snprintf(text, sizeof text, TEST_HDR "%s.visible .entry k(.param .u32 n)\n{\n"
+             "    .reg .u32 %%r<8>;\n    .reg .pred %%p<4>;\n%s\n}\n", decls, body);
+    ptx_context *ctx;
+    ptx_graphs *g = graphs_of(&ctx, text);
+    const ptx_cfg *c = ptx_graphs_cfg(g, ptx_graphs_count(g) - 1);
+    ck_assert_ptr_nonnull(c);
+    graph_text(c, got, sizeof got);
+    ck_assert_str_eq(got, want);
+    ptx_graphs_free(g);
+    ptx_context_free(ctx);
+}
+
+START_TEST(straight_line)
+{
+    check_kernel("", "    ld.param.u32 %r1, [n];\n    add.u32 %r2, %r1, 1;\n    ret;",
+                 "blocks 1 | 0>1 exit | idom 0");
+    /* no ret: the end of the body falls to the exit node */
+    check_kernel("", "    ld.param.u32 %r1, [n];", "blocks 1 | 0>1 fall | idom 0");
+    /* a label no branch names does not start a block */
+    check_kernel("", "    mov.u32 %r1, 1;\nL1:\n    add.u32 %r1, %r1, 1;", "blocks 1 | 0>1 fall | idom 0");
+}
+END_TEST
+
+START_TEST(if_else)
+{
+    check_kernel("",
+                 "    ld.param.u32 %r1, [n];\n"
+                 "    setp.eq.u32 %p1, %r1, 0;\n"
+                 "    @%p1 bra ELSE;\n"
+                 "    add.u32 %r2, %r1, 1;\n"
+                 "    bra.uni END;\n"
+                 "ELSE:\n"
+                 "    sub.u32 %r2, %r1, 1;\n"
+                 "END:\n"
+                 "    ret;",
+                 "blocks 4 | 0>2 branch@%p1 0>1 fall@!%p1 1>3 branch 2>3 fall 3>4 exit | idom 0 0 0 3");
+}
+END_TEST
+
+START_TEST(nested_loops)
+{
+    check_kernel("",
+                 "    ld.param.u32 %r1, [n];\n"
+                 "    mov.u32 %r2, 0;\n"
+                 "OUTER:\n"
+                 "    mov.u32 %r3, 0;\n"
+                 "INNER:\n"
+                 "    add.u32 %r3, %r3, 1;\n"
+                 "    setp.lt.u32 %p1, %r3, %r1;\n"
+                 "    @%p1 bra INNER;\n"
+                 "    add.u32 %r2, %r2, 1;\n"
+                 "    setp.lt.u32 %p2, %r2, %r1;\n"
+                 "    @!%p2 bra DONE;\n"
+                 "    bra OUTER;\n"
+                 "DONE:\n"
+                 "    ret;",
+                 "blocks 6 | 0>1 fall 1>2 fall 2>2 branch@%p1 back 2>3 fall@!%p1 3>5 branch@!%p2 3>4 fall@%p2"
+                 " 4>1 branch back 5>6 exit | idom 0 1 2 3 3 5"
+                 " | loop 1 depth 1 in -1 {1,2,3,4} | loop 2 depth 2 in 0 {2}");
+}
+END_TEST
+
+START_TEST(brx_switch)
+{
+    check_kernel("",
+                 "    ts: .branchtargets C0, C1, C2, C1;\n"
+                 "    ld.param.u32 %r1, [n];\n"
+                 "    brx.idx %r1, ts;\n"
+                 "C0:\n"
+                 "    mov.u32 %r2, 0;\n"
+                 "    bra END;\n"
+                 "C1:\n"
+                 "    mov.u32 %r2, 1;\n"
+                 "    bra END;\n"
+                 "C2:\n"
+                 "    mov.u32 %r2, 2;\n"
+                 "END:\n"
+                 "    ret;",
+                 /* C1 is listed twice: one edge */
+                 "blocks 5 | 0>1 switch 0>2 switch 0>3 switch 1>4 branch 2>4 branch 3>4 fall 4>5 exit"
+                 " | idom 0 0 0 0 4");
+}
+END_TEST
+
+START_TEST(early_exit)
+{
+    check_kernel("",
+                 "    ld.param.u32 %r1, [n];\n"
+                 "    setp.eq.u32 %p1, %r1, 0;\n"
+                 "    @%p1 exit;\n"
+                 "    add.u32 %r2, %r1, 1;\n"
+                 "    @!%p1 ret;\n"
+                 "    trap;\n"
+                 "    mov.u32 %r3, 1;",
+                 /* B3 (after trap) is unreachable: no dominator */
+                 "blocks 4 | 0>4 exit@%p1 0>1 fall@!%p1 1>4 exit@!%p1 1>2 fall@%p1 2>4 exit 3>4 fall"
+                 " | idom 0 1 - 0");
+}
+END_TEST
+
+START_TEST(noreturn_call)
+{
+    check_kernel(".func stop() .noreturn\n{\n    trap;\n}\n",
+                 "    ld.param.u32 %r1, [n];\n"
+                 "    call stop;\n"
+                 "    add.u32 %r2, %r1, 1;",
+                 "blocks 2 | 0>2 exit 1>2 fall | idom - 0");
+}
+END_TEST
+
+START_TEST(irreducible_is_no_loop)
+{
+    /* a cycle entered at two blocks: no block dominates the other */
+    check_kernel("",
+                 "    ld.param.u32 %r1, [n];\n"
+                 "    setp.eq.u32 %p1, %r1, 0;\n"
+                 "    @%p1 bra B;\n"
+                 "A:\n"
+                 "    add.u32 %r1, %r1, 1;\n"
+                 "B:\n"
+                 "    add.u32 %r1, %r1, 2;\n"
+                 "    bra A;",
+                 "blocks 3 | 0>2 branch@%p1 0>1 fall@!%p1 1>2 fall 2>1 branch | idom 0 0 -");
+}
+END_TEST
+
+/* The call graph as "name:flags ..." (r root, c recursive) and edges. */
+static void callgraph_text(const ptx_callgraph *cg, char *out, size_t cap)
+{
+    size_t n = 0;
+    for (uint32_t i = 0; i < cg->nfuncs && n < cap; i++)
+        n += (size_t)snprintf(out + n, cap - n, "%s%s%s%s", i ? " " : "", cg->funcs[i].func->name->text,
+                              cg->funcs[i].root ? ":root" : "", cg->funcs[i].recursive ? ":rec" : "");
+    for (uint32_t i = 0; i < cg->nedges && n < cap; i++) {
+        const ptx_call_edge *e = &cg->edges[i];
+        n += (size_t)snprintf(out + n, cap - n, " | %s>%s %s x%u", cg->funcs[e->caller].func->name->text,
+                              cg->funcs[e->callee].func->name->text,
+                              ptx_call_kind_name((ptx_call_kind)e->kind), e->sites);
+    }
+}
+
+START_TEST(recursion)
+{
+    static const char text[] = TEST_HDR
+        ".func (.reg .u32 r) fact(.reg .u32 x)\n"
+        "{\n"
+        "    .reg .pred p;\n"
+        "    .reg .u32 t;\n"
+        "    setp.le.u32 p, x, 1;\n"
+        "    @p bra BASE;\n"
+        "    sub.u32 t, x, 1;\n"
+        "    call (t), fact, (t);\n"
+        "    mul.lo.u32 r, t, x;\n"
+        "    ret;\n"
+        "BASE:\n"
+        "    mov.u32 r, 1;\n"
+        "    ret;\n"
+        "}\n"
+        ".func (.reg .u32 r) odd(.reg .u32 x);\n"
+        ".func (.reg .u32 r) even(.reg .u32 x)\n"
+        "{\n"
+        "    call (r), odd, (x);\n"
+        "    ret;\n"
+        "}\n"
+        ".func (.reg .u32 r) odd(.reg .u32 x)\n"
+        "{\n"
+        "    call (r), even, (x);\n"
+        "    ret;\n"
+        "}\n"
+        ".func (.reg .u32 r) leaf(.reg .u32 x)\n"
+        "{\n"
+        "    mov.u32 r, x;\n"
+        "    ret;\n"
+        "}\n"
+        ".func (.reg .u64 r) wide(.reg .u64 x)\n"
+        "{\n"
+        "    mov.u64 r, x;\n"
+        "    ret;\n"
+        "}\n"
+        ".visible .entry k()\n"
+        "{\n"
+        "    .reg .u32 %r<4>;\n"
+        "    .reg .u64 %rd<2>;\n"
+        "    fl: .calltargets leaf, fact;\n"
+        "    fp: .callprototype (.param .u64 _) _ (.param .u64 _);\n"
+        "    call (%r1), fact, (%r2);\n"
+        "    call (%r1), fact, (%r1);\n"
+        "    call (%r1), even, (%r1);\n"
+        "    mov.u64 %rd1, leaf;\n"
+        "    call (%r1), %rd1, (%r1), fl;\n"
+        "    call (%rd1), %rd1, (%rd1), fp;\n"
+        "    ret;\n"
+        "}\n";
+    ptx_context *ctx;
+    ptx_graphs *g = graphs_of(&ctx, text);
+    char got[2048];
+    callgraph_text(ptx_graphs_callgraph(g), got, sizeof got);
+    /* fp matches only wide (one 8-byte result and parameter); calls
+     * through fl go to both of its functions */
+    ck_assert_str_eq(got, "fact:rec odd:rec even:rec leaf wide k:root"
+                          " | fact>fact direct x1 | odd>even direct x1 | even>odd direct x1"
+                          " | k>fact direct x2 | k>fact calltargets x1 | k>even direct x1"
+                          " | k>leaf calltargets x1 | k>wide prototype x1");
+    /* calls per function, and the graphs hang off the call graph's nodes */
+    const ptx_callgraph *cg = ptx_graphs_callgraph(g);
+    ck_assert_uint_eq(cg->funcs[5].cfg->ncalls, 5);
+    ck_assert_ptr_eq(cg->funcs[1].cfg->func, cg->funcs[1].func);
+    ck_assert_ptr_nonnull(cg->funcs[1].func->body);
+    ck_assert_ptr_eq(ptx_graphs_cfg_of(g, cg->funcs[0].func), cg->funcs[0].cfg);
+    ptx_graphs_free(g);
+    ptx_context_free(ctx);
+}
+END_TEST
+
+/* Nothing to build from: a module without functions, an empty body (the
+ * empty arrays once went to qsort and memcpy as NULL: UBSan's error). */
+START_TEST(empty)
+{
+    ptx_context *ctx;
+    ptx_graphs *g = graphs_of(&ctx, TEST_HDR ".global .u32 v;\n");
+    ck_assert_uint_eq(ptx_graphs_count(g), 0);
+    ck_assert_uint_eq(ptx_graphs_callgraph(g)->nfuncs, 0);
+    ptx_graphs_free(g);
+    ptx_context_free(ctx);
+    char got[256];
+    g = graphs_of(&ctx, TEST_HDR ".visible .entry k()\n{\n}\n");
+    graph_text(ptx_graphs_cfg(g, 0), got, sizeof got);
+    ck_assert_str_eq(got, "blocks 1 | 0>1 fall | idom 0");
+    ck_assert_uint_eq(ptx_graphs_cfg(g, 0)->blocks[0].count, 0);
+    ptx_graphs_free(g);
+    ptx_context_free(ctx);
+}
+END_TEST
+
+START_TEST(usage)
+{
+    ptx_graphs *g = (ptx_graphs *)&g;
+    ck_assert_int_eq(ptx_graphs_build(NULL, &g), PTX_ERR_USAGE);
+    ck_assert_ptr_null(g);
+    ck_assert_uint_eq(ptx_graphs_count(NULL), 0);
+    ck_assert_ptr_null(ptx_graphs_cfg(NULL, 0));
+    ck_assert_ptr_null(ptx_edge_kind_name(PTX_EDGE_KIND_COUNT));
+    ck_assert_ptr_null(ptx_call_kind_name(PTX_CALL_KIND_COUNT));
+    ptx_graphs_free(NULL);
+}
+END_TEST
+
+/* The DOT of a guarded branch and a loop: the guard on the edge, the
+ * header and back edge drawn apart from the rest. */
+START_TEST(dot_output)
+{
+    static const char text[] = TEST_HDR ".visible .entry k()\n{\n    .reg .pred %p1;\n"
+                               "L:\n    @%p1 bra L;\n    ret;\n}\n";
+    ptx_context *ctx;
+    const ptx_module *m = test_parse_text(&ctx, text, strlen(text), true);
+    test_buf b = { 0 };
+    ck_assert_int_eq(ptx_print_cfg(ctx, m, 0, NULL, NULL, test_buf_write, &b), PTX_OK);
+    TEST_ASSERT_SAME_TEXT(b.p,
+        "digraph \"k\" {\n"
+        "  graph [label=\"kernel k\", labelloc=t, fontname=\"Helvetica\"];\n"
+        "  node [shape=box, fontname=\"Courier\", fontsize=10];\n"
+        "  edge [fontname=\"Helvetica\", fontsize=9];\n"
+        "  b0 [label=\"B0\\nline 6\"];\n"
+        "  b1 [label=\"B1  L\\nlines 7-8\\nloop header, depth 1\", style=filled, fillcolor=\"#fff2b3\", penwidth=2];\n"
+        "  b2 [label=\"B2\\nline 9\"];\n"
+        "  b3 [label=\"exit\", shape=oval];\n"
+        "  b0 -> b1;\n"
+        "  b1 -> b1 [label=\"@%p1\", color=red, penwidth=2, style=bold];\n"
+        "  b1 -> b2 [label=\"@!%p1\"];\n"
+        "  b2 -> b3 [style=dotted];\n"
+        "}\n");
+    free(b.p);
+    ptx_context_free(ctx);
+}
+END_TEST
+
+Suite *cfg_suite(void)
+{
+    Suite *s = suite_create("cfg");
+    TCase *tc = tcase_create("graphs");
+    tcase_add_test(tc, straight_line);
+    tcase_add_test(tc, if_else);
+    tcase_add_test(tc, nested_loops);
+    tcase_add_test(tc, brx_switch);
+    tcase_add_test(tc, early_exit);
+    tcase_add_test(tc, noreturn_call);
+    tcase_add_test(tc, irreducible_is_no_loop);
+    tcase_add_test(tc, recursion);
+    tcase_add_test(tc, empty);
+    tcase_add_test(tc, usage);
+    tcase_add_test(tc, dot_output);
+    suite_add_tcase(s, tc);
+    return s;
+}
