@@ -1350,6 +1350,12 @@ static void check_instr(sema *S, ptx_instr *in)
     }
     if (I.spaces != 1)
         I.space = NULL;
+    /* ptxas 13: "Program uses 32-bit address", then no 32-bit compilation
+     * (an .address_size 32 module has had its error at the directive) */
+    if (form && ntypes == 1 && I.types[0] == PTX_MOD_U32 && S->m->address_size != 32 &&
+        ptx_name_is(ptx_instr_opcode(in), "cvta"))
+        error(S, PTX_DIAG_TYPE, in->base.span,
+              "'cvta' with .u32 makes a 32-bit address, which ptxas 13 no longer compiles (write .u64)");
     check_guard(S, in);
     for (unsigned i = 0; i < in->nops; i++)
         check_operand(S, &I, &in->ops[i], form && i < form->nops ? &form->ops[i] : NULL);
