@@ -94,6 +94,7 @@ typedef struct sema {
     ptx_name_fn visit;
     void *visit_user;
     bool stop;                  /* visit returned false */
+    unsigned suggested;         /* unknown symbols given a "did you mean" */
 } sema;
 
 static void *grow(sema *S, void *p, size_t *cap, size_t n, size_t size)
@@ -797,8 +798,26 @@ static void unknown_symbol(sema *S, const ptx_expr *e)
         error(S, PTX_DIAG_SYMBOL, ptx_expr_span(e),
               "unknown symbol '%s': an inline-asm operand placeholder is not PTX "
               "(write the register it stands for)", t);
-    else
-        error(S, PTX_DIAG_SYMBOL, ptx_expr_span(e), "unknown symbol '%s'", t);
+    else if (S->visit)
+        return;
+    else {
+        /* "did you mean": the names in scope now (not the numbered ones of
+         * a %r<N> range), by edit distance; a bounded number of times, as
+         * each asks the whole table; a name of fewer than four characters
+         * is too close to too many to guess */
+        char hint[PTX_SUGGEST_TEXT] = "";
+        ptx_suggest sg;
+        ptx_suggest_init(&sg, t, n->len);
+        if (S->slots && n->len >= 4 && S->suggested < 64) {
+            S->suggested++;
+            for (size_t i = 0; i <= S->mask; i++)
+                if (S->slots[i].key && S->slots[i].top)
+                    ptx_suggest_offer(&sg, S->slots[i].key->text, S->slots[i].key->len);
+            ptx_suggest_text(&sg, hint, sizeof hint);
+        }
+        ptx_diag_add_fix(S->ctx, PTX_SEV_ERROR, PTX_DIAG_SYMBOL, ptx_expr_span(e), hint[0] ? ptx_suggest_fix(&sg) : NULL,
+                         "unknown symbol '%s'%s", t, hint);
+    }
 }
 
 /* A special register named by `e` (a SYM with no declaration): checks its
