@@ -363,6 +363,9 @@ ptx_status ptx_out_finish(ptx_out *o);
 /* One instruction on one line, without the newline: "@!%p1 bra.uni  L1"
  * (--ast --compact and the graphs' blocks). */
 void ptx_out_instr_line(ptx_out *o, const ptx_instr *in);
+/* Its guard, opcode and modifiers ("@!%p1 bra.uni"): the start that the
+ * PTX printer shares, which lays out the operands its own way. */
+void ptx_out_instr_head(ptx_out *o, const ptx_instr *in);
 
 /* What every tree printer starts and ends with: a buffered writer and an
  * iterator over m.  ptx_printer_open returns PTX_OK or the error to give

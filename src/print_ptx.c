@@ -442,14 +442,7 @@ static void out_func_head(printer *p, const ptx_func *f)
 static void out_instr(printer *p, const ptx_instr *in)
 {
     ptx_out *o = p->o;
-    if (ptx_instr_guard(in)) {
-        ptx_out_str(o, in->guard_neg ? "@!" : "@");
-        ptx_out_name(o, ptx_expr_name(ptx_instr_guard(in)));
-        ptx_out_char(o, ' ');
-    }
-    ptx_out_name(o, ptx_instr_opcode(in));
-    for (unsigned i = 0; i < in->nmods; i++)
-        ptx_out_name(o, in->mods[i].name);
+    ptx_out_instr_head(o, in);
     for (uint32_t i = 0; i < in->nops; i++) {
         if (i)
             ptx_out_char(o, ',');

@@ -386,7 +386,7 @@ void ptx_out_expr(ptx_out *o, const ptx_expr *e)
     ptx_out_expr_depth(o, e, 0);
 }
 
-void ptx_out_instr_line(ptx_out *o, const ptx_instr *in)
+void ptx_out_instr_head(ptx_out *o, const ptx_instr *in)
 {
     if (ptx_instr_guard(in)) {
         ptx_out_str(o, in->guard_neg ? "@!" : "@");
@@ -396,6 +396,11 @@ void ptx_out_instr_line(ptx_out *o, const ptx_instr *in)
     ptx_out_name(o, ptx_instr_opcode(in));
     for (unsigned i = 0; i < in->nmods; i++)
         ptx_out_name(o, in->mods[i].name);
+}
+
+void ptx_out_instr_line(ptx_out *o, const ptx_instr *in)
+{
+    ptx_out_instr_head(o, in);
     for (uint32_t i = 0; i < in->nops; i++) {
         ptx_out_str(o, i ? ", " : "  ");
         ptx_out_expr(o, &in->ops[i]);
