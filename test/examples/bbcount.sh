@@ -31,7 +31,7 @@ export PTXAS
 work=$(mktemp -d "${TMPDIR:-/tmp}/ptx-bbcount.XXXXXX") || exit 2
 ls "$shared"/corpus/public/*.ptx >"$work/files.txt" 2>/dev/null
 n=$(wc -l <"$work/files.txt")
-# and the shapes the corpus lacks: .address_size 32, .func only
+# and the shapes the corpus lacks: no .address_size, .func only
 ls "$here"/cases/*.ptx >>"$work/files.txt"
 nfiles=$(wc -l <"$work/files.txt")
 if [ "$n" -eq 0 ]; then
