@@ -525,6 +525,22 @@ static int reference(const settings *s, FILE *out)
     return 0;
 }
 
+/* Output that remembers its last byte: the lossless PTX of a file that
+ * does not end in a newline is followed by one when another file's
+ * output comes after it (its "// == FILE" line must start a line). */
+typedef struct tracked {
+    FILE *out;
+    char last;
+} tracked;
+
+static int write_tracked(void *user, const char *data, size_t len)
+{
+    tracked *t = user;
+    if (len)
+        t->last = data[len - 1];
+    return ptx_write_file(t->out, data, len);
+}
+
 /* Parses and prints one file; returns its exit status (0, 1 or 2) and
  * sets *out_failed when the output could not be written. */
 static int run_file(const settings *s, const char *file, filter *flt, ptx_diag_doc *diags, FILE *out,
@@ -571,10 +587,14 @@ static int run_file(const settings *s, const char *file, filter *flt, ptx_diag_d
             case AST:
                 ps = ptx_print_tree_items(ctx, m, s->print_flags, pf, flt, ptx_write_file, out);
                 break;
-            case EMIT_PTX:
+            case EMIT_PTX: {
+                tracked t = { out, '\n' };
                 ps = (s->given[O_CANONICAL] ? ptx_print_ptx_canonical : ptx_print_ptx_items)(
-                    ctx, m, pf, flt, ptx_write_file, out);
+                    ctx, m, pf, flt, write_tracked, &t);
+                if (ps == PTX_OK && s->nfiles > 1 && t.last != '\n' && fputc('\n', out) == EOF)
+                    ps = PTX_ERR_IO;
                 break;
+            }
             case JSON:
                 ps = ptx_print_json(ctx, m, pf, flt, ptx_write_file, out);
                 break;

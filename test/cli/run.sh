@@ -128,6 +128,12 @@ t 1 "$tmp/sm90.ptx:6:2: error: 'fence' (fence.proxy.async{.ss}; .ss = { .global,
 t 0 "" --target sm_90 "$tmp/sm90.ptx"
 t 0 "" --target=compute_90 "$tmp/sm90.ptx"
 t 1 "$tmp/sm90.ptx:6:2: error: 'fence' (fence.proxy.async{.ss}; .ss = { .global, .shared::cta, .shared::cluster }) requires .target sm_90 or later; this module targets sm_86| 	fence.proxy.async;| 	^~~~~~~~~~~~~~~~~" --target sm_86 "$tmp/sm90.ptx"
+# several files: the line naming the next file starts a line even after a
+# file that does not end in a newline (lossless output keeps that)
+printf '.version 9.0\n.target sm_90\n.address_size 64\n.visible .entry k()\n{\n\tret;\n}' >"$tmp/nonl.ptx"
+t 0 "" --emit-ptx "$tmp/nonl.ptx" "$k"
+has "// == $k" "--emit-ptx of a file without a final newline, then another"
+has "}" "--emit-ptx of a file without a final newline, then another"
 # --emit-ptx is the input byte for byte; the canonical layout prints the tree
 t 0 "" --target sm_90 --emit-ptx "$tmp/sm90.ptx"
 has ".target sm_80" "--target sm_90 --emit-ptx"
