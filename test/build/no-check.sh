@@ -20,6 +20,9 @@ if ! command -v autoconf >/dev/null 2>&1; then
     sh "$here/../skip.sh" "no-check build" "autoconf not found (./configure needs it)"
     exit $?
 fi
+# the plain build a user makes: not the settings of a make that runs this
+# (make check SANITIZE=1 passes SANITIZE=1 down through MAKEFLAGS)
+unset MAKEFLAGS MFLAGS MAKELEVEL
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/ptx-nocheck.XXXXXX") || exit 2
 mkdir "$tmp/src" "$tmp/empty" || exit 2
 (cd "$top" && cp -R configure configure.ac Makefile grammar include src tools examples "$tmp/src/") ||
