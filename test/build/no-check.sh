@@ -21,8 +21,9 @@ if ! command -v autoconf >/dev/null 2>&1; then
     exit $?
 fi
 # the plain build a user makes: not the settings of a make that runs this
-# (make check SANITIZE=1 passes SANITIZE=1 down through MAKEFLAGS)
-unset MAKEFLAGS MFLAGS MAKELEVEL
+# (make check SANITIZE=1 passes SANITIZE=1 down, in MAKEFLAGS and the
+# environment)
+unset MAKEFLAGS MFLAGS MAKELEVEL SANITIZE
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/ptx-nocheck.XXXXXX") || exit 2
 mkdir "$tmp/src" "$tmp/empty" || exit 2
 (cd "$top" && cp -R configure configure.ac Makefile grammar include src tools examples "$tmp/src/") ||
