@@ -21,17 +21,24 @@
 /* Nodes made here have no source: offset PTX_NO_OFFSET, length 0. */
 static const ptx_span no_span = { PTX_NO_OFFSET, 0 };
 
+/* A leaf of no source (inside GUARD: the arena may jump) */
+static ptx_expr *new_leaf(ptx_context *ctx, ptx_expr_kind kind, ptx_leaf_value v, const ptx_name *sel)
+{
+    ptx_expr *e = ptx_arena_alloc(&ctx->arena, sizeof *e);
+    ptx_expr_set_leaf(ctx, e, kind, 0, no_span, v, sel);
+    return e;
+}
+
 ptx_expr *ptx_new_name(ptx_context *ctx, const char *name)
 {
     if (!ctx || !name)
         return NULL;
     GUARD(ctx, NULL);
-    ptx_expr *e = ptx_arena_alloc(&ctx->arena, sizeof *e);
     /* "%tid.x": a name and its selector, as the parser keeps them */
     size_t root = strcspn(name, ".");
     ptx_leaf_value v = { .name = ptx_intern(ctx, name, root) };
     const ptx_name *sel = name[root] ? ptx_intern(ctx, name + root, strlen(name + root)) : NULL;
-    ptx_expr_set_leaf(ctx, e, PTX_EXPR_SYM, 0, no_span, v, sel);
+    ptx_expr *e = new_leaf(ctx, PTX_EXPR_SYM, v, sel);
     UNGUARD(ctx);
     return e;
 }
@@ -41,9 +48,8 @@ ptx_expr *ptx_new_int(ptx_context *ctx, int64_t value)
     if (!ctx)
         return NULL;
     GUARD(ctx, NULL);
-    ptx_expr *e = ptx_arena_alloc(&ctx->arena, sizeof *e);
     ptx_leaf_value v = { .i = value < 0 ? (uint64_t)0 - (uint64_t)value : (uint64_t)value };
-    ptx_expr_set_leaf(ctx, e, PTX_EXPR_INT, 0, no_span, v, NULL);
+    ptx_expr *e = new_leaf(ctx, PTX_EXPR_INT, v, NULL);
     if (value < 0) {
         ptx_expr *neg = ptx_arena_alloc(&ctx->arena, sizeof *neg);
         ptx_expr_set_parts(ctx, neg, PTX_EXPR_UNARY, PTX_OP_NEG, no_span, &e, 1, 1);
@@ -59,10 +65,9 @@ ptx_expr *ptx_new_float(ptx_context *ctx, double value)
         return NULL;
     GUARD(ctx, NULL);
     /* 0d and the bits: exact, and a literal every instruction takes */
-    ptx_expr *e = ptx_arena_alloc(&ctx->arena, sizeof *e);
     ptx_leaf_value v;
     memcpy(&v.i, &value, sizeof v.i);
-    ptx_expr_set_leaf(ctx, e, PTX_EXPR_F64, 0, no_span, v, NULL);
+    ptx_expr *e = new_leaf(ctx, PTX_EXPR_F64, v, NULL);
     UNGUARD(ctx);
     return e;
 }
@@ -72,11 +77,10 @@ ptx_expr *ptx_new_f32(ptx_context *ctx, float value)
     if (!ctx)
         return NULL;
     GUARD(ctx, NULL);
-    ptx_expr *e = ptx_arena_alloc(&ctx->arena, sizeof *e);
     uint32_t bits;
     memcpy(&bits, &value, sizeof bits);
     ptx_leaf_value v = { .i = bits };
-    ptx_expr_set_leaf(ctx, e, PTX_EXPR_F32, 0, no_span, v, NULL);
+    ptx_expr *e = new_leaf(ctx, PTX_EXPR_F32, v, NULL);
     UNGUARD(ctx);
     return e;
 }
@@ -96,9 +100,8 @@ ptx_expr *ptx_new_addr(ptx_context *ctx, const ptx_expr *base, int64_t offset)
     GUARD(ctx, NULL);
     ptx_expr *inner = (ptx_expr *)base;
     if (offset) {
-        ptx_expr *k = ptx_arena_alloc(&ctx->arena, sizeof *k);
         ptx_leaf_value v = { .i = offset < 0 ? (uint64_t)0 - (uint64_t)offset : (uint64_t)offset };
-        ptx_expr_set_leaf(ctx, k, PTX_EXPR_INT, 0, no_span, v, NULL);
+        ptx_expr *k = new_leaf(ctx, PTX_EXPR_INT, v, NULL);
         ptx_expr *pair[2] = { inner, k };
         inner = new_parts(ctx, PTX_EXPR_BINARY, offset < 0 ? PTX_OP_SUB : PTX_OP_ADD, pair, 2);
     }
