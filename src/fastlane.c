@@ -1,0 +1,729 @@
+/* The scanner's fast lane: the statement shapes that make most of a large
+ * module (an instruction of the common shape, a .loc line, a label ending
+ * its line, a run of data lines), measured by the scanner and built by
+ * the grammar's action for their token with the grammar's own builders. */
+#include <setjmp.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ast_build.h"
+
+/* ---- one-token instructions -------------------------------------------- */
+
+/* Character classes of the one-token shapes, as grammar/ptx.l spells
+ * them: ID is [A-Za-z][A-Za-z0-9_$]* or [_$%][A-Za-z0-9_$]+, a dot-word's
+ * word is [A-Za-z0-9_]+. */
+enum { CH_ALPHA = 1, CH_DIGIT = 2, CH_US = 4, CH_DOLLAR = 8, CH_PCT = 16 };
+#define CH_ID (CH_ALPHA | CH_DIGIT | CH_US | CH_DOLLAR)
+#define CH_WORD (CH_ALPHA | CH_DIGIT | CH_US)
+#define Z4 0, 0, 0, 0
+#define Z16 Z4, Z4, Z4, Z4
+#define A4 1, 1, 1, 1
+#define D4 2, 2, 2, 2
+static const unsigned char ch_class[256] = {
+    Z16, Z16,
+    0, 0, 0, 0, CH_DOLLAR, CH_PCT, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,   /* $ % */
+    D4, D4, 2, 2, 0, 0, 0, 0, 0, 0,                                /* 0-9 */
+    0, 1, 1, 1, A4, A4, A4,                                        /* A-O */
+    A4, A4, 1, 1, 1, 0, 0, 0, 0, CH_US,                            /* P-Z _ */
+    0, 1, 1, 1, A4, A4, A4,                                        /* a-o */
+    A4, A4, 1, 1, 1, 0, 0, 0, 0, 0,                                /* p-z */
+    Z16, Z16, Z16, Z16, Z16, Z16, Z16, Z16,
+};
+#undef Z4
+#undef Z16
+#undef A4
+#undef D4
+
+static bool is_ch(char c, unsigned cls)
+{
+    return (ch_class[(unsigned char)c] & cls) != 0;
+}
+
+static const char *skip_blanks(const char *p)
+{
+    while (*p == ' ' || *p == '\t')
+        p++;
+    return p;
+}
+
+/* Blanks and carriage returns, then the newline that ends a line: the
+ * text after it, or NULL when something else comes first */
+static const char *end_of_line(const char *p)
+{
+    while (*p == ' ' || *p == '\t' || *p == '\r')
+        p++;
+    return *p == '\n' ? p + 1 : NULL;
+}
+
+uint64_t ptx_hex_bits(const char *digits, size_t n)
+{
+    uint64_t bits = 0;
+    for (size_t i = 0; i < n; i++) {
+        unsigned c = (unsigned char)digits[i];
+        bits = bits << 4 | (c <= '9' ? c - '0' : (c | 0x20) - 'a' + 10);
+    }
+    return bits;
+}
+
+/* The token at p: a name, with its dot-words when `dotted`. */
+static ptx_tok simple_word(const ptx_context *ctx, const char **pp, bool dotted)
+{
+    const char *p = *pp;
+    ptx_tok t = { (uint32_t)(p - ctx->src), 0, 0, { 0 } };
+    p++;    /* a letter, '_', '$' or '%' */
+    while (is_ch(*p, CH_ID) || (dotted && (*p == '.' || *p == ':')))
+        p++;
+    t.len = (uint32_t)(p - ctx->src) - t.off;
+    *pp = p;
+    return t;
+}
+
+/* The shape of a one-token instruction, one skip_* per piece of the
+ * pattern; each returns the end of its piece at p, or NULL. */
+static const char *skip_id(const char *p)
+{
+    if (is_ch(*p, CH_ALPHA))
+        p++;
+    else if (is_ch(*p, CH_US | CH_DOLLAR | CH_PCT) && is_ch(p[1], CH_ID))
+        p += 2;
+    else
+        return NULL;
+    while (is_ch(*p, CH_ID))
+        p++;
+    return p;
+}
+
+/* '.' word ("::" word)* */
+static const char *skip_dotword(const char *p)
+{
+    if (*p != '.' || !is_ch(p[1], CH_WORD))
+        return NULL;
+    p += 2;
+    for (;;) {
+        while (is_ch(*p, CH_WORD))
+            p++;
+        if (p[0] != ':' || p[1] != ':' || !is_ch(p[2], CH_WORD))
+            return p;
+        p += 3;
+    }
+}
+
+/* 0, or [1-9] and the digits after it, at most max in all (max at most
+ * 19: no overflow): its end, and its value in *v when v is not NULL;
+ * NULL for anything else (more digits included) */
+static const char *skip_plain_decimal(const char *p, unsigned max, uint64_t *v)
+{
+    unsigned d = (unsigned char)*p - '0';
+    if (d > 9)
+        return NULL;
+    const char *start = p++;
+    uint64_t x = d;
+    if (d != 0) {
+        /* to the first byte that is not a digit (the buffer ends with a
+         * NUL); more than max digits are refused after */
+        while ((d = (unsigned char)*p - '0') <= 9) {
+            x = x * 10 + d;
+            p++;
+        }
+    }
+    if ((size_t)(p - start) > max)
+        return NULL;
+    if (v)
+        *v = x;
+    return p;
+}
+
+/* 0 or [1-9][0-9]{0,18}, as the one-token instruction takes them: up to
+ * 19 digits, which cannot overflow */
+enum { SIMPLE_DIGITS = 19 };
+
+static const char *skip_decimal(const char *p)
+{
+    return skip_plain_decimal(p, SIMPLE_DIGITS, NULL);
+}
+
+static bool is_hex(char c)
+{
+    return is_ch(c, CH_DIGIT) || ((c | 0x20) >= 'a' && (c | 0x20) <= 'f');
+}
+
+/* n hexadecimal digits */
+static const char *skip_hex(const char *p, unsigned n)
+{
+    for (unsigned i = 0; i < n; i++, p++)
+        if (!is_hex(*p))
+            return NULL;
+    return p;
+}
+
+/* 1 to 16 hexadecimal digits: no overflow (more digits are not taken) */
+static const char *skip_hex_int(const char *p)
+{
+    const char *q = p;
+    while (q < p + 16 && is_hex(*q))
+        q++;
+    return q > p ? q : NULL;
+}
+
+/* name, name.sel, name|name, [-]decimal, 0x hexadecimal, 0f/0d constant,
+ * [name], [name+decimal], {name, ...} */
+static const char *skip_operand(const char *p)
+{
+    if (*p == '{') {
+        for (p = skip_blanks(p + 1);; p = skip_blanks(p + 1)) {
+            if (!(p = skip_id(p)))
+                return NULL;
+            p = skip_blanks(p);
+            if (*p == '}')
+                return p + 1;
+            if (*p != ',')
+                return NULL;
+        }
+    }
+    if (*p == '[') {
+        p = skip_id(skip_blanks(p + 1));
+        if (!p)
+            return NULL;
+        p = skip_blanks(p);
+        if (*p == '+') {
+            p = skip_decimal(skip_blanks(p + 1));
+            if (!p)
+                return NULL;
+            p = skip_blanks(p);
+        }
+        return *p == ']' ? p + 1 : NULL;
+    }
+    if (*p == '-')
+        return skip_decimal(p + 1);
+    if (*p == '0' && ((p[1] | 0x20) == 'f' || (p[1] | 0x20) == 'd'))
+        return skip_hex(p + 2, (p[1] | 0x20) == 'd' ? 16 : 8);
+    if (*p == '0' && (p[1] | 0x20) == 'x')
+        return skip_hex_int(p + 2);
+    if (is_ch(*p, CH_DIGIT))
+        return skip_decimal(p);
+    p = skip_id(p);
+    if (p && *p == '.')
+        return skip_dotword(p);
+    const char *q = p ? skip_blanks(p) : NULL;
+    if (q && *q == '|')
+        return skip_id(skip_blanks(q + 1));
+    return p;
+}
+
+size_t ptx_simple_length(const char *s)
+{
+    const char *p = s;
+    if (*p == '@') {
+        p = skip_id(p + 1 + (p[1] == '!'));
+        if (!p || (*p != ' ' && *p != '\t'))
+            return 0;
+        p = skip_blanks(p);
+    }
+    p = skip_id(p);
+    while (p && *p == '.')
+        p = skip_dotword(p);
+    if (!p)
+        return 0;
+    const char *q = skip_blanks(p);
+    if (*q != ';') {
+        if (q == p)
+            return 0;   /* operands come after blanks */
+        for (;;) {
+            q = skip_operand(q);
+            if (!q)
+                return 0;
+            q = skip_blanks(q);
+            if (*q != ',')
+                break;
+            q = skip_blanks(q + 1);
+        }
+        if (*q != ';')
+            return 0;
+    }
+    return (size_t)(q + 1 - s);
+}
+
+/* A decimal of at most SIMPLE_DIGITS digits (ptx_simple_length's): no
+ * overflow. */
+static ptx_tok simple_int(const ptx_context *ctx, const char **pp)
+{
+    ptx_tok t = { (uint32_t)(*pp - ctx->src), 0, PTX_INT_DEC, { 0 } };
+    *pp = skip_plain_decimal(*pp, SIMPLE_DIGITS, &t.u);
+    t.len = (uint32_t)(*pp - ctx->src) - t.off;
+    return t;
+}
+
+/* 0|[1-9][0-9]{0,8}: a .loc number, which fits 32 bits */
+static const char *skip_loc_number(const char *p, uint32_t *v)
+{
+    uint64_t x = 0;
+    p = skip_plain_decimal(p, 9, &x);
+    *v = (uint32_t)x;
+    return p;
+}
+
+/* A .loc line of the one-token shape, taken apart. */
+struct loc_parts {
+    uint32_t v[6];              /* file, line, column; inlined_at's three */
+    const char *name;           /* function_name's label, or NULL */
+    size_t name_len;
+    bool inlined;
+};
+
+/* `n` numbers, each after blanks; the end, or NULL */
+static const char *loc_numbers(const char *p, uint32_t *v, int n)
+{
+    for (int i = 0; i < n; i++) {
+        const char *q = skip_blanks(p);
+        if (q == p || !(q = skip_loc_number(q, &v[i])))
+            return NULL;
+        p = q;
+    }
+    return p;
+}
+
+/* ", word" after blanks: the text after the word and its blanks, or NULL */
+static const char *loc_key(const char *p, const char *word, size_t n)
+{
+    p = skip_blanks(p);
+    if (*p != ',')
+        return NULL;
+    p = skip_blanks(p + 1);
+    if (strncmp(p, word, n) != 0 || (p[n] != ' ' && p[n] != '\t'))
+        return NULL;
+    return p + n;
+}
+
+static size_t loc_line(const char *s, struct loc_parts *out)
+{
+    if (s[0] != '.' || s[1] != 'l' || s[2] != 'o' || s[3] != 'c' || (s[4] != ' ' && s[4] != '\t'))
+        return 0;
+    const char *p = loc_numbers(s + 4, out->v, 3), *q;
+    if (!p)
+        return 0;
+    out->name = NULL;
+    out->inlined = false;
+    if ((q = loc_key(p, "function_name", 13)) != NULL) {
+        out->name = skip_blanks(q);
+        if (!(p = skip_id(out->name)))
+            return 0;
+        out->name_len = (size_t)(p - out->name);
+    }
+    if ((q = loc_key(p, "inlined_at", 10)) != NULL) {
+        if (!(p = loc_numbers(q, out->v + 3, 3)))
+            return 0;
+        out->inlined = true;
+    }
+    return end_of_line(p) ? (size_t)(p - s) : 0;
+}
+
+size_t ptx_loc_length(const char *s)
+{
+    struct loc_parts parts;
+    return loc_line(s, &parts);
+}
+
+ptx_node *ptx_b_loc_line(ptx_context *ctx, const ptx_tok *t)
+{
+    struct loc_parts parts;
+    loc_line(ctx->src + t->off, &parts);
+    ptx_loc_t loc = { t->off, t->off + t->len };
+    ptx_loc *l = node_new(ctx, PTX_NODE_LOC, sizeof *l, loc);
+    l->file = parts.v[0];
+    l->line = parts.v[1];
+    l->col = parts.v[2];
+    if (parts.name) {
+        ptx_tok name = { (uint32_t)(parts.name - ctx->src), (uint32_t)parts.name_len, 0, { 0 } };
+        l->function_name = tok_name(ctx, &name);
+    }
+    if (parts.inlined) {
+        l->has_inlined_at = 1;
+        l->in_file = parts.v[3];
+        l->in_line = parts.v[4];
+        l->in_col = parts.v[5];
+    }
+    return &l->base;
+}
+
+size_t ptx_label_length(const char *s)
+{
+    const char *p = skip_id(s);
+    if (!p || *p != ':')
+        return 0;
+    return end_of_line(p + 1) ? (size_t)(p + 1 - s) : 0;
+}
+
+ptx_node *ptx_b_label_line(ptx_context *ctx, const ptx_tok *t)
+{
+    ptx_tok name = { t->off, t->len - 1, 0, { 0 } };
+    ptx_loc_t loc = { t->off, t->off + t->len };
+    return ptx_b_label(ctx, &name, loc);
+}
+
+/* An instruction the scanner took whole (ptx_simple_length): the same
+ * builders, in the same order, as the grammar's rules for it. */
+ptx_node *ptx_b_simple(ptx_context *ctx, const ptx_tok *t)
+{
+    const char *p = ctx->src + t->off;
+    ptx_tok guard, *g = NULL;
+    bool neg = false;
+    if (*p == '@') {
+        p++;
+        neg = *p == '!';
+        p += neg;
+        guard = simple_word(ctx, &p, false);
+        g = &guard;
+        p = skip_blanks(p);
+    }
+    ptx_tok opcode = simple_word(ctx, &p, true);
+    uint32_t end = opcode.off + opcode.len;
+    size_t mark = ptx_mark(ctx);
+    for (p = skip_blanks(p); *p != ';'; p = skip_blanks(p)) {
+        if (*p == ',')
+            p = skip_blanks(p + 1);
+        ptx_expr *e;
+        if (*p == '[') {
+            uint32_t open = (uint32_t)(p - ctx->src);
+            p = skip_blanks(p + 1);
+            ptx_tok name = simple_word(ctx, &p, false);
+            size_t inner = ptx_mark(ctx);
+            ptx_expr *a = ptx_b_sym(ctx, &name, NULL);
+            p = skip_blanks(p);
+            if (*p == '+') {
+                p = skip_blanks(p + 1);
+                ptx_tok k = simple_int(ctx, &p);
+                a = ptx_b_binary(ctx, PTX_OP_ADD, a, ptx_b_int(ctx, &k));
+                p = skip_blanks(p);
+            }
+            ptx_b_push(ctx, a);
+            p++;    /* ']' */
+            ptx_loc_t loc = { open, (uint32_t)(p - ctx->src) };
+            e = ptx_b_list(ctx, PTX_EXPR_ADDR, inner, loc);
+        } else if (*p == '0' && ((p[1] | 0x20) == 'f' || (p[1] | 0x20) == 'd')) {
+            /* 0f and 8 hexadecimal digits, or 0d and 16 (the scanner's
+             * pattern) */
+            bool f64 = (p[1] | 0x20) == 'd';
+            ptx_tok k = { (uint32_t)(p - ctx->src), f64 ? 18 : 10, 0, { 0 } };
+            k.u = ptx_hex_bits(p + 2, k.len - 2);
+            p += k.len;
+            e = ptx_b_bits(ctx, &k, f64);
+        } else if (*p == '0' && (p[1] | 0x20) == 'x') {
+            const char *q = skip_hex_int(p + 2);
+            ptx_tok k = { (uint32_t)(p - ctx->src), (uint32_t)(q - p), PTX_INT_HEX, { 0 } };
+            k.u = ptx_hex_bits(p + 2, (size_t)(q - p) - 2);
+            p = q;
+            e = ptx_b_int(ctx, &k);
+        } else if (*p == '{') {
+            /* a vector of names */
+            uint32_t open = (uint32_t)(p - ctx->src);
+            size_t inner = ptx_mark(ctx);
+            for (p = skip_blanks(p + 1);; p = skip_blanks(p + 1)) {
+                ptx_tok name = simple_word(ctx, &p, false);
+                ptx_b_push(ctx, ptx_b_sym(ctx, &name, NULL));
+                p = skip_blanks(p);
+                if (*p == '}')
+                    break;
+            }
+            p++;
+            ptx_loc_t loc = { open, (uint32_t)(p - ctx->src) };
+            e = ptx_b_list(ctx, PTX_EXPR_VEC, inner, loc);
+        } else if (*p == '-') {
+            uint32_t minus = (uint32_t)(p - ctx->src);
+            p++;
+            ptx_tok k = simple_int(ctx, &p);
+            ptx_loc_t loc = { minus, k.off + k.len };
+            e = ptx_b_unary(ctx, PTX_OP_NEG, ptx_b_int(ctx, &k), loc);
+        } else if (*p >= '0' && *p <= '9') {
+            ptx_tok k = simple_int(ctx, &p);
+            e = ptx_b_int(ctx, &k);
+        } else {
+            /* a name, and its selector when a dot follows */
+            ptx_tok name = simple_word(ctx, &p, false);
+            if (*p == '.') {
+                ptx_tok more = simple_word(ctx, &p, true);
+                name.len += more.len;
+                e = ptx_b_dotted_sym(ctx, &name);
+            } else {
+                e = ptx_b_sym(ctx, &name, NULL);
+                const char *q = skip_blanks(p);
+                if (*q == '|') {
+                    /* a pair of destinations: ptx_b_operand makes it one */
+                    q = skip_blanks(q + 1);
+                    ptx_tok second = simple_word(ctx, &q, false);
+                    e = ptx_b_binary(ctx, PTX_OP_BOR, e, ptx_b_sym(ctx, &second, NULL));
+                    p = q;
+                }
+            }
+        }
+        end = (uint32_t)(p - ctx->src);
+        ptx_b_push(ctx, ptx_b_operand(ctx, e));
+    }
+    ptx_loc_t loc = { t->off, end };
+    return ptx_b_instr(ctx, g, neg, &opcode, mark, mark, loc);
+}
+
+/* A run of instructions, .loc lines and labels, built one by one as if
+ * each had been a token of its own (a .loc line starts with '.', which
+ * an instruction never does; a label ends with ':', an instruction with
+ * ';'). */
+ptx_nlist ptx_b_stmts(ptx_context *ctx, ptx_nlist list, const ptx_tok *t)
+{
+    const ptx_stmt_run *r = ptx_stmt_run_at(ctx, t->off, t->len);
+    for (uint32_t i = 0; i < r->n; i++) {
+        ptx_tok piece = { r->pieces[i].off, r->pieces[i].len, 0, { 0 } };
+        ptx_node *n = ctx->src[piece.off] == '.' ? ptx_b_loc_line(ctx, &piece)
+                      : ctx->src[piece.off + piece.len - 1] == ':' ? ptx_b_label_line(ctx, &piece)
+                      : ptx_b_simple(ctx, &piece);
+        list = ptx_b_append(list, n);
+    }
+    return list;
+}
+
+/* ---- data runs -------------------------------------------------------- */
+
+/* 0|[1-9][0-9]{0,18}: a data run's value */
+static const char *skip_run_value(const char *p, uint64_t *v)
+{
+    return skip_plain_decimal(p, 19, v);
+}
+
+/* The word of a run's line at p (".b8 " and so on, blank included): the
+ * bytes it names (1, 2, 4 or 8) and its length; 0 for another word. */
+static unsigned run_word(const char *p, size_t *wlen)
+{
+    unsigned bytes;
+    if (p[0] != '.' || p[1] != 'b')
+        return 0;
+    if (p[2] == '8')
+        bytes = 1;
+    else if (p[2] == '1' && p[3] == '6')
+        bytes = 2;
+    else if (p[2] == '3' && p[3] == '2')
+        bytes = 4;
+    else if (p[2] == '6' && p[3] == '4')
+        bytes = 8;
+    else
+        return 0;
+    *wlen = bytes == 1 ? 3 : 4;
+    return p[*wlen] == ' ' || p[*wlen] == '\t' ? bytes : 0;
+}
+
+/* A label as a run's value: after .b32 and .b64, not a number */
+static bool run_label(unsigned bytes, const char *q)
+{
+    return bytes >= 4 && !is_ch(*q, CH_DIGIT);
+}
+
+static void pack(unsigned char *packed, unsigned width, uint32_t i, uint64_t v)
+{
+    switch (width) {
+    case 1: packed[i] = (unsigned char)v; break;
+    case 2: { uint16_t h = (uint16_t)v; memcpy(packed + 2 * (size_t)i, &h, 2); break; }
+    case 4: { uint32_t w = (uint32_t)v; memcpy(packed + 4 * (size_t)i, &w, 4); break; }
+    default: memcpy(packed + 8 * (size_t)i, &v, 8); break;
+    }
+}
+
+static unsigned width_of(uint64_t v)
+{
+    return v >> 32 ? 8 : v >> 16 ? 4 : v >> 8 ? 2 : 1;
+}
+
+/* A buffer of a ptx_run_buf with room for `need` items of `size` bytes. */
+static void *run_room(ptx_context *ctx, void *buf, size_t *cap, size_t need, size_t size)
+{
+    if (need <= *cap)
+        return buf;
+    size_t n = *cap ? *cap : 4096;
+    while (n < need)
+        n *= 2;
+    void *p = realloc(buf, n * size);
+    if (!p)
+        longjmp(ctx->oom, 1);
+    *cap = n;
+    return p;
+}
+
+/* The first `count` values of run r, packed again `width` bytes each:
+ * wider from the last down, narrower from the first up, in place. */
+static void run_repack(ptx_context *ctx, ptx_run_buf *r, uint32_t count, unsigned width)
+{
+    r->vals = run_room(ctx, r->vals, &r->vals_cap, ((size_t)count + 1) * width, 1);
+    ptx_data old = { .ints = r->vals, .width = (uint8_t)r->width };
+    if (width > r->width)
+        for (uint32_t i = count; i-- > 0;)
+            pack(r->vals, width, i, ptx_data_int(&old, i));
+    else
+        for (uint32_t i = 0; i < count; i++)
+            pack(r->vals, width, i, ptx_data_int(&old, i));
+    r->width = width;
+}
+
+size_t ptx_data_run_length(ptx_context *ctx, const char *s)
+{
+    /* the other buffer than the last run's, which may not be built yet */
+    ptx_run_buf *r = &ctx->run[ctx->run_last ^ 1];
+    const char *end = s, *last = s;
+    uint32_t count = 0, nlines = 0, nsyms = 0;
+    uint64_t max = 0;
+    unsigned first = 0;
+    size_t wlen;
+    if (!run_word(s, &wlen))
+        return 0;
+    r->filled = false;
+    /* the buffers' state is kept in locals while the lines are read: a
+     * store through a byte pointer may alias anything, so fields of *r
+     * would be loaded again after each one */
+    unsigned width = 1;
+    unsigned char *vals = r->vals;
+    uint32_t *line_ends = r->line_ends;
+    uint8_t *line_bytes = r->line_bytes;
+    bool has_ends = false, has_bytes = false;
+    for (const char *p = s;;) {
+        unsigned bytes = run_word(p, &wlen);
+        if (!bytes)
+            break;
+        /* the line's values, separated by commas, or one label; they go
+         * after the run's, and count once the line is whole */
+        const char *q = skip_blanks(p + wlen), *vend;
+        uint32_t c = 0, sym = 0;
+        uint64_t m = 0;
+        if (run_label(bytes, q)) {
+            /* not first: ".param .b32 name" ends a parameter list */
+            const char *e = nlines ? skip_id(q) : NULL;
+            if (!e)
+                break;
+            r->syms = run_room(ctx, r->syms, &r->syms_cap, (size_t)nsyms + 1, sizeof *r->syms);
+            r->sym_spans = run_room(ctx, r->sym_spans, &r->spans_cap, (size_t)nsyms + 1,
+                                    sizeof *r->sym_spans);
+            r->syms[nsyms] = (ptx_data_sym){ count, NULL };
+            r->sym_spans[nsyms] = (ptx_span){ (uint32_t)(q - ctx->src), (uint32_t)(e - q) };
+            ptx_intern_prefetch(ctx, q, (size_t)(e - q));
+            vals = r->vals = run_room(ctx, vals, &r->vals_cap, ((size_t)count + 1) * width, 1);
+            pack(vals, width, count, 0);
+            q = vend = e;
+            c = sym = 1;
+        } else {
+            for (;;) {
+                uint64_t v;
+                q = skip_run_value(q, &v);
+                if (!q)
+                    goto done;
+                if (width < 8 && v >> (8 * width)) {
+                    r->vals = vals;
+                    r->width = width;
+                    run_repack(ctx, r, count + c, width_of(v));
+                    vals = r->vals;
+                    width = r->width;
+                }
+                if (((size_t)count + c + 1) * width > r->vals_cap)
+                    vals = r->vals = run_room(ctx, vals, &r->vals_cap,
+                                              ((size_t)count + c + 1) * width, 1);
+                pack(vals, width, count + c, v);
+                m |= v;
+                c++;
+                vend = q;
+                q = skip_blanks(q);
+                if (*q != ',')
+                    break;
+                q = skip_blanks(q + 1);
+            }
+        }
+        /* then the end of the line, and the next line's indentation; a
+         * run holds at most 2^24 - 1 labels (a longer one goes on in
+         * another run) */
+        if (!(q = end_of_line(q)) || count + c < count || nlines == UINT32_MAX ||
+            nsyms + sym > 0xFFFFFF)
+            break;
+        if (!nlines)
+            first = bytes;
+        if (c != 1 || has_ends) {
+            line_ends = r->line_ends = run_room(ctx, line_ends, &r->ends_cap, (size_t)nlines + 1,
+                                                sizeof *line_ends);
+            if (!has_ends)   /* the lines so far held one value each */
+                for (uint32_t k = 0; k < nlines; k++)
+                    line_ends[k] = k + 1;
+            has_ends = true;
+            line_ends[nlines] = count + c;
+        }
+        if (bytes != first || has_bytes) {
+            line_bytes = r->line_bytes = run_room(ctx, line_bytes, &r->bytes_cap,
+                                                  (size_t)nlines + 1, 1);
+            if (!has_bytes)   /* the lines so far had the first's word */
+                memset(line_bytes, (int)first, nlines);
+            has_bytes = true;
+            line_bytes[nlines] = (uint8_t)bytes;
+        }
+        last = vend;
+        p = end = skip_blanks(q);
+        count += c;
+        nsyms += sym;
+        nlines++;
+        max |= m;
+    }
+done:
+    if (!nlines)
+        return 0;
+    r->vals = vals;
+    r->width = width;
+    r->has_ends = has_ends;
+    r->has_bytes = has_bytes;
+    width = width_of(max);
+    if (width != r->width)   /* a line that was not taken held a wider value */
+        run_repack(ctx, r, count, width);
+    for (uint32_t i = 0; i < nsyms; i++)
+        r->syms[i].name = ptx_intern(ctx, ctx->src + r->sym_spans[i].off, r->sym_spans[i].len);
+    r->filled = true;
+    ctx->run_last ^= 1;
+    r->off = (uint32_t)(s - ctx->src);
+    r->end = (uint32_t)(last - ctx->src);
+    r->count = count;
+    r->nlines = nlines;
+    r->nsyms = nsyms;
+    return (size_t)(end - s);
+}
+
+/* The arena's copy of `n` bytes at p, or NULL when n is 0. */
+static void *run_copy(ptx_context *ctx, const void *p, size_t n)
+{
+    if (!n)
+        return NULL;
+    void *q = ptx_arena_alloc(&ctx->arena, n);
+    memcpy(q, p, n);
+    return q;
+}
+
+/* ".b8 1\n\t.b8 0,7\n.b64 $L__tmp3\n..." as one token, as
+ * ptx_data_run_length took it apart: the values packed at the width that
+ * holds them all; where each line's values end, when a line has more than
+ * one; each line's word, when they differ; the labels.  A run that is
+ * neither of the last two measured is measured again. */
+ptx_node *ptx_b_data_run(ptx_context *ctx, const ptx_tok *t)
+{
+    const ptx_run_buf *r = &ctx->run[ctx->run_last];
+    if (!r->filled || r->off != t->off) {
+        r = &ctx->run[ctx->run_last ^ 1];
+        if (!r->filled || r->off != t->off) {
+            ptx_data_run_length(ctx, ctx->src + t->off);
+            r = &ctx->run[ctx->run_last];
+        }
+    }
+    uint32_t count = r->count, nlines = r->nlines, nsyms = r->nsyms;
+    ptx_loc_t loc = { t->off, r->end };
+    ptx_data *d = node_new(ctx, PTX_NODE_DATA, sizeof *d, loc);
+    size_t wlen = 0;
+    run_word(ctx->src + t->off, &wlen);
+    ptx_tok w = { t->off, (uint32_t)wlen, 0, { 0 } };
+    d->word = tok_name(ctx, &w);
+    d->count = count;
+    d->width = (uint8_t)r->width;
+    d->ints = run_copy(ctx, r->vals, (size_t)count * r->width);
+    d->nlines = nlines;
+    d->line_ends = r->has_ends ? run_copy(ctx, r->line_ends, (size_t)nlines * sizeof *d->line_ends)
+                               : NULL;
+    d->line_bytes = r->has_bytes ? run_copy(ctx, r->line_bytes, nlines) : NULL;
+    d->nsyms = nsyms;
+    d->syms = run_copy(ctx, r->syms, (size_t)nsyms * sizeof *d->syms);
+    return &d->base;
+}
