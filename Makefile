@@ -212,8 +212,17 @@ mutations: $(B)/mutations
 # Every skip of this run is listed at the end (test/skip.sh writes them to
 # SKIP_LOG, which the targets below inherit); REQUIRE_CORPORA=1 makes any
 # skip a failure.
+# make check SANITIZE=1 looks for memory and undefined-behaviour errors:
+# every suite, but those that run over the corpora take 1 file in 8
+# (test/sample.sh), and the build without Check is left to the plain pass
+# (it builds an unsanitized copy, the same in both)
+CHECK_SUITES := unit errors cli json-schema diagnostics build-without-check mistakes hostile examples mutations experiments conformance wild bench-smoke graphs
+ifeq ($(SANITIZE),1)
+CHECK_SUITES := $(filter-out build-without-check,$(CHECK_SUITES))
+export CHECK_SAMPLE := 8
+endif
 check: export SKIP_LOG := $(abspath $(B))/skipped.$(shell echo $$PPID)
-check: unit errors cli json-schema diagnostics build-without-check mistakes hostile examples mutations experiments conformance wild bench-smoke graphs
+check: $(CHECK_SUITES)
 	@if [ -s "$$SKIP_LOG" ]; then \
 	    echo "make check: passed, but these were NOT tested (they need ../shared, ptxas or a tool; REQUIRE_CORPORA=1 makes this a failure):"; \
 	    sed 's/^/    SKIPPED: /' "$$SKIP_LOG"; rm -f "$$SKIP_LOG"; \

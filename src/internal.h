@@ -29,6 +29,12 @@ void *ptx_arena_alloc(ptx_arena *a, size_t size);
 void *ptx_arena_zalloc(ptx_arena *a, size_t size);
 char *ptx_arena_strndup(ptx_arena *a, const char *s, size_t n);
 
+/* A buffer of `bytes`, not zeroed: from 2 MB up mapped with huge pages
+ * asked for (*mapped is then its mapped length), else from malloc (*mapped
+ * 0).  NULL when out of memory.  ptx_big_free takes both back. */
+void *ptx_big_alloc(size_t bytes, size_t *mapped);
+void ptx_big_free(void *p, size_t mapped);
+
 /* ---- interning (intern.c) ------------------------------------------- */
 
 typedef struct ptx_split ptx_split;

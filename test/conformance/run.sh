@@ -49,6 +49,9 @@ if grep -q ' missing$' "$work/files.txt"; then
     echo "conformance: FAIL: no .ptx files in $(sed -n 's/ missing$//p' "$work/files.txt")"
     exit 1
 fi
+. "$here/../sample.sh"
+sample_note conformance
+sampled <"$work/files.txt" >"$work/sampled.txt" && mv "$work/sampled.txt" "$work/files.txt"
 nfiles=$(wc -l <"$work/files.txt")
 # check-file.sh prints one result line per file and exits 0; anything
 # else (it or xargs crashing) fails the run

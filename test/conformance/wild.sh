@@ -36,6 +36,11 @@ awk -F'\t' -v d="$work/lists" 'NR > 1 {
     print $1 > (d "/" v)
 }' "$wild/manifest.tsv" || exit 2
 touch "$work/lists/accept" "$work/lists/reject" "$work/lists/crash"
+. "$here/../sample.sh"
+sample_note wild
+for v in accept reject crash; do
+    sampled <"$work/lists/$v" >"$work/lists/$v.s" && mv "$work/lists/$v.s" "$work/lists/$v"
+done
 nacc=$(wc -l <"$work/lists/accept")
 nrej=$(wc -l <"$work/lists/reject")
 if [ "$nacc" -eq 0 ] || [ "$nrej" -eq 0 ]; then

@@ -29,7 +29,9 @@ elif [ ! -x "$PTXAS" ]; then
 fi
 export PTXAS
 work=$(mktemp -d "${TMPDIR:-/tmp}/ptx-bbcount.XXXXXX") || exit 2
-ls "$shared"/corpus/public/*.ptx >"$work/files.txt" 2>/dev/null
+. "$here/../sample.sh"
+sample_note bbcount
+ls "$shared"/corpus/public/*.ptx 2>/dev/null | sampled >"$work/files.txt"
 n=$(wc -l <"$work/files.txt")
 # and the shapes the corpus lacks: no .address_size, .func only
 ls "$here"/cases/*.ptx >>"$work/files.txt"

@@ -16,7 +16,9 @@ if [ ! -d "$shared/corpus/public" ] || [ ! -d "$shared/ptx-isa/examples" ]; then
 fi
 pass=0 fail=0
 bad() { echo "FAIL $*"; fail=$((fail + 1)); }
-files=$(ls "$shared"/corpus/public/*.ptx "$shared"/ptx-isa/examples/*.ptx) || exit 2
+. test/sample.sh
+sample_note graphs
+files=$(ls "$shared"/corpus/public/*.ptx "$shared"/ptx-isa/examples/*.ptx | sampled) || exit 2
 
 "$B/bra_edges" $files >"$tmp/bra.out"
 rc=$?

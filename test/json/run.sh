@@ -12,7 +12,10 @@ python3 -c 'import jsonschema' 2>/dev/null ||
     exec sh "$here/../skip.sh" "json schema" "python3-jsonschema is not installed"
 set -- "$top"/examples/*.ptx
 if [ -d "$SHARED/corpus/public" ] && [ -d "$SHARED/ptx-isa/examples" ]; then
-    set -- "$@" "$SHARED"/corpus/public/*.ptx "$SHARED"/ptx-isa/examples/*.ptx
+    . "$here/../sample.sh"
+    sample_note "json schema"
+    # shellcheck disable=SC2046
+    set -- "$@" $(ls "$SHARED"/corpus/public/*.ptx "$SHARED"/ptx-isa/examples/*.ptx | sampled)
 else
     sh "$here/../skip.sh" "json schema: corpora" "$SHARED/corpus/public or $SHARED/ptx-isa/examples not found" || exit 1
 fi
