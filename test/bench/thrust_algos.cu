@@ -1,4 +1,4 @@
-// Thrust algorithms over many element types: the dense bench module of
+// Thrust algorithms over three element types: the dense bench module of
 // make bench (tools/bench.sh builds it with nvcc -ptx -arch=sm_90 when nvcc
 // is present).  Each algorithm's dispatch instantiates CUB's tuned kernels
 // for the element type, as a real application's PTX does: many kernels,
@@ -88,13 +88,9 @@ void algorithms(T* a, T* b, T* c, int* keys, int* idx, std::size_t n)
   {                                                                                   \
     algorithms<T>(a, b, c, keys, idx, n);                                             \
   }
-PTX_BENCH_TYPE(signed char, run_schar)
+// Three types, 8, 32 and 64 bits wide, integer and floating point: with
+// all ten of char to double the module was 52.7 MB (1,074 kernels,
+// 1.23 million instructions) and took cicc over ten minutes of CPU.
 PTX_BENCH_TYPE(unsigned char, run_uchar)
-PTX_BENCH_TYPE(short, run_short)
-PTX_BENCH_TYPE(unsigned short, run_ushort)
 PTX_BENCH_TYPE(int, run_int)
-PTX_BENCH_TYPE(unsigned, run_uint)
-PTX_BENCH_TYPE(long long, run_ll)
-PTX_BENCH_TYPE(unsigned long long, run_ull)
-PTX_BENCH_TYPE(float, run_float)
 PTX_BENCH_TYPE(double, run_double)
