@@ -277,6 +277,21 @@ void ptx_b_var_init(ptx_context *ctx, ptx_var *v, ptx_expr *init)
     v->init = init;
 }
 
+/* A declaration as the builders make it: the node, then what a check
+ * needs once the grammar says where the declaration stands (ptx_b_decl_at
+ * and the parameter lists).  Every ptx_decl those get was made by
+ * decl_from. */
+typedef struct built_decl {
+    ptx_decl decl;
+    bool late_align;            /* .align after the type: only kernel
+                                   parameters may */
+} built_decl;
+
+static built_decl *built(ptx_decl *d)
+{
+    return (built_decl *)d;
+}
+
 /* Folds the specifiers into d, checking each appears once and in the
  * order ptxas takes: linkage, space, [.ptr...], .align, .vN, type, with
  * .align also allowed before the space, and after the type in kernel
@@ -317,7 +332,7 @@ static bool apply_specs(ptx_context *ctx, ptx_decl *d, ptx_spec **specs, uint32_
                 d->align = s->val;
             if (stage == P_TYPE) {
                 /* after the type: only kernel parameters; checked later */
-                d->pad |= 1;
+                built(d)->late_align = true;
                 continue;
             }
             at = stage < P_SPACE ? stage : P_ALIGN;
@@ -403,7 +418,8 @@ static bool apply_specs(ptx_context *ctx, ptx_decl *d, ptx_spec **specs, uint32_
 
 static ptx_decl *decl_from(ptx_context *ctx, size_t specs, ptx_loc_t loc)
 {
-    ptx_decl *d = node_new(ctx, PTX_NODE_DECL, sizeof *d, loc);
+    built_decl *b = node_new(ctx, PTX_NODE_DECL, sizeof *b, loc);
+    ptx_decl *d = &b->decl;
     uint32_t n;
     ptx_spec **sp = (ptx_spec **)take(ctx, specs, &n);
     bool bad_type = apply_specs(ctx, d, sp, n);
@@ -467,13 +483,12 @@ static void check_vars(ptx_context *ctx, ptx_decl *d, ptx_decl_site site)
             error_at(ctx, PTX_DIAG_DECL, v->span,
                      "an unsized array needs an initialiser or '.extern'");
     }
-    if ((d->pad & 1) && site != PTX_SITE_ENTRY_PARAM)
+    if (built(d)->late_align && site != PTX_SITE_ENTRY_PARAM)
         error_at(ctx, PTX_DIAG_DECL, d->base.span,
                  "'.align' after the type is only allowed in '.entry' parameter lists");
     if (d->has_ptr && site != PTX_SITE_ENTRY_PARAM)
         error_at(ctx, PTX_DIAG_DECL, d->base.span,
                  "'.ptr' is a kernel parameter attribute: only allowed in '.entry' parameter lists");
-    d->pad = 0;
 }
 
 ptx_node *ptx_b_decl_at(ptx_context *ctx, ptx_decl *d, ptx_decl_site site)

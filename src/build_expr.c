@@ -14,6 +14,7 @@ _Static_assert(sizeof(ptx_expr) == 16, "an expression node is 16 bytes (include/
 /* ptx_instr's small fields fill the room of its node header */
 _Static_assert(sizeof(ptx_instr) == 32, "an instruction is 32 bytes and its operands");
 _Static_assert(offsetof(ptx_instr, kind_) == offsetof(ptx_node, kind) &&
+               offsetof(ptx_instr, flags) == offsetof(ptx_node, flags) &&
                offsetof(ptx_instr, span_) == offsetof(ptx_node, span) &&
                offsetof(ptx_instr, next_) == offsetof(ptx_node, next) &&
                offsetof(ptx_instr, nmods) >= offsetof(ptx_node, span) + sizeof(ptx_span) &&
