@@ -1,9 +1,13 @@
 /* The builders the grammar's actions call: one function per construct, so
  * that each action is one line.  Builders allocate in the context's arena,
  * check what the grammar cannot express (orders, ranges, placements) and
- * report it as a diagnostic. */
+ * report it as a diagnostic.  They live in build_expr.c, build_stmt.c,
+ * build_decl.c and build_module.c, the scanner's fast lane in fastlane.c;
+ * what they share is here.  Lists arrive on the scratch stack. */
 #ifndef PTX_AST_BUILD_H
 #define PTX_AST_BUILD_H
+
+#include <string.h>
 
 #include "internal.h"
 
@@ -59,6 +63,143 @@ typedef struct ptx_parser_state {
  * optional list was not written at all. */
 #define PTX_NO_LIST SIZE_MAX
 
+/* ---- what the builders share ----------------------------------------- */
+
+static inline ptx_span span_of(ptx_loc_t loc)
+{
+    ptx_span s = { loc.off, loc.end - loc.off };
+    return s;
+}
+
+static inline ptx_span tok_span(const ptx_tok *t)
+{
+    ptx_span s = { t->off, t->len };
+    return s;
+}
+
+/* Whether t's text is `word`. */
+static inline bool tok_is(ptx_context *ctx, const ptx_tok *t, const char *word)
+{
+    size_t n = strlen(word);
+    return t->len == n && memcmp(ctx->src + t->off, word, n) == 0;
+}
+
+static inline void error_at(ptx_context *ctx, ptx_diag_code code, ptx_span span,
+                            const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 4, 5)))
+#endif
+    ;
+
+static inline void error_at(ptx_context *ctx, ptx_diag_code code, ptx_span span,
+                            const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    ptx_diag_vadd(ctx, PTX_SEV_ERROR, code, span, fmt, ap);
+    va_end(ap);
+}
+
+static inline bool version_at_least(const ptx_module *m, unsigned major, unsigned minor)
+{
+    return m->version_major > major ||
+           (m->version_major == major && m->version_minor >= minor);
+}
+
+/* t's value, a file index, line or column: above 2^32 - 1 an error, and
+ * UINT32_MAX. */
+static inline uint32_t u32_of(ptx_context *ctx, const ptx_tok *t, const char *what)
+{
+    if (t->u > UINT32_MAX) {
+        error_at(ctx, PTX_DIAG_LITERAL, tok_span(t), "%s %llu is out of range", what,
+                 (unsigned long long)t->u);
+        return UINT32_MAX;
+    }
+    return (uint32_t)t->u;
+}
+
+/* Where the next list begins on the scratch stack. */
+static inline size_t ptx_mark(ptx_context *ctx)
+{
+    return ctx->nscratch;
+}
+
+static inline void ptx_b_push(ptx_context *ctx, void *item)
+{
+    ptx_scratch_push(ctx, item);
+}
+
+/* How many items the scratch holds above `mark` (none for PTX_NO_LIST). */
+static inline size_t above(const ptx_context *ctx, size_t mark)
+{
+    return mark != PTX_NO_LIST && ctx->nscratch > mark ? ctx->nscratch - mark : 0;
+}
+
+/* Nodes of a list in one arena array. */
+static inline void *take(ptx_context *ctx, size_t mark, uint32_t *count)
+{
+    if (mark == PTX_NO_LIST) {
+        *count = 0;
+        return NULL;
+    }
+    return ptx_scratch_take(ctx, mark, count);
+}
+
+/* A cell for an expression node being built.  The builders make each node
+ * on its own; a node with parts then moves them into its `more` block, and
+ * their cells come back here: a parse needs a cell per nesting level, not
+ * per node.  A free cell links to the next by u.i. */
+static inline ptx_expr *cell_new(ptx_context *ctx)
+{
+    ptx_expr *e = ctx->free_exprs;
+    if (e)
+        ctx->free_exprs = (ptx_expr *)(uintptr_t)e->u.i;
+    else
+        e = ptx_arena_alloc(&ctx->arena, sizeof *e);
+    return e;
+}
+
+static inline void cell_free(ptx_context *ctx, ptx_expr *e)
+{
+    e->u.i = (uint64_t)(uintptr_t)ctx->free_exprs;
+    ctx->free_exprs = e;
+}
+
+/* `n` may lead a chain of nodes (a STMTS token after an error): the list
+ * then ends where the chain does. */
+static inline ptx_nlist ptx_b_append(ptx_nlist list, ptx_node *n)
+{
+    if (!n)
+        return list;
+    if (list.last)
+        list.last->next = n;
+    else
+        list.first = n;
+    list.last = n;
+    while (list.last->next)
+        list.last = list.last->next;
+    return list;
+}
+
+static inline ptx_nlist ptx_b_none(void)
+{
+    ptx_nlist none = { NULL, NULL };
+    return none;
+}
+
+/* After error recovery: drop half-built lists; true when parsing must stop. */
+static inline bool ptx_b_recover(ptx_context *ctx)
+{
+    ctx->nscratch = 0;
+    return ctx->stopped;
+}
+
+/* The first 'name = value' item in e, a list or a list nested in it
+ * (build_expr.c). */
+const ptx_expr *ptx_expr_find_field(const ptx_expr *e);
+/* The pragmas of PTX ISA 9.0; ptxas refuses any other (build_stmt.c). */
+void ptx_check_pragmas(ptx_context *ctx, const ptx_name **s, uint32_t n, ptx_loc_t loc);
+
 /* Where a declaration stands: the checks differ. */
 typedef enum ptx_decl_site {
     PTX_SITE_MODULE, PTX_SITE_BODY, PTX_SITE_ENTRY_PARAM, PTX_SITE_FUNC_PARAM,
@@ -80,7 +221,6 @@ typedef struct ptx_spec {
     uint64_t unified[2];
 } ptx_spec;
 
-size_t ptx_mark(ptx_context *ctx);
 
 /* expressions */
 ptx_expr *ptx_b_int(ptx_context *ctx, const ptx_tok *t);
@@ -134,7 +274,6 @@ ptx_expr *ptx_b_addr_suffix(ptx_context *ctx, ptx_expr *addr, const ptx_tok *wor
 ptx_expr *ptx_b_apply(ptx_context *ctx, const ptx_tok *fn, bool fn_is_int, ptx_expr *a, ptx_loc_t loc);
 /* a whole operand: a top-level (x) becomes a one-item list, a|b a pair */
 ptx_expr *ptx_b_operand(ptx_context *ctx, ptx_expr *e);
-void ptx_b_push(ptx_context *ctx, void *item);
 ptx_expr *ptx_b_field(ptx_context *ctx, const ptx_tok *name, ptx_expr *value, ptx_loc_t loc);
 ptx_expr *ptx_b_range(ptx_context *ctx, const ptx_tok *name, const ptx_tok *n, ptx_loc_t loc);
 
@@ -153,8 +292,6 @@ ptx_node *ptx_b_callproto(ptx_context *ctx, const ptx_tok *label, size_t ret,
                           size_t params, size_t dirs, ptx_loc_t loc);
 ptx_node *ptx_b_targets(ptx_context *ctx, const ptx_tok *label, bool branch,
                         size_t names, ptx_loc_t loc);
-ptx_nlist ptx_b_append(ptx_nlist list, ptx_node *n);
-ptx_nlist ptx_b_none(void);
 /* The statements of a STMTS token, appended to `list` in order. */
 ptx_nlist ptx_b_stmts(ptx_context *ctx, ptx_nlist list, const ptx_tok *t);
 
@@ -197,8 +334,5 @@ void ptx_b_version(ptx_context *ctx, const ptx_tok *t, ptx_loc_t loc);
 void ptx_b_target(ptx_context *ctx, size_t names, ptx_loc_t loc);
 void ptx_b_address_size(ptx_context *ctx, const ptx_tok *t, ptx_loc_t loc);
 void ptx_b_module(ptx_context *ctx, ptx_nlist items);
-
-/* After error recovery: drop half-built lists; true when parsing must stop. */
-bool ptx_b_recover(ptx_context *ctx);
 
 #endif

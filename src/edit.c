@@ -227,7 +227,7 @@ static ptx_status list_insert(ptx_node **head, ptx_node *before, ptx_node *node)
     if (!link || node == before)
         return PTX_ERR_USAGE;
     node->next = before;
-    node->pad[2] |= PTX_NODE_EDITED;
+    node->flags |= PTX_NODE_EDITED;
     *link = node;
     return PTX_OK;
 }
@@ -239,7 +239,7 @@ static ptx_status list_insert_after(ptx_node **head, ptx_node *after, ptx_node *
     if (!link_of(head, after) || node == after)
         return PTX_ERR_USAGE;
     node->next = after->next;
-    node->pad[2] |= PTX_NODE_EDITED;
+    node->flags |= PTX_NODE_EDITED;
     after->next = node;
     return PTX_OK;
 }
@@ -254,7 +254,7 @@ static bool blank(char c)
  * line when it is alone on it, so that no empty line is left behind. */
 static bool record_removed(ptx_context *ctx, const ptx_node *node, const ptx_node *by)
 {
-    if ((node->pad[2] & PTX_NODE_EDITED) || node->span.off == PTX_NO_OFFSET ||
+    if ((node->flags & PTX_NODE_EDITED) || node->span.off == PTX_NO_OFFSET ||
         (uint64_t)node->span.off + node->span.len > ctx->srclen)
         return true;
     uint32_t a = node->span.off, b = a + node->span.len;
@@ -289,8 +289,6 @@ static bool record_removed(ptx_context *ctx, const ptx_node *node, const ptx_nod
         ctx->removedcap = cap;
     }
     ctx->removed[ctx->nremoved++] = (ptx_removed){ { a, b - a }, whole, by };
-    if (by)
-        ((ptx_node *)by)->pad[2] |= PTX_NODE_REPLACING;
     return true;
 }
 
@@ -314,7 +312,7 @@ static ptx_status list_replace(ptx_context *ctx, ptx_node **head, ptx_node *old,
     if (!record_removed(ctx, old, node))
         return PTX_ERR_NOMEM;
     node->next = old->next;
-    node->pad[2] |= PTX_NODE_EDITED;
+    node->flags |= PTX_NODE_EDITED;
     *link = node;
     old->next = NULL;
     return PTX_OK;
@@ -570,7 +568,7 @@ ptx_status ptx_parse_statements(ptx_context *ctx, const char *text, size_t len,
         return PTX_ERR_INPUT;
     *first = ((const ptx_func *)item)->body->first;
     for (ptx_node *s = *first; s; s = s->next)
-        s->pad[2] |= PTX_NODE_EDITED;
+        s->flags |= PTX_NODE_EDITED;
     return PTX_OK;
 }
 

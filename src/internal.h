@@ -114,7 +114,7 @@ ptx_split *ptx_intern_split(ptx_context *ctx, const char *s, size_t len);
 #define ptx_name_is(n, lit) \
     ((n)->len == sizeof(lit) - 1 && memcmp((n)->text, lit, sizeof(lit) - 1) == 0)
 
-/* ---- expression nodes (ast.c) ---------------------------------------- */
+/* ---- expression nodes (build_expr.c) ---------------------------------------- */
 
 typedef union ptx_leaf_value {
     uint64_t i;
@@ -137,7 +137,7 @@ void ptx_expr_set_parts(ptx_context *ctx, ptx_expr *e, ptx_expr_kind kind, uint8
 /* A run of one-token statements (instructions of the common shape, .loc
  * lines and labels, each starting its line) that the scanner took as one
  * STMTS token (grammar/ptx.l): where each one is, for ptx_b_stmts
- * (ast.c). */
+ * (fastlane.c). */
 enum { PTX_RUN_PIECES = 4096 };
 typedef struct ptx_stmt_run {
     uint32_t off;             /* the token's offset: which run this is */
@@ -145,7 +145,7 @@ typedef struct ptx_stmt_run {
     ptx_span pieces[PTX_RUN_PIECES];
 } ptx_stmt_run;
 
-/* A data run that ptx_data_run_length measured (ast.c), taken apart on
+/* A data run that ptx_data_run_length measured (fastlane.c), taken apart on
  * the way, so that ptx_b_data_run copies it instead of reading the text
  * again.  The buffers are reused from run to run. */
 typedef struct ptx_run_buf {
@@ -203,7 +203,7 @@ struct ptx_context {
     size_t nscratch, scratchcap;
 
     struct ptx_isa_memo *isa_memo;  /* accepted instruction shapes (isa.c) */
-    ptx_run_buf run[2];       /* the last data run measured (ast.c), and the
+    ptx_run_buf run[2];       /* the last data run measured (fastlane.c), and the
                                  one before: the scanner reads a token ahead
                                  of the parser, and a line such as
                                  ".b32 .debug_loc+39" after a run is measured
@@ -214,7 +214,7 @@ struct ptx_context {
     unsigned stmt_run_last;
     unsigned expr_depth;      /* open parentheses/braces/brackets in an operand */
     struct ptx_expr *free_exprs;  /* expression cells whose contents were moved
-                                     into an array (ast.c), linked by u.i */
+                                     into an array (build_expr.c), linked by u.i */
     ptx_module *module;
     ptx_removed *removed;     /* source text of removed nodes (edit.c),
                                  malloc'd; the lossless printer leaves it out */
@@ -318,7 +318,7 @@ void ptx_sema_run(ptx_context *ctx, ptx_module *m);
 bool ptx_isa_knows(const ptx_name *opcode);
 
 /* Whether `name` is an architecture a .target may name first ("sm_90a",
- * "compute_80"): ast.c's table of targets. */
+ * "compute_80"): build_module.c's table of targets. */
 bool ptx_target_is_arch(const char *name);
 
 /* ---- version gates of directives (gates.c) ---------------------------- */

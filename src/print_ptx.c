@@ -23,6 +23,9 @@ typedef struct printer {
     uint32_t pos;               /* source before pos is written or dropped */
     ptx_removed *removed;       /* the text of removed nodes, sorted */
     size_t nremoved, ri;
+    const ptx_removed **replaced;   /* those a node replaced, by the node's
+                                   address, then by offset */
+    size_t nreplaced;
     const char *eol;            /* "\n", or "\r\n" for a CRLF source */
     const char *prefix;         /* lossless: indentation of an edited node */
     uint32_t prefix_len;
@@ -80,7 +83,7 @@ static void start_line(printer *p, unsigned indent)
 
 static bool is_edited(const ptx_node *n)
 {
-    return n->span.off == PTX_NO_OFFSET || (n->pad[2] & PTX_NODE_EDITED);
+    return n->span.off == PTX_NO_OFFSET || (n->flags & PTX_NODE_EDITED);
 }
 
 static uint32_t end_of(const ptx_node *n)
@@ -770,15 +773,19 @@ static uint32_t header_end(const ptx_module *m)
     return end;
 }
 
-/* The removed text that node n replaced, or NULL. */
+/* The removed text that node n replaced (the first in the source if it
+ * replaced several), or NULL. */
 static const ptx_removed *replaced_by(const printer *p, const ptx_node *n)
 {
-    if (!(n->pad[2] & PTX_NODE_REPLACING))
-        return NULL;
-    for (size_t i = 0; i < p->nremoved; i++)
-        if (p->removed[i].by == n)
-            return &p->removed[i];
-    return NULL;
+    size_t lo = 0, hi = p->nreplaced;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if ((uintptr_t)p->replaced[mid]->by < (uintptr_t)n)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo < p->nreplaced && p->replaced[lo]->by == n ? p->replaced[lo] : NULL;
 }
 
 /* The lossless layout of one event: `depth` as ptx_iter_depth. */
@@ -886,6 +893,14 @@ static int by_offset(const void *a, const void *b)
 {
     uint32_t x = ((const ptx_removed *)a)->span.off, y = ((const ptx_removed *)b)->span.off;
     return x < y ? -1 : x > y;
+}
+
+static int by_node(const void *a, const void *b)
+{
+    const ptx_removed *x = *(const ptx_removed *const *)a, *y = *(const ptx_removed *const *)b;
+    if (x->by != y->by)
+        return (uintptr_t)x->by < (uintptr_t)y->by ? -1 : 1;
+    return by_offset(x, y);
 }
 
 /* ---- --function: what the accepted functions name ------------------- */
@@ -1048,12 +1063,22 @@ static ptx_status print_layout(const ptx_context *ctx, const ptx_module *m, bool
             memcpy(p->removed, rm, n * sizeof *rm);
             qsort(p->removed, n, sizeof *p->removed, by_offset);
             p->nremoved = n;
+            p->replaced = malloc(n * sizeof *p->replaced);
+            if (!p->replaced) {
+                free(p->removed);
+                return ptx_printer_close(o, it, PTX_ERR_NOMEM);
+            }
+            for (size_t i = 0; i < n; i++)
+                if (p->removed[i].by)
+                    p->replaced[p->nreplaced++] = &p->removed[i];
+            qsort(p->replaced, p->nreplaced, sizeof *p->replaced, by_node);
         }
     }
     needed need = { 0 };
     if (filter && (st = need_collect(&need, m, filter, filter_user)) != PTX_OK) {
         free(need.slots);
         free(p->removed);
+        free(p->replaced);
         return ptx_printer_close(o, it, st);
     }
     if (!p->lossless)
@@ -1097,6 +1122,7 @@ static ptx_status print_layout(const ptx_context *ctx, const ptx_module *m, bool
             nl(p);
     }
     free(p->removed);
+    free(p->replaced);
     free(need.slots);
     return ptx_printer_close(o, it, st);
 }

@@ -293,17 +293,17 @@ typedef enum ptx_node_kind {
 typedef struct ptx_node ptx_node;
 struct ptx_node {
     uint8_t kind;       /* ptx_node_kind */
-    uint8_t pad[3];     /* pad[2]: PTX_NODE_EDITED (an instruction's `flags`) */
+    uint8_t kind_data[2];   /* ptx_instr's family and guard_neg; 0 in
+                               the other kinds */
+    uint8_t flags;      /* PTX_NODE_EDITED; an instruction's PTX_INSTR_* */
     ptx_span span;
     ptx_node *next;     /* next sibling, NULL at the end */
 };
 
-/* In pad[2] of a node: the editing API put it where it is (inserted, or
+/* In `flags` of a node: the editing API put it where it is (inserted, or
  * in place of another), so its span, if any, does not say where it
  * stands: printers write it in the canonical layout. */
 #define PTX_NODE_EDITED 0x80
-/* internal, in pad[2]: the node replaced an unedited one (edit.c) */
-#define PTX_NODE_REPLACING 0x40
 
 typedef struct ptx_block {
     ptx_node base;
@@ -337,7 +337,6 @@ typedef struct ptx_decl {
     uint8_t attrs;              /* PTX_ATTR_* */
     uint8_t has_ptr;            /* .ptr kernel-parameter attribute present */
     uint8_t ptr_space;          /* ptx_space after .ptr, or NONE */
-    uint8_t pad;
     uint32_t ptr_align;         /* .ptr ... .align N; 0 when absent */
     uint64_t unified[2];        /* .attribute(.unified(a, b)) */
     uint32_t nvars;
@@ -485,7 +484,7 @@ typedef struct ptx_mod {
 enum {
     PTX_INSTR_SHARED_MODS = 1,  /* internal: `mods` is shared (see ptx_mod) */
     PTX_INSTR_GUARD = 2,        /* it has a guard: ptx_instr_guard */
-    PTX_INSTR_EDITED = PTX_NODE_EDITED  /* the node's edited flag */
+    PTX_INSTR_EDITED = PTX_NODE_EDITED  /* base.flags' PTX_NODE_EDITED */
 };
 
 /* An instruction: 32 bytes and its operands.  Its small fields sit in the
@@ -497,7 +496,7 @@ typedef struct ptx_instr {
             uint8_t kind_;      /* base.kind */
             uint8_t family;     /* ptx_family (ptx/isa.h); NONE if unknown */
             uint8_t guard_neg;  /* the guard is @!p */
-            uint8_t flags;      /* PTX_INSTR_* */
+            uint8_t flags;      /* base.flags: PTX_INSTR_* */
             ptx_span span_;     /* base.span */
             uint16_t nmods;     /* at most 65535, as nops: more is an error */
             uint16_t nops;

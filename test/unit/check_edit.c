@@ -193,6 +193,41 @@ START_TEST(remove_and_replace_keep_comments)
 }
 END_TEST
 
+/* Each replacing node takes the place of the node it replaced, however
+ * many nodes replace others, and a node inserted beside them replaces
+ * nothing; PTX_NODE_EDITED marks what the editing API placed and nothing
+ * else. */
+START_TEST(replacements_land_where_their_nodes_were)
+{
+    ptx_context *ctx;
+    const ptx_module *m = parse(&ctx, body_src);
+    ptx_block *body = ptx_find_function(m, "k")->body;
+    ptx_node *ret = stmt(m, "ret");
+    ptx_instr *ex = ptx_new_instr(ctx, "exit", NULL, 0);
+    ptx_instr *trap = ptx_new_instr(ctx, "trap", NULL, 0);
+    ptx_instr *bar = membar(ctx);
+    ck_assert_ptr_nonnull(ex);
+    ck_assert_ptr_nonnull(trap);
+    ck_assert_int_eq(ptx_replace(ctx, body, stmt(m, "add"), &trap->base), PTX_OK);
+    ck_assert_int_eq(ptx_replace(ctx, body, stmt(m, "mov"), &ex->base), PTX_OK);
+    ck_assert_int_eq(ptx_insert_before(body, ret, &bar->base), PTX_OK);
+    ck_assert_uint_eq(ex->base.flags & PTX_NODE_EDITED, PTX_NODE_EDITED);
+    ck_assert_uint_eq(bar->flags & PTX_INSTR_EDITED, PTX_INSTR_EDITED);
+    ck_assert_uint_eq(ret->flags & PTX_NODE_EDITED, 0);
+    ck_assert_uint_eq(stmt(m, "setp")->flags & PTX_NODE_EDITED, 0);
+    char *got = lossless(ctx, m);
+    char *a = with(body_src, "\tmov.u32 %r1, 1; // one\n", "\texit;\n", "\tmov.u32 %r1, 1; // one\n");
+    char *b = with(a, "\tadd.s32  %r2, %r1,   2;\n", "\ttrap;\n", "\tadd.s32  %r2, %r1,   2;\n");
+    char *want = with(b, "\tret;\n", "\tmembar.gl;\n\tret;\n", "\tret;\n");
+    check_same(got, want);
+    free(a);
+    free(b);
+    free(want);
+    free(got);
+    ptx_context_free(ctx);
+}
+END_TEST
+
 START_TEST(module_items_insert_remove_replace)
 {
     static const char src[] = HDR ".global .u32 a;\n// b\n.global .u32 b;\n.entry e() { ret; }\n";
@@ -472,6 +507,7 @@ Suite *edit_suite(void)
     tcase_add_test(t, insert_after_a_statement_with_a_comment);
     tcase_add_test(t, insert_after_a_declaration);
     tcase_add_test(t, remove_and_replace_keep_comments);
+    tcase_add_test(t, replacements_land_where_their_nodes_were);
     tcase_add_test(t, module_items_insert_remove_replace);
     tcase_add_test(t, operands_of_every_kind);
     tcase_add_test(t, new_instr_is_checked_against_the_tables);

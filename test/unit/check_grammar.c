@@ -1,7 +1,8 @@
 /* Suite "grammar": the constructs of LANGUAGE.md (module, declarations,
  * functions, statements, operands) are accepted and built into the right
- * tree; each check of src/ast.c rejects what it is for; spans, interning,
- * deep nesting, the error limit and error recovery. */
+ * tree; each check of the builders (src/build_*.c) rejects what it is
+ * for; spans, interning, deep nesting, the error limit and error
+ * recovery. */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>

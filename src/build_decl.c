@@ -1,0 +1,613 @@
+/* The builders of declarations and functions: declaration specifiers
+ * (linkage, state space, .align, vector size, type, .ptr, .attribute)
+ * and their order, variables with their dimensions, register ranges and
+ * initialisers, the checks that depend on where a declaration stands
+ * (module, body, parameter lists), function directives (.maxntid,
+ * .noreturn...), .entry and .func heads, and .callprototype. */
+#include <stdio.h>
+#include <string.h>
+
+#include "ast_build.h"
+
+/* ---- function directives ----------------------------------------------- */
+
+static const uint8_t fdir_arity[PTX_FDIR_COUNT][2] = {   /* min, max values */
+    [PTX_FDIR_MAXNREG] = { 1, 1 }, [PTX_FDIR_MAXNTID] = { 1, 3 },
+    [PTX_FDIR_REQNTID] = { 1, 3 }, [PTX_FDIR_MINNCTAPERSM] = { 1, 1 },
+    [PTX_FDIR_MAXNCTAPERSM] = { 1, 1 }, [PTX_FDIR_REQNCTAPERCLUSTER] = { 1, 3 },
+    [PTX_FDIR_EXPLICITCLUSTER] = { 0, 0 }, [PTX_FDIR_MAXCLUSTERRANK] = { 1, 1 },
+    [PTX_FDIR_BLOCKSARECLUSTERS] = { 0, 0 }, [PTX_FDIR_LOCAL_MAXNREG] = { 1, 1 },
+    [PTX_FDIR_NORETURN] = { 0, 0 }, [PTX_FDIR_ABI_PRESERVE] = { 1, 1 },
+    [PTX_FDIR_ABI_PRESERVE_CONTROL] = { 1, 1 },
+};
+
+void ptx_b_fdir(ptx_context *ctx, const ptx_tok *kind, size_t values, ptx_loc_t loc)
+{
+    ptx_fdir *d = ptx_arena_zalloc(&ctx->arena, sizeof *d);
+    d->kind = (uint8_t)kind->k;
+    d->span = span_of(loc);
+    uint32_t n;
+    ptx_expr **vals = (ptx_expr **)take(ctx, values, &n);
+    const char *name = ptx_fdir_name(kind->k);
+    ptx_gate(ctx, name, d->span);
+    if (n < fdir_arity[kind->k][0] || n > fdir_arity[kind->k][1]) {
+        if (fdir_arity[kind->k][1] == 0)
+            error_at(ctx, PTX_DIAG_DIRECTIVE, d->span, "'%s' takes no value", name);
+        else if (fdir_arity[kind->k][1] == 1)
+            error_at(ctx, PTX_DIAG_DIRECTIVE, d->span, "'%s' takes one value", name);
+        else
+            error_at(ctx, PTX_DIAG_DIRECTIVE, d->span, "'%s' takes one to three values", name);
+        if (n > 3)
+            n = 3;
+    }
+    d->nvals = (uint8_t)n;
+    for (uint32_t i = 0; i < n; i++) {
+        if (ptx_expr_int(vals[i]) > UINT32_MAX)
+            error_at(ctx, PTX_DIAG_LITERAL, ptx_expr_span(vals[i]),
+                     "'%s' value %llu is out of range (at most 4294967295)", name,
+                     (unsigned long long)ptx_expr_int(vals[i]));
+        d->vals[i] = (uint32_t)ptx_expr_int(vals[i]);
+    }
+    ptx_scratch_push(ctx, d);
+}
+
+void ptx_b_fdir_pragma(ptx_context *ctx, size_t strings, ptx_loc_t loc)
+{
+    ptx_fdir *d = ptx_arena_zalloc(&ctx->arena, sizeof *d);
+    d->kind = PTX_FDIR_PRAGMA;
+    d->span = span_of(loc);
+    uint32_t n;
+    d->strings = (const ptx_name **)take(ctx, strings, &n);
+    ptx_gate(ctx, ".pragma", d->span);
+    ptx_check_pragmas(ctx, d->strings, n, loc);
+    d->nvals = (uint8_t)(n > 255 ? 255 : n);
+    ptx_scratch_push(ctx, d);
+}
+
+static ptx_fdir *take_fdirs(ptx_context *ctx, size_t mark, uint32_t *count)
+{
+    uint32_t n;
+    ptx_fdir **ds = (ptx_fdir **)take(ctx, mark, &n);
+    ptx_fdir *out = NULL;
+    if (n) {
+        out = ptx_arena_alloc(&ctx->arena, n * sizeof *out);
+        for (uint32_t i = 0; i < n; i++)
+            out[i] = *ds[i];
+    }
+    *count = n;
+    return out;
+}
+
+static bool is_func_dir(unsigned k)
+{
+    return k == PTX_FDIR_NORETURN || k == PTX_FDIR_ABI_PRESERVE ||
+           k == PTX_FDIR_ABI_PRESERVE_CONTROL;
+}
+
+/* .func and .callprototype: only .noreturn, .abi_preserve,
+ * .abi_preserve_control, in that order, each once; .func also takes
+ * .local_maxnreg and .pragma. */
+static void check_func_dirs(ptx_context *ctx, const ptx_fdir *d, uint32_t n,
+                            bool has_ret, const char *what)
+{
+    int last = -1;
+    for (uint32_t i = 0; i < n; i++) {
+        bool func = strcmp(what, ".func") == 0;
+        if (func && (d[i].kind == PTX_FDIR_PRAGMA || d[i].kind == PTX_FDIR_LOCAL_MAXNREG))
+            continue;
+        if (!is_func_dir(d[i].kind)) {
+            error_at(ctx, PTX_DIAG_DIRECTIVE, d[i].span, "'%s' is not allowed on '%s'",
+                     ptx_fdir_name(d[i].kind), what);
+            continue;
+        }
+        if ((int)d[i].kind <= last)
+            error_at(ctx, PTX_DIAG_DIRECTIVE, d[i].span,
+                     "'%s' is out of place: write .noreturn, .abi_preserve, .abi_preserve_control in this order, each once",
+                     ptx_fdir_name(d[i].kind));
+        last = d[i].kind;
+        if (d[i].kind == PTX_FDIR_NORETURN && has_ret)
+            error_at(ctx, PTX_DIAG_DIRECTIVE, d[i].span,
+                     "'.noreturn' is not allowed on a function with a return parameter");
+    }
+}
+
+static void check_entry_dirs(ptx_context *ctx, const ptx_fdir *d, uint32_t n)
+{
+    const ptx_fdir *seen[PTX_FDIR_COUNT] = { 0 };
+    for (uint32_t i = 0; i < n; i++) {
+        if (is_func_dir(d[i].kind)) {
+            error_at(ctx, PTX_DIAG_DIRECTIVE, d[i].span, "'%s' is not allowed on '.entry'",
+                     ptx_fdir_name(d[i].kind));
+            continue;
+        }
+        /* ptxas takes a directive given twice */
+        seen[d[i].kind] = &d[i];
+    }
+    if (seen[PTX_FDIR_MAXNTID] && seen[PTX_FDIR_REQNTID])
+        error_at(ctx, PTX_DIAG_DIRECTIVE, seen[PTX_FDIR_REQNTID]->span,
+                 "'.maxntid' and '.reqntid' cannot both be given");
+    if (seen[PTX_FDIR_MAXCLUSTERRANK] && seen[PTX_FDIR_REQNCTAPERCLUSTER])
+        error_at(ctx, PTX_DIAG_DIRECTIVE, seen[PTX_FDIR_MAXCLUSTERRANK]->span,
+                 "'.maxclusterrank' and '.reqnctapercluster' cannot both be given");
+    if (seen[PTX_FDIR_BLOCKSARECLUSTERS] &&
+        (!seen[PTX_FDIR_REQNTID] || !seen[PTX_FDIR_REQNCTAPERCLUSTER]))
+        error_at(ctx, PTX_DIAG_DIRECTIVE, seen[PTX_FDIR_BLOCKSARECLUSTERS]->span,
+                 "'.blocksareclusters' needs both '.reqntid' and '.reqnctapercluster'");
+    const ptx_module *m = ctx->module;
+    if (seen[PTX_FDIR_MAXNCTAPERSM] && m &&
+        (m->version_major > 2 || (m->version_major == 2 && m->version_minor >= 1)))
+        error_at(ctx, PTX_DIAG_UNSUPPORTED, seen[PTX_FDIR_MAXNCTAPERSM]->span,
+                 "'.maxnctapersm' is not supported as of PTX ISA 2.1");
+}
+
+/* ---- declarations ----------------------------------------------------- */
+
+unsigned ptx_type_bits(unsigned t)
+{
+    switch (t) {
+    case PTX_TYPE_S8: case PTX_TYPE_U8: case PTX_TYPE_B8: return 8;
+    case PTX_TYPE_S16: case PTX_TYPE_U16: case PTX_TYPE_B16: case PTX_TYPE_F16: return 16;
+    case PTX_TYPE_S32: case PTX_TYPE_U32: case PTX_TYPE_B32: case PTX_TYPE_F32:
+    case PTX_TYPE_F16X2: return 32;
+    case PTX_TYPE_S64: case PTX_TYPE_U64: case PTX_TYPE_B64: case PTX_TYPE_F64: return 64;
+    case PTX_TYPE_B128: return 128;
+    default: return 0;
+    }
+}
+
+static const char *const instruction_only_types[] = {
+    ".bf16", ".bf16x2", ".tf32", ".e4m3", ".e5m2", ".e2m3", ".e3m2", ".e2m1",
+    ".ue8m0", ".ue4m3", ".s2f6", ".e4m3x2", ".e5m2x2", ".e2m3x2", ".e3m2x2",
+    ".e2m1x2", ".ue8m0x2", ".s2f6x2", ".e4m3x4", ".e5m2x4", ".e2m3x4",
+    ".e3m2x4", ".e2m1x4", ".f32x2", ".u16x2", ".s16x2", ".u4", ".s4", ".b1",
+};
+
+void ptx_b_spec(ptx_context *ctx, ptx_spec_kind kind, const ptx_tok *t, ptx_loc_t loc)
+{
+    ptx_spec *s = ptx_arena_zalloc(&ctx->arena, sizeof *s);
+    s->kind = (uint8_t)kind;
+    s->span = span_of(loc);
+    switch (kind) {
+    case PTX_SPEC_ALIGN:
+        if (t->u == 0 || t->u > UINT32_MAX || (t->u & (t->u - 1))) {
+            error_at(ctx, PTX_DIAG_DECL, s->span, "alignment %llu is not a power of two below 2^32",
+                     (unsigned long long)t->u);
+            s->val = 1;
+        } else {
+            s->val = (uint32_t)t->u;
+        }
+        break;
+    case PTX_SPEC_WORD:
+        s->word = tok_name(ctx, t);
+        break;
+    default:
+        s->val = t->k;
+        break;
+    }
+    if (kind == PTX_SPEC_PTR)
+        ptx_gate(ctx, ".ptr", s->span);
+    else if (kind == PTX_SPEC_LINK || (kind == PTX_SPEC_TYPE && (t->k == PTX_TYPE_TEXREF ||
+             t->k == PTX_TYPE_SAMPLERREF || t->k == PTX_TYPE_SURFREF)))
+        ptx_gate(ctx, kind == PTX_SPEC_LINK ? ptx_linkage_name(t->k) : ptx_type_name(t->k), s->span);
+    ptx_scratch_push(ctx, s);
+}
+
+ptx_spec *ptx_b_attr(ptx_context *ctx, const ptx_tok *word, const ptx_tok *a,
+                     const ptx_tok *b, ptx_loc_t loc)
+{
+    ptx_spec *s = ptx_arena_zalloc(&ctx->arena, sizeof *s);
+    s->span = span_of(loc);
+    if (!a && tok_is(ctx, word, ".managed")) {
+        s->attrs = PTX_ATTR_MANAGED;
+    } else if (a && tok_is(ctx, word, ".unified")) {
+        ptx_gate(ctx, ".unified", s->span);
+        s->attrs = PTX_ATTR_UNIFIED;
+        s->unified[0] = a->u;
+        s->unified[1] = b->u;
+    } else {
+        error_at(ctx, PTX_DIAG_DECL, s->span,
+                 "unknown attribute '%.*s': expected .managed or .unified(UUID1, UUID2)",
+                 (int)word->len, ctx->src + word->off);
+    }
+    return s;
+}
+
+ptx_spec *ptx_b_attr_merge(ptx_context *ctx, ptx_spec *a, ptx_spec *b)
+{
+    if (a->attrs & b->attrs)
+        error_at(ctx, PTX_DIAG_DECL, b->span, "attribute given twice");
+    a->attrs |= b->attrs;
+    if (b->attrs & PTX_ATTR_UNIFIED) {
+        a->unified[0] = b->unified[0];
+        a->unified[1] = b->unified[1];
+    }
+    a->span.len = b->span.off + b->span.len - a->span.off;
+    return a;
+}
+
+ptx_spec *ptx_b_attr_spec(ptx_context *ctx, ptx_spec *attrs, ptx_loc_t loc)
+{
+    ptx_gate(ctx, ".attribute", span_of(loc));
+    attrs->kind = attrs->attrs & PTX_ATTR_UNIFIED ? PTX_SPEC_ATTR_UNIFIED : PTX_SPEC_ATTR_MANAGED;
+    attrs->span = span_of(loc);
+    return attrs;
+}
+
+ptx_var *ptx_b_var(ptx_context *ctx, const ptx_tok *name, bool sink)
+{
+    ptx_var *v = ptx_arena_zalloc(&ctx->arena, sizeof *v);
+    v->name = sink ? ptx_intern(ctx, "_", 1) : tok_name(ctx, name);
+    v->span = tok_span(name);
+    return v;
+}
+
+void ptx_b_var_dim(ptx_context *ctx, ptx_var *v, const ptx_tok *n, ptx_loc_t loc)
+{
+    uint64_t *dims = ptx_arena_alloc(&ctx->arena, (v->ndims + 1) * sizeof *dims);
+    if (v->ndims)
+        memcpy(dims, v->dims, v->ndims * sizeof *dims);
+    if (!n && v->ndims)
+        error_at(ctx, PTX_DIAG_DECL, span_of(loc),
+                 "only the first dimension of an array may be left unsized");
+    if (!n && !v->ndims)
+        v->unsized = 1;
+    dims[v->ndims++] = n ? n->u : 0;
+    v->dims = dims;
+    v->span.len = loc.end - v->span.off;
+}
+
+void ptx_b_var_range(ptx_context *ctx, ptx_var *v, const ptx_tok *n, ptx_loc_t loc)
+{
+    (void)loc;
+    v->has_range = 1;
+    if (n->u > UINT32_MAX) {
+        error_at(ctx, PTX_DIAG_DECL, tok_span(n),
+                 "register count in '<%llu>' is above the limit of %u",
+                 (unsigned long long)n->u, (unsigned)UINT32_MAX);
+        v->range = UINT32_MAX;
+    } else {
+        v->range = (uint32_t)n->u;
+    }
+    v->span.len = n->off + n->len + 1 - v->span.off;
+}
+
+void ptx_b_var_init(ptx_context *ctx, ptx_var *v, ptx_expr *init)
+{
+    (void)ctx;
+    v->init = init;
+}
+
+/* A declaration as the builders make it: the node, then what a check
+ * needs once the grammar says where the declaration stands (ptx_b_decl_at
+ * and the parameter lists).  Every ptx_decl those get was made by
+ * decl_from. */
+typedef struct built_decl {
+    ptx_decl decl;
+    bool late_align;            /* .align after the type: only kernel
+                                   parameters may */
+} built_decl;
+
+static built_decl *built(ptx_decl *d)
+{
+    return (built_decl *)d;
+}
+
+/* Folds the specifiers into d, checking each appears once and in the
+ * order ptxas takes: linkage, space, [.ptr...], .align, .vN, type, with
+ * .align also allowed before the space, and after the type in kernel
+ * parameter lists. */
+static bool apply_specs(ptx_context *ctx, ptx_decl *d, ptx_spec **specs, uint32_t n)
+{
+    enum { P_LINK, P_SPACE, P_ALIGN, P_VEC, P_TYPE };
+    int stage = -1;
+    bool in_ptr = false, bad_type = false;
+    ptx_span vec_span = { 0, 0 };
+    for (uint32_t i = 0; i < n; i++) {
+        ptx_spec *s = specs[i];
+        int at = -1;
+        switch ((ptx_spec_kind)s->kind) {
+        case PTX_SPEC_LINK:
+            if (d->linkage)
+                error_at(ctx, PTX_DIAG_DECL, s->span, "only one of .extern, .visible, .weak, .common may be given");
+            d->linkage = (uint8_t)s->val;
+            at = P_LINK;
+            break;
+        case PTX_SPEC_SPACE:
+            if (in_ptr && !d->ptr_space && s->val != PTX_SPACE_PARAM) {
+                d->ptr_space = (uint8_t)s->val;
+                continue;
+            }
+            if (d->space)
+                error_at(ctx, PTX_DIAG_DECL, s->span, "a declaration has one state space");
+            d->space = (uint8_t)s->val;
+            at = P_SPACE;
+            break;
+        case PTX_SPEC_ALIGN:
+            if (in_ptr && !d->ptr_align) {
+                d->ptr_align = s->val;
+                continue;
+            }
+            /* ptxas takes '.align 4 .align 8' and uses the larger */
+            if (s->val > d->align)
+                d->align = s->val;
+            if (stage == P_TYPE) {
+                /* after the type: only kernel parameters; checked later */
+                built(d)->late_align = true;
+                continue;
+            }
+            at = stage < P_SPACE ? stage : P_ALIGN;
+            break;
+        case PTX_SPEC_VEC:
+            if (d->vec)
+                error_at(ctx, PTX_DIAG_DECL, s->span, "a vector size is given twice");
+            d->vec = (uint8_t)s->val;
+            vec_span = s->span;
+            at = P_VEC;
+            break;
+        case PTX_SPEC_TYPE:
+            if (d->type)
+                error_at(ctx, PTX_DIAG_DECL, s->span, "a declaration has one type");
+            d->type = (uint8_t)s->val;
+            at = P_TYPE;
+            break;
+        case PTX_SPEC_WORD: {
+            const char *w = s->word->text;
+            bool instr_only = false;
+            for (size_t k = 0; k < sizeof instruction_only_types / sizeof *instruction_only_types; k++)
+                if (strcmp(w, instruction_only_types[k]) == 0)
+                    instr_only = true;
+            bad_type = true;
+            const char *colons = strstr(w, "::");
+            if (colons && !instr_only) {
+                error_at(ctx, PTX_DIAG_DECL, s->span,
+                         "'%s' is an instruction modifier; declarations use '%.*s'", w,
+                         (int)(colons - w), w);
+                continue;
+            }
+            if (instr_only)
+                error_at(ctx, PTX_DIAG_DECL, s->span,
+                         "'%s' may only be used as an instruction type; declare a .b%s variable instead",
+                         w, strstr(w, "x4") || !strcmp(w, ".tf32") || !strcmp(w, ".bf16x2") ||
+                            !strcmp(w, ".u16x2") || !strcmp(w, ".s16x2") ? "32"
+                            : !strcmp(w, ".f32x2") ? "64" : strstr(w, "x2") || !strcmp(w, ".bf16") ? "16" : "8");
+            else {
+                char msg[PTX_DIAG_MESSAGE_MAX];
+                snprintf(msg, sizeof msg, "'%s' is not a declaration specifier", w);
+                ptx_error_directive(ctx, PTX_DIAG_DECL, s->span, w, strlen(w), msg);
+            }
+            continue;
+        }
+        case PTX_SPEC_PTR:
+            if (d->has_ptr)
+                error_at(ctx, PTX_DIAG_DECL, s->span, "'.ptr' is given twice");
+            d->has_ptr = 1;
+            in_ptr = true;
+            continue;
+        case PTX_SPEC_ATTR_MANAGED:
+        case PTX_SPEC_ATTR_UNIFIED:
+            /* ptxas takes .attribute(...) anywhere before the type */
+            if (stage == P_TYPE)
+                error_at(ctx, PTX_DIAG_DECL, s->span, "'.attribute' must come before the type");
+            d->attrs |= s->attrs;
+            if (s->attrs & PTX_ATTR_UNIFIED) {
+                d->unified[0] = s->unified[0];
+                d->unified[1] = s->unified[1];
+            }
+            continue;
+        }
+        if (at < stage)
+            error_at(ctx, PTX_DIAG_DECL, s->span,
+                     "'%.*s' is out of place: write linkage, state space, .align, vector size, then the type",
+                     (int)s->span.len, ctx->src + s->span.off);
+        else
+            stage = at;
+        if (at != P_SPACE)
+            in_ptr = false;
+    }
+    if (d->vec) {
+        if (d->vec == 8)
+            error_at(ctx, PTX_DIAG_DECL, vec_span, "'.v8' is only an instruction modifier; variables are .v2 or .v4");
+        else if (d->type == PTX_TYPE_PRED)
+            error_at(ctx, PTX_DIAG_DECL, vec_span, "vectors of '.pred' are not allowed");
+        else if (ptx_type_bits(d->type) * d->vec > 128)
+            error_at(ctx, PTX_DIAG_DECL, vec_span, "vector of %u x %u bits exceeds the 128-bit limit",
+                     (unsigned)d->vec, ptx_type_bits(d->type));
+    }
+    return bad_type;
+}
+
+static ptx_decl *decl_from(ptx_context *ctx, size_t specs, ptx_loc_t loc)
+{
+    built_decl *b = node_new(ctx, PTX_NODE_DECL, sizeof *b, loc);
+    ptx_decl *d = &b->decl;
+    uint32_t n;
+    ptx_spec **sp = (ptx_spec **)take(ctx, specs, &n);
+    bool bad_type = apply_specs(ctx, d, sp, n);
+    ptx_span at = span_of(loc);
+    at.len = 0;
+    if (!d->space && !bad_type)
+        error_at(ctx, PTX_DIAG_DECL, at, "a declaration needs a state space (.reg, .global, .shared, ...)");
+    else if (!d->type && !bad_type)
+        error_at(ctx, PTX_DIAG_DECL, at, "a declaration needs a type (.b32, .u64, .pred, ...)");
+    if (d->space == PTX_SPACE_SREG)
+        error_at(ctx, PTX_DIAG_DECL, at, "special registers (.sreg) are predefined and cannot be declared");
+    if (d->space == PTX_SPACE_TEX && ctx->module && version_at_least(ctx->module, 1, 5))
+        error_at(ctx, PTX_DIAG_UNSUPPORTED, at,
+                 "'.tex' variables are not supported as of PTX ISA 1.5; use '.global .texref'");
+    return d;
+}
+
+ptx_decl *ptx_b_decl(ptx_context *ctx, size_t specs, size_t vars, ptx_loc_t loc)
+{
+    uint32_t n;
+    ptx_var **vs = (ptx_var **)take(ctx, vars, &n);
+    ptx_decl *d = decl_from(ctx, specs, loc);
+    d->nvars = n;
+    d->vars = ptx_arena_alloc(&ctx->arena, n * sizeof *d->vars);
+    for (uint32_t i = 0; i < n; i++)
+        d->vars[i] = *vs[i];
+    return d;
+}
+
+ptx_decl *ptx_b_param(ptx_context *ctx, size_t specs, ptx_var *var, ptx_loc_t loc)
+{
+    ptx_decl *d = decl_from(ctx, specs, loc);
+    d->nvars = 1;
+    d->vars = var;
+    return d;
+}
+
+static void check_vars(ptx_context *ctx, ptx_decl *d, ptx_decl_site site)
+{
+    bool initable = d->space == PTX_SPACE_CONST || d->space == PTX_SPACE_GLOBAL;
+    for (uint32_t i = 0; i < d->nvars; i++) {
+        ptx_var *v = &d->vars[i];
+        bool sink = v->name->len == 1 && v->name->text[0] == '_';
+        if (sink && site != PTX_SITE_PROTO_PARAM)
+            error_at(ctx, PTX_DIAG_DECL, v->span, "'_' is the sink symbol and cannot be declared");
+        const ptx_expr *field = v->init ? ptx_expr_find_field(v->init) : NULL;
+        if (field && d->type != PTX_TYPE_TEXREF && d->type != PTX_TYPE_SAMPLERREF &&
+            d->type != PTX_TYPE_SURFREF)
+            error_at(ctx, PTX_DIAG_DECL, ptx_expr_span(field),
+                     "'name = value' is only allowed in initialisers of .texref, .samplerref and .surfref variables");
+        if (v->init && !initable)
+            error_at(ctx, PTX_DIAG_DECL, ptx_expr_span(v->init),
+                     "only .const and .global variables can be initialised");
+        else if (v->init && d->linkage == PTX_LINK_EXTERN)
+            error_at(ctx, PTX_DIAG_DECL, ptx_expr_span(v->init), "an .extern variable cannot be initialised");
+        if (v->ndims && d->space == PTX_SPACE_REG)
+            error_at(ctx, PTX_DIAG_DECL, v->span, "arrays cannot be allocated in registers (.reg)");
+        if (v->unsized && !v->init &&
+            d->linkage != PTX_LINK_EXTERN && site != PTX_SITE_FUNC_PARAM &&
+            site != PTX_SITE_PROTO_PARAM)
+            error_at(ctx, PTX_DIAG_DECL, v->span,
+                     "an unsized array needs an initialiser or '.extern'");
+    }
+    if (built(d)->late_align && site != PTX_SITE_ENTRY_PARAM)
+        error_at(ctx, PTX_DIAG_DECL, d->base.span,
+                 "'.align' after the type is only allowed in '.entry' parameter lists");
+    if (d->has_ptr && site != PTX_SITE_ENTRY_PARAM)
+        error_at(ctx, PTX_DIAG_DECL, d->base.span,
+                 "'.ptr' is a kernel parameter attribute: only allowed in '.entry' parameter lists");
+}
+
+ptx_node *ptx_b_decl_at(ptx_context *ctx, ptx_decl *d, ptx_decl_site site)
+{
+    check_vars(ctx, d, site);
+    /* ptxas takes them before PTX ISA 3.0, turning the ABI off for the
+     * module (a warning), and refuses them from 3.0, where the ABI is on */
+    if (site == PTX_SITE_MODULE && (d->space == PTX_SPACE_REG || d->space == PTX_SPACE_LOCAL)) {
+        if (ctx->module && !version_at_least(ctx->module, 3, 0))
+            ptx_diag_add(ctx, PTX_SEV_WARNING, PTX_DIAG_DECL, d->base.span,
+                         "module-scope '%s' variables turn the ABI off for this module (ptxas allows them before PTX ISA 3.0)",
+                         ptx_space_name(d->space));
+        else
+            error_at(ctx, PTX_DIAG_DECL, d->base.span,
+                     "'%s' variables cannot be declared at module scope from PTX ISA 3.0 (the ABI does not allow them)",
+                     ptx_space_name(d->space));
+    }
+    if (d->space == PTX_SPACE_PARAM && site == PTX_SITE_MODULE)
+        error_at(ctx, PTX_DIAG_DECL, d->base.span, "'.param' variables cannot be declared at module scope");
+    if (site == PTX_SITE_BODY && d->linkage && d->linkage != PTX_LINK_EXTERN)
+        error_at(ctx, PTX_DIAG_DECL, d->base.span, "'%s' is only allowed at module scope",
+                 ptx_linkage_name(d->linkage));
+    return &d->base;
+}
+
+static void check_params(ptx_context *ctx, ptx_decl **ps, uint32_t n, ptx_decl_site site)
+{
+    for (uint32_t i = 0; i < n; i++) {
+        ptx_decl *d = ps[i];
+        check_vars(ctx, d, site);
+        if (d->linkage)
+            error_at(ctx, PTX_DIAG_DECL, d->base.span, "parameters have no linkage");
+        if (site == PTX_SITE_ENTRY_PARAM && d->space && d->space != PTX_SPACE_PARAM)
+            error_at(ctx, PTX_DIAG_DECL, d->base.span, "'.entry' parameters must be '.param'");
+        else if (d->space && d->space != PTX_SPACE_PARAM && d->space != PTX_SPACE_REG)
+            error_at(ctx, PTX_DIAG_DECL, d->base.span, "parameters must be '.param' or '.reg'");
+        if (d->vars[0].unsized && i + 1 != n)
+            error_at(ctx, PTX_DIAG_DECL, d->vars[0].span, "only the last parameter may be an unsized array");
+    }
+}
+
+/* ---- functions -------------------------------------------------------- */
+
+ptx_func *ptx_b_func_head(ptx_context *ctx, size_t specs, bool entry, size_t ret,
+                          const ptx_tok *name, size_t params, size_t dirs,
+                          ptx_loc_t loc)
+{
+    ptx_func *f = node_new(ctx, PTX_NODE_FUNC, sizeof *f, loc);
+    f->is_entry = entry;
+    f->name = tok_name(ctx, name);
+    f->dirs = take_fdirs(ctx, dirs, &f->ndirs);
+    f->has_params = params != PTX_NO_LIST;
+    f->params = (ptx_decl **)take(ctx, params, &f->nparams);
+    f->has_ret = ret != PTX_NO_LIST;
+    f->ret = (ptx_decl **)take(ctx, ret, &f->nret);
+    uint32_t n;
+    ptx_spec **sp = (ptx_spec **)take(ctx, specs, &n);
+    for (uint32_t i = 0; i < n; i++) {
+        switch ((ptx_spec_kind)sp[i]->kind) {
+        case PTX_SPEC_LINK:
+            if (f->linkage)
+                error_at(ctx, PTX_DIAG_DECL, sp[i]->span,
+                         "only one of .extern, .visible, .weak may be given");
+            if (sp[i]->val == PTX_LINK_COMMON)
+                error_at(ctx, PTX_DIAG_DECL, sp[i]->span, "'.common' applies to variables only");
+            f->linkage = (uint8_t)sp[i]->val;
+            break;
+        case PTX_SPEC_ATTR_MANAGED:
+        case PTX_SPEC_ATTR_UNIFIED:
+            if (entry || (sp[i]->attrs & PTX_ATTR_MANAGED))
+                error_at(ctx, PTX_DIAG_DECL, sp[i]->span,
+                         "a function takes only '.attribute(.unified(...))', after '.func'");
+            f->attrs |= sp[i]->attrs;
+            f->unified[0] = sp[i]->unified[0];
+            f->unified[1] = sp[i]->unified[1];
+            break;
+        default: {
+            char msg[PTX_DIAG_MESSAGE_MAX];
+            snprintf(msg, sizeof msg, "'%.*s' cannot precede '%s'", (int)sp[i]->span.len,
+                     ctx->src + sp[i]->span.off, entry ? ".entry" : ".func");
+            ptx_error_directive(ctx, PTX_DIAG_DECL, sp[i]->span, ctx->src + sp[i]->span.off, sp[i]->span.len,
+                                msg);
+            break;
+        }
+        }
+    }
+    check_params(ctx, f->params, f->nparams, entry ? PTX_SITE_ENTRY_PARAM : PTX_SITE_FUNC_PARAM);
+    check_params(ctx, f->ret, f->nret, PTX_SITE_FUNC_PARAM);
+    if (f->nret > 1)
+        ptx_diag_add(ctx, PTX_SEV_WARNING, PTX_DIAG_DECL, f->ret[1]->base.span,
+                     "more than one return parameter: the ABI returns only one");
+    if (entry)
+        check_entry_dirs(ctx, f->dirs, f->ndirs);
+    else
+        check_func_dirs(ctx, f->dirs, f->ndirs, f->nret > 0, ".func");
+    return f;
+}
+
+ptx_node *ptx_b_func(ptx_context *ctx, ptx_func *head, ptx_node *body, ptx_loc_t loc)
+{
+    (void)ctx;
+    head->body = (ptx_block *)body;
+    head->base.span = span_of(loc);
+    return &head->base;
+}
+
+ptx_node *ptx_b_callproto(ptx_context *ctx, const ptx_tok *label, size_t ret,
+                          size_t params, size_t dirs, ptx_loc_t loc)
+{
+    ptx_callproto *p = node_new(ctx, PTX_NODE_CALLPROTO, sizeof *p, loc);
+    ptx_gate(ctx, ".callprototype", span_of(loc));
+    p->label = tok_name(ctx, label);
+    p->dirs = take_fdirs(ctx, dirs, &p->ndirs);
+    p->has_params = params != PTX_NO_LIST;
+    p->params = (ptx_decl **)take(ctx, params, &p->nparams);
+    p->has_ret = ret != PTX_NO_LIST;
+    p->ret = (ptx_decl **)take(ctx, ret, &p->nret);
+    check_params(ctx, p->params, p->nparams, PTX_SITE_PROTO_PARAM);
+    check_params(ctx, p->ret, p->nret, PTX_SITE_PROTO_PARAM);
+    check_func_dirs(ctx, p->dirs, p->ndirs, p->nret > 0, ".callprototype");
+    return &p->base;
+}
