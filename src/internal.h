@@ -126,7 +126,7 @@ void ptx_expr_set_leaf(ptx_context *ctx, ptx_expr *e, ptx_expr_kind kind, uint8_
 void ptx_expr_set_parts(ptx_context *ctx, ptx_expr *e, ptx_expr_kind kind, uint8_t op,
                         ptx_span span, ptx_expr *const *parts, uint32_t n, uint32_t count);
 
-/* ---- the context (context.c) ----------------------------------------- */
+/* ---- the context (context.c; the parse driver: parse.c) ---------------- */
 
 /* A run of one-token statements (instructions of the common shape, .loc
  * lines and labels, each starting its line) that the scanner took as one
@@ -266,7 +266,7 @@ const char *ptx_suggest_fix(const ptx_suggest *s);
 /* Offers every directive word (names.c). */
 void ptx_suggest_directives(ptx_suggest *s);
 /* The error `msg` about the unknown dot-word w[0..len), followed by the
- * directive word it may have meant (and that as its fix-it). */
+ * directive word it may have meant (and that as its fix-it) (names.c). */
 void ptx_error_directive(ptx_context *ctx, ptx_diag_code code, ptx_span span, const char *w, size_t len,
                          const char *msg);
 
