@@ -64,7 +64,9 @@ typedef struct ptx_interner {
  * token, starting at the same distance `at` from the start of the
  * instruction (after the same guard), and, once validated, with the same
  * ids and categories.  The sets of one token are chained from its split;
- * an instruction whose mods are in a set has PTX_INSTR_SHARED_MODS. */
+ * an instruction whose mods are in a set has PTX_INSTR_SHARED_MODS, a
+ * flag of its own (the bit ptx/ast.h leaves out of ptx_instr's flags). */
+enum { PTX_INSTR_SHARED_MODS = 1 };
 typedef struct ptx_mods_set ptx_mods_set;
 struct ptx_mods_set {
     ptx_mods_set *next;
@@ -197,6 +199,7 @@ struct ptx_context {
     size_t nscratch, scratchcap;
 
     struct ptx_isa_memo *isa_memo;  /* accepted instruction shapes (isa.c) */
+    struct ptx_isa_names *isa_names;  /* what the tables say of each name (isa.c) */
     ptx_run_buf run[2];       /* the last data run measured (ast.c), and the
                                  one before: the scanner reads a token ahead
                                  of the parser, and a line such as
@@ -297,12 +300,26 @@ size_t ptx_run_scanner(ptx_context *ctx);
 enum { PTX_RC_UNKNOWN, PTX_RC_PRED, PTX_RC_OTHER };
 
 struct ptx_isa_form;
+/* What the validator found an instruction to be: its family, and each
+ * modifier's id and category (ptx_mod); the semantic pass, which holds
+ * the module, records them into the instruction.  `ids` and `cats` point
+ * into the small arrays, or into the arena past PTX_ISA_FIT_SMALL
+ * modifiers. */
+enum { PTX_ISA_FIT_SMALL = 64 };
+typedef struct ptx_isa_fit {
+    uint8_t family;
+    uint16_t *ids;
+    uint8_t *cats;
+    uint16_t ids_small[PTX_ISA_FIT_SMALL];
+    uint8_t cats_small[PTX_ISA_FIT_SMALL];
+} ptx_isa_fit;
+
 /* Checks `in` against the syntax tables (isa.c), given what each
- * operand's names are declared as (rc[i], PTX_RC_*); sets its family and
- * its modifiers' ids and categories.  Returns the form it matched, or NULL
- * after reporting why none does. */
-const struct ptx_isa_form *ptx_isa_check(ptx_context *ctx, const ptx_module *m, ptx_instr *in,
-                                         const uint8_t *rc);
+ * operand's names are declared as (rc[i], PTX_RC_*), and reads the tree
+ * only.  Returns the form it matched, with what it says of `in` in *fit,
+ * or NULL after reporting why none does. */
+const struct ptx_isa_form *ptx_isa_check(ptx_context *ctx, const ptx_module *m, const ptx_instr *in,
+                                         const uint8_t *rc, ptx_isa_fit *fit);
 
 /* The semantic pass (sema.c): scopes, symbols and operand types, with each
  * instruction checked against the tables on the way. */

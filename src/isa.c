@@ -16,19 +16,6 @@ static int cmp_name(const void *key, const void *elem)
     return strcmp((const char *)key, *(const char *const *)elem);
 }
 
-/* The modifier id of a dot-word: 0 when no table knows it.  Cached in the
- * interned name, so each distinct word is looked up once. */
-static uint16_t mod_id(const ptx_name *n)
-{
-    ptx_name *w = (ptx_name *)n;
-    if (w->isa_id == PTX_ISA_ID_UNKNOWN) {
-        const char *const *hit = bsearch(w->text, ptx_isa_mod_names + 1, PTX_MOD_COUNT - 1,
-                                         sizeof *ptx_isa_mod_names, cmp_name);
-        w->isa_id = hit ? (uint16_t)(hit - ptx_isa_mod_names) : 0;
-    }
-    return w->isa_id;
-}
-
 static int cmp_family(const void *key, const void *elem)
 {
     return strcmp((const char *)key, ((const ptx_isa_family *)elem)->name);
@@ -39,23 +26,85 @@ static int cmp_root(const void *key, const void *elem)
     return strcmp((const char *)key, ((const ptx_isa_root *)elem)->name);
 }
 
-/* An opcode never starts with a dot, a modifier always does: the one
- * cache field of a name serves both lookups (for an opcode, its root's
- * index + 1, 0 when it has none). */
-static const ptx_isa_root *root_of(const ptx_name *opcode)
+/* The index + 1 of the root named `opcode` in the tables, 0 when none. */
+static uint16_t find_root(const char *opcode)
 {
-    ptx_name *w = (ptx_name *)opcode;
-    if (w->isa_id == PTX_ISA_ID_UNKNOWN) {
-        const ptx_isa_root *hit = bsearch(w->text, ptx_isa_roots, ptx_isa_nroots,
-                                          sizeof *ptx_isa_roots, cmp_root);
-        w->isa_id = hit ? (uint16_t)(hit - ptx_isa_roots + 1) : 0;
+    const ptx_isa_root *hit = bsearch(opcode, ptx_isa_roots, ptx_isa_nroots,
+                                      sizeof *ptx_isa_roots, cmp_root);
+    return hit ? (uint16_t)(hit - ptx_isa_roots + 1) : 0;
+}
+
+/* The modifier id of a dot-word: 0 when no table knows it. */
+static uint16_t find_mod(const char *word)
+{
+    const char *const *hit = bsearch(word, ptx_isa_mod_names + 1, PTX_MOD_COUNT - 1,
+                                     sizeof *ptx_isa_mod_names, cmp_name);
+    return hit ? (uint16_t)(hit - ptx_isa_mod_names) : 0;
+}
+
+/* What the tables say of each name the validator has looked up: for an
+ * opcode, find_root's answer; for a dot-word, find_mod's (an opcode never
+ * starts with a dot, a modifier always does, so one table serves both).
+ * The validator's own table, kept in the context and keyed by the
+ * interned name (one per spelling, its hash already computed), so that
+ * each distinct name is searched for once. */
+typedef struct isa_name_slot {
+    const ptx_name *name;     /* NULL: empty */
+    uint16_t id;
+} isa_name_slot;
+
+struct ptx_isa_names {
+    isa_name_slot *slots;
+    size_t mask, count;
+};
+
+static uint16_t name_id_slow(ptx_context *ctx, const ptx_name *n)
+{
+    struct ptx_isa_names *t = ctx->isa_names;
+    if (!t)
+        t = ctx->isa_names = ptx_arena_zalloc(&ctx->arena, sizeof *t);
+    if (!t->slots || (t->count + 1) * 2 > t->mask + 1) {
+        size_t cap = t->slots ? (t->mask + 1) * 2 : 256;
+        isa_name_slot *slots = ptx_arena_zalloc(&ctx->arena, cap * sizeof *slots);
+        for (size_t i = 0; t->slots && i <= t->mask; i++) {
+            if (!t->slots[i].name)
+                continue;
+            size_t j = t->slots[i].name->hash & (cap - 1);
+            while (slots[j].name)
+                j = (j + 1) & (cap - 1);
+            slots[j] = t->slots[i];
+        }
+        t->slots = slots;
+        t->mask = cap - 1;
     }
-    return w->isa_id ? &ptx_isa_roots[w->isa_id - 1] : NULL;
+    uint16_t id = n->text[0] == '.' ? find_mod(n->text) : find_root(n->text);
+    size_t i = n->hash & t->mask;
+    while (t->slots[i].name)
+        i = (i + 1) & t->mask;
+    t->slots[i] = (isa_name_slot){ n, id };
+    t->count++;
+    return id;
+}
+
+static inline uint16_t name_id(ptx_context *ctx, const ptx_name *n)
+{
+    const struct ptx_isa_names *t = ctx->isa_names;
+    if (t)
+        for (size_t i = n->hash & t->mask; t->slots[i].name; i = (i + 1) & t->mask)
+            if (t->slots[i].name == n)
+                return t->slots[i].id;
+    return name_id_slow(ctx, n);
+}
+
+static const ptx_isa_root *root_of(ptx_context *ctx, const ptx_name *opcode)
+{
+    uint16_t id = name_id(ctx, opcode);
+    return id ? &ptx_isa_roots[id - 1] : NULL;
 }
 
 bool ptx_isa_knows(const ptx_name *opcode)
 {
-    return root_of(opcode) != NULL;
+    return find_root(opcode->text) != 0;
 }
 
 ptx_family ptx_family_lookup(const char *opcode)
@@ -1474,44 +1523,15 @@ static uint8_t category_of(const ptx_isa_form *form, const uint8_t *assign, unsi
                                                         : form->slots[assign[i]].category;
 }
 
-/* Do the modifiers of set s say what ids and the form say? */
-static bool set_says(const ptx_mods_set *s, unsigned n, const ptx_isa_form *form,
-                     const uint16_t *ids, const uint8_t *assign)
-{
-    for (unsigned i = 0; i < n; i++)
-        if (s->mods[i + 1].id != ids[i] || s->mods[i + 1].category != category_of(form, assign, i))
-            return false;
-    return true;
-}
-
-/* Records the form that fits and what each modifier says.  Shared
- * modifiers (internal.h) move to the validated set of their spelling that
- * says the same, made on first need; the unvalidated set stays as it is
- * for the instructions that do not validate. */
-static void apply_form(ptx_context *ctx, ptx_instr *in, uint16_t index, const uint16_t *ids,
-                       const uint8_t *assign)
+/* The form that fits, into the validator's answer: the family, and what
+ * each modifier says (its id is there already). */
+static const ptx_isa_form *fit_form(ptx_isa_fit *fit, unsigned nmods, uint16_t index, const uint8_t *assign)
 {
     const ptx_isa_form *form = &ptx_isa_forms[index];
-    in->family = (uint8_t)form->family;
-    ptx_mod *mods = in->mods;
-    if (in->flags & PTX_INSTR_SHARED_MODS) {
-        ptx_mods_set *cur = ptx_mods_set_of(in->mods);
-        if (cur->validated && set_says(cur, in->nmods, form, ids, assign))
-            return;
-        for (ptx_mods_set *s = *cur->head; s; s = s->next) {
-            if (s->validated && s->at == cur->at && set_says(s, in->nmods, form, ids, assign)) {
-                in->mods = s->mods + 1;
-                return;
-            }
-        }
-        ptx_mods_set *s = ptx_mods_set_new(ctx, cur->head, cur->at, true, in->nmods);
-        memcpy(s->mods, cur->mods, (in->nmods + 1u) * sizeof(ptx_mod));
-        mods = in->mods = s->mods + 1;
-    }
-    for (unsigned i = 0; i < in->nmods; i++) {
-        mods[i].id = ids[i];
-        mods[i].category = category_of(form, assign, i);
-    }
+    fit->family = (uint8_t)form->family;
+    for (unsigned i = 0; i < nmods; i++)
+        fit->cats[i] = category_of(form, assign, i);
+    return form;
 }
 
 /* While the tables are being written, an opcode they do not know yet is
@@ -1587,10 +1607,10 @@ static bool check_parenthesised(ptx_context *ctx, const ptx_instr *in, const ptx
     return true;
 }
 
-const ptx_isa_form *ptx_isa_check(ptx_context *ctx, const ptx_module *m, ptx_instr *in,
-                                  const uint8_t *rc)
+const ptx_isa_form *ptx_isa_check(ptx_context *ctx, const ptx_module *m, const ptx_instr *in,
+                                  const uint8_t *rc, ptx_isa_fit *fit)
 {
-    const ptx_isa_root *root = root_of(ptx_instr_opcode(in));
+    const ptx_isa_root *root = root_of(ctx, ptx_instr_opcode(in));
     if (!root && PTX_FAMILY_COUNT - 1 < ALL_FAMILIES)
         return NULL;
     if (!check_parenthesised(ctx, in, root))
@@ -1607,10 +1627,16 @@ const ptx_isa_form *ptx_isa_check(ptx_context *ctx, const ptx_module *m, ptx_ins
                          "unknown instruction '%s'%s", op->text, ptx_suggest_text(&sg, hint, sizeof hint));
         return NULL;
     }
-    uint16_t ids_small[64];
-    uint16_t *ids = in->nmods <= 64 ? ids_small : ptx_arena_alloc(&ctx->arena, in->nmods * sizeof *ids);
+    if (in->nmods > PTX_ISA_FIT_SMALL) {
+        fit->ids = ptx_arena_alloc(&ctx->arena, in->nmods * sizeof *fit->ids);
+        fit->cats = ptx_arena_alloc(&ctx->arena, in->nmods);
+    } else {
+        fit->ids = fit->ids_small;
+        fit->cats = fit->cats_small;
+    }
+    uint16_t *ids = fit->ids;
     for (unsigned i = 0; i < in->nmods; i++) {
-        ids[i] = mod_id(in->mods[i].name);
+        ids[i] = name_id(ctx, in->mods[i].name);
         if (!ids[i]) {
             /* the words the tables allow after this opcode, any category */
             const ptx_name *w = in->mods[i].name;
@@ -1631,8 +1657,7 @@ const ptx_isa_form *ptx_isa_check(ptx_context *ctx, const ptx_module *m, ptx_ins
     bool keyed = memo_key_make(&key, root, in, ids, rc);
     const memo_entry *hit = keyed ? memo_find(ctx, &key) : NULL;
     if (hit) {
-        apply_form(ctx, in, hit->form, ids, hit->assign);
-        return &ptx_isa_forms[hit->form];
+        return fit_form(fit, in->nmods, hit->form, hit->assign);
     }
     uint64_t ignorable = 0;
     unsigned ignorable_family = 0;
@@ -1649,10 +1674,9 @@ const ptx_isa_form *ptx_isa_check(ptx_context *ctx, const ptx_module *m, ptx_ins
         }
         verdict v = try_form(m, in, form, ids, ignorable, rc, assign);
         if (v.what == P_NONE) {
-            apply_form(ctx, in, (uint16_t)(root->first_form + k), ids, assign);
             if (keyed)
                 memo_add(ctx, &key, (uint16_t)(root->first_form + k), assign, in->nmods);
-            return form;
+            return fit_form(fit, in->nmods, (uint16_t)(root->first_form + k), assign);
         }
         if (v.cost < best.cost) {
             best = v;
