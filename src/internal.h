@@ -198,8 +198,9 @@ struct ptx_context {
     void **scratch;           /* list building stack (malloc'd) */
     size_t nscratch, scratchcap;
 
-    struct ptx_isa_memo *isa_memo;  /* accepted instruction shapes (isa.c) */
-    struct ptx_isa_names *isa_names;  /* what the tables say of each name (isa.c) */
+    struct ptx_isa_memo *isa_memo;  /* accepted instruction shapes (isa_memo.c) */
+    struct ptx_isa_names *isa_names;  /* what the tables say of each name
+                                       (isa_lookup.c) */
     ptx_run_buf run[2];       /* the last data run measured (ast.c), and the
                                  one before: the scanner reads a token ahead
                                  of the parser, and a line such as
@@ -314,7 +315,7 @@ typedef struct ptx_isa_fit {
     uint8_t cats_small[PTX_ISA_FIT_SMALL];
 } ptx_isa_fit;
 
-/* Checks `in` against the syntax tables (isa.c), given what each
+/* Checks `in` against the syntax tables (isa_match.c), given what each
  * operand's names are declared as (rc[i], PTX_RC_*), and reads the tree
  * only.  Returns the form it matched, with what it says of `in` in *fit,
  * or NULL after reporting why none does. */

@@ -6,7 +6,7 @@
  *   one scope, each { } block opens another (an inner name hides an outer
  *   one); labels belong to their block and are known in it and the blocks
  *   inside it from the block's start (forward branches);
- * - every instruction is checked against the syntax tables (isa.c), told
+ * - every instruction is checked against the syntax tables (isa_match.c), told
  *   which operands are predicates; then each name in it is resolved and
  *   each operand's type compared with what the matched form says
  *   (grammar/isa: an operand's ":TYPE");
