@@ -133,7 +133,7 @@ void ptx_expr_set_parts(ptx_context *ctx, ptx_expr *e, ptx_expr_kind kind, uint8
 /* A run of one-token statements (instructions of the common shape, .loc
  * lines and labels, each starting its line) that the scanner took as one
  * STMTS token (grammar/ptx.l): where each one is, for ptx_b_stmts
- * (ast.c). */
+ * (fastlane.c). */
 enum { PTX_RUN_PIECES = 4096 };
 typedef struct ptx_stmt_run {
     uint32_t off;             /* the token's offset: which run this is */
@@ -141,9 +141,9 @@ typedef struct ptx_stmt_run {
     ptx_span pieces[PTX_RUN_PIECES];
 } ptx_stmt_run;
 
-/* A data run that ptx_data_run_length measured (ast.c), taken apart on
- * the way, so that ptx_b_data_run copies it instead of reading the text
- * again.  The buffers are reused from run to run. */
+/* A data run that ptx_data_run_length measured (fastlane.c), taken
+ * apart on the way, so that ptx_b_data_run copies it instead of reading
+ * the text again.  The buffers are reused from run to run. */
 typedef struct ptx_run_buf {
     bool filled;
     bool has_ends;            /* a line holds more than one value */
@@ -201,11 +201,11 @@ struct ptx_context {
     struct ptx_isa_memo *isa_memo;  /* accepted instruction shapes (isa_memo.c) */
     struct ptx_isa_names *isa_names;  /* what the tables say of each name
                                        (isa_lookup.c) */
-    ptx_run_buf run[2];       /* the last data run measured (ast.c), and the
-                                 one before: the scanner reads a token ahead
-                                 of the parser, and a line such as
-                                 ".b32 .debug_loc+39" after a run is measured
-                                 before the run is built */
+    ptx_run_buf run[2];       /* the last data run measured (fastlane.c),
+                                 and the one before: the scanner reads a
+                                 token ahead of the parser, and a line such
+                                 as ".b32 .debug_loc+39" after a run is
+                                 measured before the run is built */
     unsigned run_last;        /* which of run[] holds the last run */
     ptx_stmt_run stmt_runs[2];  /* the last STMTS token and the one before
                                    (the scanner reads a token ahead) */
