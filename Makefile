@@ -51,14 +51,15 @@ ISA_TABLES := $(sort $(wildcard grammar/isa/*.isa))
 HEADERS := $(wildcard include/ptx/*.h) $(wildcard src/*.h) $(B)/include/ptx/isa.h
 UNIT_SRCS := $(wildcard test/unit/*.c)
 
-.PHONY: all check graphs json-schema diagnostics unit errors cli build-without-check mistakes experiments wild hostile valgrind examples installcheck mutations conformance fuzz bench bench-smoke clean distclean install uninstall update-golden mutate-corpus
+.PHONY: all layering check graphs json-schema diagnostics unit errors cli build-without-check mistakes experiments wild hostile valgrind examples installcheck mutations conformance fuzz bench bench-smoke clean distclean install uninstall update-golden mutate-corpus
 all: $(B)/ptx-front $(B)/libptxfront.a
 
 $(B)/gen/ptx.tab.c $(B)/gen/ptx.tab.h &: grammar/ptx.y
 	@mkdir -p $(B)/gen
 	$(BISON) -Wall -Werror -d -o $(B)/gen/ptx.tab.c $<
 
-# flex writes the scanner and its header together: a stamp ties them
+# the scanner includes the parser's header for the token numbers and
+# YYSTYPE/YYLTYPE; flex writes no header of its own
 $(B)/gen/lex.yy.c: grammar/ptx.l $(B)/gen/ptx.tab.h
 	@mkdir -p $(B)/gen
 	$(FLEX) $(FLEXFLAGS) -o $@ $<
@@ -160,6 +161,12 @@ hostile: $(B)/ptx-front
 # tests (not part of make check: it takes several minutes)
 valgrind: $(B)/ptx-front $(B)/check_ptx
 	sh test/valgrind/run.sh $(B)
+
+# the library's objects in a one-way order: any cycle between them, read
+# from their symbol tables, fails and is printed with its symbols; the
+# layers are printed otherwise (test/build/layering.sh)
+layering: $(B)/libptxfront.a
+	sh test/build/layering.sh $(B)/libptxfront.a
 
 # hand-written modules with the mistakes people make, each judged by ptxas
 # (test/mistakes/verdicts.tsv): every one ptxas rejects is rejected on its

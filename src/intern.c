@@ -123,7 +123,6 @@ const ptx_name *ptx_intern(ptx_context *ctx, const char *s, size_t len)
     ptx_name *n = ptx_arena_alloc(&in->text, sizeof *n + len + 1);
     n->len = (uint32_t)len;
     n->hash = h;
-    n->isa_id = PTX_ISA_ID_UNKNOWN;
     memcpy(n->text, s, len);
     n->text[len] = '\0';
     t->slots[i] = (ptx_intern_slot){ h, (uint32_t)len, n };

@@ -70,7 +70,9 @@ typedef struct ptx_interner {
  * token, starting at the same distance `at` from the start of the
  * instruction (after the same guard), and, once validated, with the same
  * ids and categories.  The sets of one token are chained from its split;
- * an instruction whose mods are in a set has PTX_INSTR_SHARED_MODS. */
+ * an instruction whose mods are in a set has PTX_INSTR_SHARED_MODS, a
+ * flag of its own (the bit ptx/ast.h leaves out of ptx_instr's flags). */
+enum { PTX_INSTR_SHARED_MODS = 1 };
 typedef struct ptx_mods_set ptx_mods_set;
 struct ptx_mods_set {
     ptx_mods_set *next;
@@ -132,7 +134,7 @@ void ptx_expr_set_leaf(ptx_context *ctx, ptx_expr *e, ptx_expr_kind kind, uint8_
 void ptx_expr_set_parts(ptx_context *ctx, ptx_expr *e, ptx_expr_kind kind, uint8_t op,
                         ptx_span span, ptx_expr *const *parts, uint32_t n, uint32_t count);
 
-/* ---- the context (context.c) ----------------------------------------- */
+/* ---- the context (context.c; the parse driver: parse.c) ---------------- */
 
 /* A run of one-token statements (instructions of the common shape, .loc
  * lines and labels, each starting its line) that the scanner took as one
@@ -145,9 +147,9 @@ typedef struct ptx_stmt_run {
     ptx_span pieces[PTX_RUN_PIECES];
 } ptx_stmt_run;
 
-/* A data run that ptx_data_run_length measured (fastlane.c), taken apart on
- * the way, so that ptx_b_data_run copies it instead of reading the text
- * again.  The buffers are reused from run to run. */
+/* A data run that ptx_data_run_length measured (fastlane.c), taken
+ * apart on the way, so that ptx_b_data_run copies it instead of reading
+ * the text again.  The buffers are reused from run to run. */
 typedef struct ptx_run_buf {
     bool filled;
     bool has_ends;            /* a line holds more than one value */
@@ -202,12 +204,14 @@ struct ptx_context {
     void **scratch;           /* list building stack (malloc'd) */
     size_t nscratch, scratchcap;
 
-    struct ptx_isa_memo *isa_memo;  /* accepted instruction shapes (isa.c) */
-    ptx_run_buf run[2];       /* the last data run measured (fastlane.c), and the
-                                 one before: the scanner reads a token ahead
-                                 of the parser, and a line such as
-                                 ".b32 .debug_loc+39" after a run is measured
-                                 before the run is built */
+    struct ptx_isa_memo *isa_memo;  /* accepted instruction shapes (isa_memo.c) */
+    struct ptx_isa_names *isa_names;  /* what the tables say of each name
+                                       (isa_lookup.c) */
+    ptx_run_buf run[2];       /* the last data run measured (fastlane.c),
+                                 and the one before: the scanner reads a
+                                 token ahead of the parser, and a line such
+                                 as ".b32 .debug_loc+39" after a run is
+                                 measured before the run is built */
     unsigned run_last;        /* which of run[] holds the last run */
     ptx_stmt_run stmt_runs[2];  /* the last STMTS token and the one before
                                    (the scanner reads a token ahead) */
@@ -272,7 +276,7 @@ const char *ptx_suggest_fix(const ptx_suggest *s);
 /* Offers every directive word (names.c). */
 void ptx_suggest_directives(ptx_suggest *s);
 /* The error `msg` about the unknown dot-word w[0..len), followed by the
- * directive word it may have meant (and that as its fix-it). */
+ * directive word it may have meant (and that as its fix-it) (names.c). */
 void ptx_error_directive(ptx_context *ctx, ptx_diag_code code, ptx_span span, const char *w, size_t len,
                          const char *msg);
 
@@ -303,12 +307,26 @@ size_t ptx_run_scanner(ptx_context *ctx);
 enum { PTX_RC_UNKNOWN, PTX_RC_PRED, PTX_RC_OTHER };
 
 struct ptx_isa_form;
-/* Checks `in` against the syntax tables (isa.c), given what each
- * operand's names are declared as (rc[i], PTX_RC_*); sets its family and
- * its modifiers' ids and categories.  Returns the form it matched, or NULL
- * after reporting why none does. */
-const struct ptx_isa_form *ptx_isa_check(ptx_context *ctx, const ptx_module *m, ptx_instr *in,
-                                         const uint8_t *rc);
+/* What the validator found an instruction to be: its family, and each
+ * modifier's id and category (ptx_mod); the semantic pass, which holds
+ * the module, records them into the instruction.  `ids` and `cats` point
+ * into the small arrays, or into the arena past PTX_ISA_FIT_SMALL
+ * modifiers. */
+enum { PTX_ISA_FIT_SMALL = 64 };
+typedef struct ptx_isa_fit {
+    uint8_t family;
+    uint16_t *ids;
+    uint8_t *cats;
+    uint16_t ids_small[PTX_ISA_FIT_SMALL];
+    uint8_t cats_small[PTX_ISA_FIT_SMALL];
+} ptx_isa_fit;
+
+/* Checks `in` against the syntax tables (isa_match.c), given what each
+ * operand's names are declared as (rc[i], PTX_RC_*), and reads the tree
+ * only.  Returns the form it matched, with what it says of `in` in *fit,
+ * or NULL after reporting why none does. */
+const struct ptx_isa_form *ptx_isa_check(ptx_context *ctx, const ptx_module *m, const ptx_instr *in,
+                                         const uint8_t *rc, ptx_isa_fit *fit);
 
 /* The semantic pass (sema.c): scopes, symbols and operand types, with each
  * instruction checked against the tables on the way. */

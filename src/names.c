@@ -1,4 +1,5 @@
-/* Spellings of the AST's enumerations, shared by printers and users. */
+/* Spellings of the AST's enumerations, shared by printers and users; the
+ * directive words, as "did you mean" offers them for an unknown one. */
 #include <string.h>
 
 #include "internal.h"
@@ -149,4 +150,15 @@ void ptx_suggest_directives(ptx_suggest *s)
     for (unsigned i = 1; i < PTX_TYPE_COUNT; i++)
         if (ptx_type_name((ptx_type)i))
             ptx_suggest_offer(s, ptx_type_name((ptx_type)i), strlen(ptx_type_name((ptx_type)i)));
+}
+
+void ptx_error_directive(ptx_context *ctx, ptx_diag_code code, ptx_span span, const char *w, size_t len,
+                         const char *msg)
+{
+    char hint[PTX_SUGGEST_TEXT];
+    ptx_suggest sg;
+    ptx_suggest_init(&sg, w, len);
+    ptx_suggest_directives(&sg);
+    ptx_diag_add_fix(ctx, PTX_SEV_ERROR, code, span, ptx_suggest_fix(&sg), "%s%s", msg,
+                     ptx_suggest_text(&sg, hint, sizeof hint));
 }

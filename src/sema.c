@@ -6,7 +6,7 @@
  *   one scope, each { } block opens another (an inner name hides an outer
  *   one); labels belong to their block and are known in it and the blocks
  *   inside it from the block's start (forward branches);
- * - every instruction is checked against the syntax tables (isa.c), told
+ * - every instruction is checked against the syntax tables (isa_match.c), told
  *   which operands are predicates; then each name in it is resolved and
  *   each operand's type compared with what the matched form says
  *   (grammar/isa: an operand's ":TYPE");
@@ -1348,13 +1348,54 @@ static void check_guard(sema *S, const ptx_instr *in)
               kind_word(s), s->kind == S_REG || s->kind == S_VAR ? ptx_type_name(s->type) : "");
 }
 
+/* Do the modifiers of set s say what the validator found? */
+static bool set_says(const ptx_mods_set *s, unsigned n, const ptx_isa_fit *fit)
+{
+    for (unsigned i = 0; i < n; i++)
+        if (s->mods[i + 1].id != fit->ids[i] || s->mods[i + 1].category != fit->cats[i])
+            return false;
+    return true;
+}
+
+/* Records into `in` what the validator found: its family and what each
+ * modifier says.  Shared modifiers (internal.h) move to the validated set
+ * of their spelling that says the same, made on first need; the
+ * unvalidated set stays as it is for the instructions that do not
+ * validate. */
+static void record_fit(ptx_context *ctx, ptx_instr *in, const ptx_isa_fit *fit)
+{
+    in->family = fit->family;
+    ptx_mod *mods = in->mods;
+    if (in->flags & PTX_INSTR_SHARED_MODS) {
+        ptx_mods_set *cur = ptx_mods_set_of(in->mods);
+        if (cur->validated && set_says(cur, in->nmods, fit))
+            return;
+        for (ptx_mods_set *s = *cur->head; s; s = s->next) {
+            if (s->validated && s->at == cur->at && set_says(s, in->nmods, fit)) {
+                in->mods = s->mods + 1;
+                return;
+            }
+        }
+        ptx_mods_set *s = ptx_mods_set_new(ctx, cur->head, cur->at, true, in->nmods);
+        memcpy(s->mods, cur->mods, (in->nmods + 1u) * sizeof(ptx_mod));
+        mods = in->mods = s->mods + 1;
+    }
+    for (unsigned i = 0; i < in->nmods; i++) {
+        mods[i].id = fit->ids[i];
+        mods[i].category = fit->cats[i];
+    }
+}
+
 static void check_instr(sema *S, ptx_instr *in)
 {
     uint8_t rc_small[64];
     uint8_t *rc = in->nops <= 64 ? rc_small : ptx_arena_alloc(&S->ctx->arena, in->nops);
     for (unsigned i = 0; i < in->nops; i++)
         rc[i] = name_class(S, &in->ops[i]);
-    const ptx_isa_form *form = ptx_isa_check(S->ctx, S->m, in, rc);
+    ptx_isa_fit fit;
+    const ptx_isa_form *form = ptx_isa_check(S->ctx, S->m, in, rc, &fit);
+    if (form)
+        record_fit(S->ctx, in, &fit);
     if (S->ctx->no_sema)
         return;
     ictx I = { S, in, form, ptx_instr_opcode(in)->text, 0, NULL, false, { 0, 0, 0, 0 } };
@@ -1520,7 +1561,9 @@ static void walk(sema *S, ptx_module *m)
         case PTX_NODE_INSTR:
             if (S->visit)
                 visit_instr(S, (const ptx_instr *)n);
-            else
+            else    /* ptx_sema_run's module, which the context owns and
+                       hands over to be written; the iterator gives its
+                       nodes back const */
                 check_instr(S, (ptx_instr *)n);
             break;
         case PTX_NODE_DECL: {

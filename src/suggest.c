@@ -112,14 +112,3 @@ const char *ptx_suggest_text(const ptx_suggest *s, char *buf, size_t size)
         snprintf(buf + n, size - n, "?");
     return buf;
 }
-
-void ptx_error_directive(ptx_context *ctx, ptx_diag_code code, ptx_span span, const char *w, size_t len,
-                         const char *msg)
-{
-    char hint[PTX_SUGGEST_TEXT];
-    ptx_suggest sg;
-    ptx_suggest_init(&sg, w, len);
-    ptx_suggest_directives(&sg);
-    ptx_diag_add_fix(ctx, PTX_SEV_ERROR, code, span, ptx_suggest_fix(&sg), "%s%s", msg,
-                     ptx_suggest_text(&sg, hint, sizeof hint));
-}

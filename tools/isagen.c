@@ -23,7 +23,8 @@ static const char *const categories[] = {
 };
 #define NCATEGORIES (sizeof categories / sizeof *categories)
 
-/* operand acceptance bits (mirrored in src/isa.h) */
+/* operand acceptance bits, the operand vector sizes below and the table
+ * shapes this program writes: mirrored in src/isa_tables.h */
 enum {
     ACC_NAME = 1, ACC_IMM = 2, ACC_PRED = 4, ACC_NOTPRED = 8, ACC_ADDR = 16,
     ACC_VEC = 32, ACC_LABEL = 64, ACC_LIST = 128, ACC_SINK = 256, ACC_PAIR = 512,

@@ -18,7 +18,7 @@ shared=${PTX_SHARED:-$(cd "$top/.." && pwd)/shared}
 JOBS=${JOBS:-2}
 
 # name|target|make arguments and environment|what is planted
-BUGS='validator-skips-bfe-bfi|mutations||check_instr in src/isa.c returns at once for bfe and bfi
+BUGS='validator-skips-bfe-bfi|mutations||ptx_isa_check in src/isa_match.c returns at once for bfe and bfi
 ptxas-rejects-everything|conformance|PTXAS=/bin/false|ptxas is /bin/false
 cubin-diff-crashes|conformance|CUBIN_DIFF=@scratch@/crash.py|cubin-diff.py raises before printing
 ast-exits-2-sanitizer-path|conformance|SANITIZE=1|ptx-front --ast always exits 2 (the sanitizer run compares no cubins)
@@ -61,9 +61,9 @@ edit() {
 plant() {
     case $1 in
     validator-skips-bfe-bfi)
-        edit src/isa.c '/^static void check_instr(/,/^}/s/^    const ptx_isa_root \*root = root_of(ptx_instr_opcode(in));$/&\
+        edit src/isa_match.c '/^const ptx_isa_form \*ptx_isa_check(/,/^}/s/^    const ptx_isa_root \*root = ptx_isa_root_of(ctx, ptx_instr_opcode(in));$/&\
     if (!strcmp(ptx_instr_opcode(in)->text, "bfe") || !strcmp(ptx_instr_opcode(in)->text, "bfi"))\
-        return;/' ;;
+        return NULL;/' ;;
     ptxas-rejects-everything|cubin-diff-crashes|no-corpora-required) ;;
     ast-exits-2-sanitizer-path)
         edit tools/ptx-front.c '/^    free(patterns);$/{n;s/^    return status;$/    return mode == AST ? 2 : status;/;}' ;;

@@ -51,12 +51,8 @@ typedef struct ptx_span {
 typedef struct ptx_name {
     uint32_t len;
     uint32_t hash;
-    uint16_t isa_id;            /* internal: the name's place in the instruction
-                                   tables (modifier or opcode), cached */
     PTX_EXTENSION char text[];
 } ptx_name;
-
-#define PTX_ISA_ID_UNKNOWN 0xFFFFu
 
 /* Fundamental and opaque types that can be written in a declaration. */
 typedef enum ptx_type {
@@ -480,9 +476,8 @@ typedef struct ptx_mod {
                                    the words of the instruction's name */
 } ptx_mod;
 
-/* flags of an instruction */
+/* flags of an instruction (the library keeps bit 0 for itself) */
 enum {
-    PTX_INSTR_SHARED_MODS = 1,  /* internal: `mods` is shared (see ptx_mod) */
     PTX_INSTR_GUARD = 2,        /* it has a guard: ptx_instr_guard */
     PTX_INSTR_EDITED = PTX_NODE_EDITED  /* base.flags' PTX_NODE_EDITED */
 };

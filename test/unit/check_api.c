@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "check_suites.h"
+#include "internal.h"
 #include "ptx/ptx.h"
 
 #define HDR TEST_HDR

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "check_suites.h"
+#include "internal.h"
 #include "ptx/ptx.h"
 
 static const isa_case cases[] = {

@@ -1,0 +1,592 @@
+/* The instruction tables, explanation: when no form of an instruction's
+ * root fits it, the form that came closest says what is wrong, in words
+ * (an unknown, missing, repeated or misplaced modifier, with "did you
+ * mean"; an operand of the wrong kind, size or value; a version or
+ * target too low), written in the manual's notation (isa_text.c). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "isa.h"
+#include "isa_text.h"
+
+/* the longest list of values a message spells out */
+enum { LIST_MAX = 12 };
+
+/* A form in the manual's notation, for messages (isa_text.c); the buffer
+ * lives as long as the statement that names it. */
+enum { FORM_TEXT = 512 };
+static const char *form_text(const ptx_isa_form *f, char *buf)
+{
+    ptx_isa_form_text(f, buf, FORM_TEXT);
+    return buf;
+}
+#define FORM(f) form_text((f), (char[FORM_TEXT]){ 0 })
+
+/* "add.s32" as the form would be written with the instruction's words */
+static void set_values(char *buf, size_t n, const ptx_isa_slot *s)
+{
+    buf[0] = '\0';
+    if (s->kind == PTX_SLOT_LIT || s->kind == PTX_SLOT_OPT_LIT) {
+        snprintf(buf, n, "%s", ptx_isa_mod_names[s->ref]);
+        return;
+    }
+    const ptx_isa_set *set = &ptx_isa_sets[s->ref];
+    size_t used = 0;
+    for (unsigned k = 0; k < set->n && used < n; k++)
+        used += (size_t)snprintf(buf + used, n - used, "%s%s", k ? ", " : "",
+                                 ptx_isa_mod_names[set->mods[k]]);
+}
+
+/* "a register or a constant": what an operand kind accepts, in words */
+static void operand_words(char *buf, size_t n, unsigned acc)
+{
+    static const struct { unsigned bit; const char *words; } kinds[] = {
+        { PTX_ACC_NAME, "a register" }, { PTX_ACC_PRED, "a predicate" },
+        { PTX_ACC_IMM, "a constant" }, { PTX_ACC_ADDR, "an address [...]" },
+        { PTX_ACC_IMAGE, "an address [surface, coordinates]" },
+        { PTX_ACC_VEC, "a vector {...}" }, { PTX_ACC_LIST, "a list (...)" },
+        { PTX_ACC_LABEL, "a label or function name" }, { PTX_ACC_PAIR, "a pair d|p" },
+        { PTX_ACC_SINK, "'_'" },
+    };
+    enum { NKINDS = sizeof kinds / sizeof *kinds };
+    unsigned left = 0;
+    for (unsigned k = 0; k < NKINDS; k++)
+        left += (acc & kinds[k].bit) != 0;
+    size_t used = 0;
+    buf[0] = '\0';
+    for (unsigned k = 0; k < NKINDS && used < n; k++) {
+        if (!(acc & kinds[k].bit))
+            continue;
+        left--;
+        used += (size_t)snprintf(buf + used, n - used, "%s%s",
+                                 !used ? "" : left ? ", " : " or ", kinds[k].words);
+    }
+}
+
+/* ---- explaining a mismatch ------------------------------------------------ */
+
+/* modifiers gathered from several forms, each once, in order of discovery */
+typedef struct mod_list {
+    uint16_t ids[128];
+    unsigned n;
+} mod_list;
+
+static void list_add(mod_list *l, uint16_t id)
+{
+    for (unsigned k = 0; k < l->n; k++)
+        if (l->ids[k] == id)
+            return;
+    if (l->n < sizeof l->ids / sizeof *l->ids)
+        l->ids[l->n++] = id;
+}
+
+/* every value a slot takes */
+static void list_slot(mod_list *l, const ptx_isa_slot *s)
+{
+    if (s->kind == PTX_SLOT_LIT || s->kind == PTX_SLOT_OPT_LIT) {
+        list_add(l, s->ref);
+        return;
+    }
+    const ptx_isa_set *set = &ptx_isa_sets[s->ref];
+    for (unsigned k = 0; k < set->n; k++)
+        list_add(l, set->mods[k]);
+}
+
+/* ".a" or "one of .a, .b, .c" (the first LIST_MAX, then "...") */
+static void list_words(char *buf, size_t n, const mod_list *l)
+{
+    size_t used = (size_t)snprintf(buf, n, "%s", l->n > 1 ? "one of " : "");
+    for (unsigned k = 0; k < l->n && k <= LIST_MAX && used < n; k++)
+        used += (size_t)snprintf(buf + used, n - used, "%s%s", k ? ", " : "",
+                                 k == LIST_MAX ? "..." : ptx_isa_mod_names[l->ids[k]]);
+}
+
+/* Does the instruction start with the form's fixed name? */
+static bool name_fits(const ptx_instr *in, const ptx_isa_form *f, const uint16_t *ids)
+{
+    if (in->nmods < f->nname)
+        return false;
+    for (unsigned i = 0; i < f->nname; i++)
+        if (ids[i] != f->name[i])
+            return false;
+    return true;
+}
+
+/* ptx_isa_try_form for another form of the instruction's root */
+static verdict try_other(const explain *x, const ptx_instr *in, const ptx_isa_form *g)
+{
+    return ptx_isa_try_form(x->m, in, g, x->ids,
+                            ptx_isa_ignorable_words(in, x->ids, x->root, g->family), x->rc, x->assign);
+}
+
+/* The values a missing slot could take: those of the slots of its
+ * category in every form as close as the closest one and missing only
+ * the same kind of modifier ('suld.b.2d.b32' needs .trap, .clamp or .zero
+ * though its closest form takes only .trap). */
+static void missing_values(const explain *x, const ptx_instr *in, const ptx_isa_form *f,
+                           verdict v, mod_list *l)
+{
+    const ptx_isa_slot *want = &f->slots[v.slot];
+    list_slot(l, want);
+    if (want->kind != PTX_SLOT_SET || want->category == PTX_CAT_OTHER)
+        return;
+    for (unsigned k = 0; k < x->root->nforms; k++) {
+        const ptx_isa_form *g = &ptx_isa_forms[x->root->first_form + k];
+        verdict w = try_other(x, in, g);
+        if (w.what == P_MISSING && w.cost == v.cost &&
+            g->slots[w.slot].kind == PTX_SLOT_SET && g->slots[w.slot].category == want->category)
+            list_slot(l, &g->slots[w.slot]);
+    }
+}
+
+/* The modifier is valid only in longer names of the instruction: mul.s32
+ * is mul.lo.s32, mul.hi.s32 or mul.wide.s32 (ptxas's "Unexpected
+ * instruction types" does not say so).  Says which words the name lacks,
+ * with the first such name as a fix-it when the modifier follows the
+ * opcode; false when no longer name takes the modifier. */
+static bool name_missing(ptx_context *ctx, const explain *x, const ptx_instr *in, verdict v)
+{
+    uint16_t id = x->ids[v.index];
+    char names[256] = "", fix[128] = "";
+    const ptx_isa_form *first = NULL;
+    size_t used = 0;
+    unsigned n = 0;
+    const char *ext[8];
+    for (unsigned k = 0; k < x->root->nforms && n < 8; k++) {
+        const ptx_isa_form *h = &ptx_isa_forms[x->root->first_form + k];
+        if (h->nname == 0 || name_fits(in, h, x->ids))
+            continue;
+        /* only names none of whose words are written: the words to add */
+        bool written = false, takes = false;
+        for (unsigned i = 0; i < h->nname; i++)
+            for (unsigned j = 0; j < in->nmods; j++)
+                written |= x->ids[j] == h->name[i];
+        for (unsigned s = 0; s < h->nslots; s++)
+            takes |= slot_takes(&h->slots[s], id);
+        if (written || !takes)
+            continue;
+        const char *w = ptx_isa_mod_names[h->name[0]];
+        bool seen = false;
+        for (unsigned i = 0; i < n; i++)
+            seen |= strcmp(ext[i], w) == 0;
+        if (seen || h->nname != 1)
+            continue;
+        ext[n++] = w;
+        if (!first)
+            first = h;
+    }
+    if (!n)
+        return false;
+    for (unsigned i = 0; i < n && used < sizeof names; i++)
+        used += (size_t)snprintf(names + used, sizeof names - used, "%s'%s'",
+                                 i == 0 ? "" : i + 1 == n ? " or " : ", ", ext[i]);
+    const char *op = ptx_instr_opcode(in)->text, *word = in->mods[v.index].name->text;
+    /* the names in full where the word follows the opcode: mul.lo.s32 */
+    char full[512] = "";
+    used = 0;
+    for (unsigned i = 0; v.index == 0 && i < n && used < sizeof full; i++)
+        used += (size_t)snprintf(full + used, sizeof full - used, "%s'%s%s%s'",
+                                 i == 0 ? "; did you mean " : i + 1 == n ? " or " : ", ", op, ext[i], word);
+    if (v.index == 0 && used < sizeof full)
+        snprintf(full + used, sizeof full - used, "?");
+    if (v.index == 0 && n == 1)
+        snprintf(fix, sizeof fix, "%s%s", ext[0], word);
+    ptx_diag_add_fix(ctx, PTX_SEV_ERROR, PTX_DIAG_INSTRUCTION, mod_span(in, v.index), fix[0] ? fix : NULL,
+                     "'%s' with '%s' needs %s after '%s'%s (form: %s)", op, word, names, op, full,
+                     FORM(first));
+    return true;
+}
+
+/* Layouts in the wrong order (mma .col.row where the form has .row.col)
+ * are not misplaced words but the wrong layout for a matrix, as ptxas
+ * says ("Illegal alayout"): the first layout is matrix A's, the second
+ * B's.  False when the form's layouts are not fixed words. */
+static bool report_layout(ptx_context *ctx, const explain *x, const ptx_instr *in, const ptx_isa_form *f)
+{
+    uint16_t want[4];
+    unsigned nwant = 0;
+    for (unsigned s = 0; s < f->nslots && nwant < 4; s++) {
+        const ptx_isa_slot *sl = &f->slots[s];
+        if (sl->category != PTX_CAT_LAYOUT)
+            continue;
+        if (sl->kind == PTX_SLOT_LIT)
+            want[nwant++] = sl->ref;
+        else if (sl->kind == PTX_SLOT_SET && ptx_isa_sets[sl->ref].n == 1)
+            want[nwant++] = ptx_isa_sets[sl->ref].mods[0];
+        else
+            return false;
+    }
+    unsigned k = 0;
+    for (unsigned i = 0; i < in->nmods && k < nwant; i++) {
+        if (ptx_isa_mod_categories[x->ids[i]] != PTX_CAT_LAYOUT)
+            continue;
+        if (x->ids[i] != want[k]) {
+            static const char *const matrix[] = { "A", "B", "C", "D" };
+            ptx_diag_add(ctx, PTX_SEV_ERROR, PTX_DIAG_INSTRUCTION, mod_span(in, i),
+                         "layout '%s' is not valid for matrix %s of '%s': this form takes '%s' (form: %s)",
+                         in->mods[i].name->text, matrix[k], ptx_instr_opcode(in)->text,
+                         ptx_isa_mod_names[want[k]], FORM(f));
+            return true;
+        }
+        k++;
+    }
+    return false;
+}
+
+/* Explains a modifier that the closest form does not take: either no form
+ * of the instruction takes it (then the values of its kind that are valid
+ * are listed), or it is valid with other modifiers than these (then the
+ * form that takes it says what it lacks or what gets in its way). */
+static void report_modifier(ptx_context *ctx, const explain *x, const ptx_instr *in,
+                            const ptx_isa_form *f, verdict v)
+{
+    const char *op = ptx_instr_opcode(in)->text;
+    const char *word = in->mods[v.index].name->text;
+    uint16_t id = x->ids[v.index];
+    char vals[512];
+    const ptx_isa_form *g = NULL;
+    verdict best = { P_NONE, 0, 0, ~0u, { 0, 0 } };
+    mod_list same = { { 0 }, 0 };
+    uint8_t cat = ptx_isa_mod_categories[id];
+    for (unsigned k = 0; k < x->root->nforms; k++) {
+        const ptx_isa_form *h = &ptx_isa_forms[x->root->first_form + k];
+        if (!name_fits(in, h, x->ids))
+            continue;
+        bool takes = false;
+        for (unsigned s = 0; s < h->nslots; s++) {
+            takes |= slot_takes(&h->slots[s], id);
+            if (h->slots[s].category == cat && cat != PTX_CAT_OTHER)
+                list_slot(&same, &h->slots[s]);
+        }
+        if (!takes)
+            continue;
+        verdict w = try_other(x, in, h);
+        if (w.cost < best.cost) {
+            best = w;
+            g = h;
+        }
+    }
+    if (g && best.what == P_MISSING) {
+        mod_list need = { { 0 }, 0 };
+        missing_values(x, in, g, best, &need);
+        list_words(vals, sizeof vals, &need);
+        ptx_diag_add(ctx, PTX_SEV_ERROR, PTX_DIAG_INSTRUCTION, mod_span(in, v.index),
+                     "'%s' with '%s' needs %s%s (form: %s)", op, word,
+                     need.n == 1 && g->slots[best.slot].kind != PTX_SLOT_SET ? "the modifier " : "",
+                     vals, FORM(g));
+        return;
+    }
+    if (g && best.what == P_DUPLICATE && best.index == v.index) {
+        ptx_isa_report(ctx, x, in, g, best);    /* two of one set: .trap.clamp */
+        return;
+    }
+    if (g && (best.what == P_MODIFIER || best.what == P_DUPLICATE) && best.index != v.index) {
+        ptx_diag_add(ctx, PTX_SEV_ERROR, PTX_DIAG_INSTRUCTION, mod_span(in, v.index),
+                     "modifier '%s' cannot be combined with '%s' in '%s' (form: %s)", word,
+                     in->mods[best.index].name->text, op, FORM(g));
+        return;
+    }
+    if (!g && name_missing(ctx, x, in, v))
+        return;
+    if (!g && same.n) {
+        list_words(vals, sizeof vals, &same);
+        ptx_diag_add(ctx, PTX_SEV_ERROR, PTX_DIAG_INSTRUCTION, mod_span(in, v.index),
+                     "modifier '%s' is not valid in '%s': expected %s (closest form: %s)", word,
+                     op, vals, FORM(f));
+        return;
+    }
+    ptx_diag_add(ctx, PTX_SEV_ERROR, PTX_DIAG_INSTRUCTION, mod_span(in, v.index),
+                 "modifier '%s' is not valid in '%s' (closest form: %s)", word, op, FORM(f));
+}
+
+/* "1, 2 or 4" for the sizes a vector operand takes */
+static void size_words(char *buf, size_t n, const ptx_isa_operand *op, unsigned vec)
+{
+    if (op->vec != PTX_VEC_SIZES) {
+        snprintf(buf, n, "%u", op->vec > 0 ? (unsigned)op->vec : vec);
+        return;
+    }
+    size_t used = 0;
+    unsigned left = 0;
+    for (unsigned k = 0; k < 32; k++)
+        left += op->sizes >> k & 1;
+    buf[0] = '\0';
+    for (unsigned k = 0; k < 32 && used < n; k++) {
+        if (!(op->sizes >> k & 1))
+            continue;
+        left--;
+        used += (size_t)snprintf(buf + used, n - used, "%s%u", !used ? "" : left ? ", " : " or ", k);
+    }
+}
+
+/* "2", "2 or 3", "1 to 4", "1, 2 or 4": a set of operand counts */
+static void count_words(char *buf, size_t n, uint32_t counts)
+{
+    unsigned lo = 0, hi = 31, many = 0;
+    while (lo < 32 && !(counts >> lo & 1))
+        lo++;
+    while (hi > lo && !(counts >> hi & 1))
+        hi--;
+    for (unsigned k = lo; k <= hi; k++)
+        many += counts >> k & 1;
+    if (many > 2 && many == hi - lo + 1) {
+        snprintf(buf, n, "%u to %u", lo, hi);
+        return;
+    }
+    size_t used = 0;
+    buf[0] = '\0';
+    for (unsigned k = lo; k <= hi && used < n; k++) {
+        if (!(counts >> k & 1))
+            continue;
+        many--;
+        used += (size_t)snprintf(buf + used, n - used, "%s%u", !used ? "" : many ? ", " : " or ", k);
+    }
+}
+
+static const char *item_words(unsigned items)
+{
+    switch (items) {
+    case PTX_ACC_NAME | PTX_ACC_IMM: return "a register or a constant";
+    case PTX_ACC_NAME | PTX_ACC_SINK: return "a register or '_'";
+    case PTX_ACC_NAME: return "a register";
+    default: return "a register, a constant or '_'";
+    }
+}
+
+/* the patterns of a selector set, at most LIST_MAX of them */
+static void pattern_list(char *buf, size_t n, const ptx_isa_selector *set)
+{
+    size_t used = 0;
+    buf[0] = '\0';
+    for (unsigned k = 0; k < set->n && k <= LIST_MAX && used < n; k++)
+        used += (size_t)snprintf(buf + used, n - used, "%s%s", k ? ", " : "",
+                                 k == LIST_MAX ? "..." : set->patterns[k]);
+}
+
+static void report_operand(ptx_context *ctx, const ptx_instr *in, const ptx_isa_operand *fo,
+                           verdict v, unsigned vec)
+{
+    const char *op = ptx_instr_opcode(in)->text;
+    const ptx_expr *e = &in->ops[v.index];
+    unsigned n = v.index + 1;
+    char words[512];
+    switch (v.fault.what) {
+    case F_VALUE: {
+        const ptx_isa_vlist *l = &ptx_isa_values[fo->values - 1];
+        size_t used = 0;
+        for (unsigned k = 0; k < l->n && used < sizeof words; k++) {
+            long long lo = l->v[k].lo, hi = l->v[k].hi, mod = l->v[k].mod;
+            const char *sep = k == 0 ? "" : k + 1 == l->n ? " or " : ", ";
+            int w;
+            if (lo == hi)
+                w = snprintf(words + used, sizeof words - used, "%s%lld", sep, lo);
+            else if (!mod)
+                w = snprintf(words + used, sizeof words - used, "%s%lld to %lld", sep, lo, hi);
+            else if (mod < 0)
+                w = snprintf(words + used, sizeof words - used, "%sa power of two from %lld to %lld",
+                             sep, lo, hi);
+            else if (lo == INT64_MIN)
+                w = snprintf(words + used, sizeof words - used, "%sa multiple of %lld", sep, mod);
+            else
+                w = snprintf(words + used, sizeof words - used,
+                             "%sa multiple of %lld from %lld to %lld", sep, mod, lo, hi);
+            used += (size_t)(w > 0 ? w : 0);
+        }
+        int64_t val = 0;
+        ptx_isa_const_value(e, &val);
+        ptx_diag_add(ctx, PTX_SEV_ERROR, PTX_DIAG_INSTRUCTION, ptx_expr_span(e),
+                     "operand %u of '%s' must be %s, not %lld", n, op, words, (long long)val);
+        return;
+    }
+    case F_SIZE:
+        size_words(words, sizeof words, fo, vec);
+        ptx_diag_add(ctx, PTX_SEV_ERROR, PTX_DIAG_INSTRUCTION, ptx_expr_span(e),
+                     "operand %u of '%s' must be a vector of %s element%s, found %u", n, op,
+                     words, strcmp(words, "1") ? "s" : "", (unsigned)ptx_expr_count(e));
+        return;
+    case F_ITEM: {
+        const ptx_expr *item = ptx_expr_item(e, v.fault.item);
+        if (item->kind == PTX_EXPR_SYM && ptx_expr_sel(item) && e->kind == PTX_EXPR_LIST)
+            ptx_diag_add(ctx, PTX_SEV_ERROR, PTX_DIAG_INSTRUCTION, ptx_expr_span(item),
+                         "element %u of operand %u of '%s' cannot have a selector ('%s')",
+                         v.fault.item + 1u, n, op, ptx_expr_sel(item)->text);
+        else
+            ptx_diag_add(ctx, PTX_SEV_ERROR, PTX_DIAG_INSTRUCTION, ptx_expr_span(item),
+                         "element %u of operand %u of '%s' must be %s", v.fault.item + 1u, n,
+                         op, item_words(fo->items));
+        return;
+    }
+    case F_PRED: {
+        const ptx_expr *name = e->kind == PTX_EXPR_UNARY ? ptx_expr_a(e) : e;
+        if (e->kind == PTX_EXPR_PAIR)
+            ptx_diag_add(ctx, PTX_SEV_ERROR, PTX_DIAG_INSTRUCTION, ptx_expr_span(e),
+                         "operand %u of '%s' cannot be a predicate", n, op);
+        else
+            ptx_diag_add(ctx, PTX_SEV_ERROR, PTX_DIAG_INSTRUCTION, ptx_expr_span(e),
+                         "operand %u of '%s' cannot be a predicate ('%s' is declared .pred)", n,
+                         op, ptx_expr_name(name)->text);
+        return;
+    }
+    case F_NOT_PRED: {
+        const ptx_expr *name = e->kind == PTX_EXPR_UNARY ? ptx_expr_a(e) : e;
+        if (e->kind == PTX_EXPR_PAIR) {
+            ptx_diag_add(ctx, PTX_SEV_ERROR, PTX_DIAG_INSTRUCTION, ptx_expr_span(e),
+                         "operand %u of '%s' must be predicates", n, op);
+            return;
+        }
+        ptx_diag_add(ctx, PTX_SEV_ERROR, PTX_DIAG_INSTRUCTION, ptx_expr_span(e),
+                     "operand %u of '%s' must be a predicate; '%s' is not declared .pred", n, op,
+                     ptx_expr_name(name)->text);
+        return;
+    }
+    case F_SELECTOR: {
+        const ptx_isa_selector *set = &ptx_isa_selectors[fo->selector - 1];
+        if (!set->n) {
+            ptx_diag_add(ctx, PTX_SEV_ERROR, PTX_DIAG_INSTRUCTION, ptx_expr_span(e),
+                         "operand %u of '%s' takes no selector ('%s')", n, op,
+                         ptx_expr_sel(e)->text);
+            return;
+        }
+        pattern_list(words, sizeof words, set);
+        ptx_diag_add(ctx, PTX_SEV_ERROR, PTX_DIAG_INSTRUCTION, ptx_expr_span(e),
+                     "selector '%s' is not valid on operand %u of '%s': expected %s%s",
+                     ptx_expr_sel(e)->text, n, op, set->n > 1 ? "one of " : "", words);
+        return;
+    }
+    case F_IMAGE:
+        if (v.fault.item) {
+            const ptx_expr *c = ptx_expr_item(ptx_expr_item(e, 1), v.fault.item - 1);
+            ptx_diag_add(ctx, PTX_SEV_ERROR, PTX_DIAG_INSTRUCTION, ptx_expr_span(c),
+                         "coordinate %u of operand %u of '%s' must be a register or a constant",
+                         (unsigned)v.fault.item, n, op);
+            return;
+        }
+        ptx_diag_add(ctx, PTX_SEV_ERROR, PTX_DIAG_INSTRUCTION, ptx_expr_span(e),
+                     "operand %u of '%s' must be [surface, coordinates], the coordinates a "
+                     "register or a vector of %s elements",
+                     n, op, fo->coords <= 1 ? "1, 2 or 4" : fo->coords == 2 ? "2 or 4" : "4");
+        return;
+    default:
+        operand_words(words, sizeof words, fo->accept);
+        ptx_diag_add(ctx, PTX_SEV_ERROR, PTX_DIAG_INSTRUCTION, ptx_expr_span(e),
+                     "operand %u of '%s' must be %s", n, op, words);
+        return;
+    }
+}
+
+void ptx_isa_report(ptx_context *ctx, const explain *x, const ptx_instr *in,
+                    const ptx_isa_form *f, verdict v)
+{
+    const ptx_module *m = x->m;
+    const char *op = ptx_instr_opcode(in)->text;
+    char vals[512];
+    ptx_span at = in->base.span;
+    switch (v.what) {
+    case P_NONE:
+        return;
+    case P_NAME: {
+        /* no form's name matched: say which instruction names exist */
+        ptx_span s = v.index < in->nmods ? mod_span(in, v.index) : at;
+        ptx_diag_add(ctx, PTX_SEV_ERROR, PTX_DIAG_INSTRUCTION, s,
+                     "'%s%s' is not an instruction: '%s' continues with %s", op,
+                     v.index < in->nmods ? in->mods[v.index].name->text : "", op, FORM(f));
+        return;
+    }
+    case P_MODIFIER:
+        report_modifier(ctx, x, in, f, v);
+        return;
+    case P_DUPLICATE:
+        /* .row.row: matrix B's layout is wrong, not a word repeated */
+        if (ptx_isa_mod_categories[x->ids[v.index]] == PTX_CAT_LAYOUT && report_layout(ctx, x, in, f))
+            return;
+        for (unsigned i = 0; i < v.index; i++) {
+            if (in->mods[i].name == in->mods[v.index].name) {
+                ptx_diag_add(ctx, PTX_SEV_ERROR, PTX_DIAG_INSTRUCTION, mod_span(in, v.index),
+                             "modifier '%s' appears twice in '%s'", in->mods[i].name->text, op);
+                return;
+            }
+        }
+        set_values(vals, sizeof vals, &f->slots[v.slot]);
+        ptx_diag_add(ctx, PTX_SEV_ERROR, PTX_DIAG_INSTRUCTION, mod_span(in, v.index),
+                     "'%s' takes one modifier of {%s}; '%s' is one too many",
+                     op, vals, in->mods[v.index].name->text);
+        return;
+    case P_ORDER:
+        if (v.slot == PTX_CAT_LAYOUT && report_layout(ctx, x, in, f))
+            return;
+        ptx_diag_add(ctx, PTX_SEV_ERROR, PTX_DIAG_INSTRUCTION, mod_span(in, v.index),
+                     "%s '%s' is out of place in '%s': the %ss follow the order of the form (%s)",
+                     ptx_isa_category_names[v.slot], in->mods[v.index].name->text, op,
+                     ptx_isa_category_names[v.slot], FORM(f));
+        return;
+    case P_MISSING: {
+        mod_list need = { { 0 }, 0 };
+        missing_values(x, in, f, v, &need);
+        list_words(vals, sizeof vals, &need);
+        ptx_diag_add(ctx, PTX_SEV_ERROR, PTX_DIAG_INSTRUCTION, at, "'%s' needs %s%s (form: %s)",
+                     op, need.n == 1 && f->slots[v.slot].kind != PTX_SLOT_SET ? "the modifier " : "",
+                     vals, FORM(f));
+        return;
+    }
+    case P_OPERAND_COUNT: {
+        /* the counts of every form that fits the modifiers as well as the
+         * closest one does: 'call' takes 1 to 4 operands */
+        uint32_t counts = 0;
+        for (unsigned k = 0; k < x->root->nforms; k++) {
+            const ptx_isa_form *g = &ptx_isa_forms[x->root->first_form + k];
+            verdict w = g == f ? v : try_other(x, in, g);
+            if (w.what != P_OPERAND_COUNT || w.cost != v.cost)
+                continue;
+            unsigned required = 0;
+            while (required < g->nops && !g->ops[required].optional)
+                required++;
+            for (unsigned n = required; n <= g->nops && n < 32; n++)
+                counts |= 1u << n;
+        }
+        count_words(vals, sizeof vals, counts);
+        ptx_diag_add(ctx, PTX_SEV_ERROR, PTX_DIAG_INSTRUCTION, at,
+                     "'%s' takes %s operand%s, found %u (form: %s)", op, vals,
+                     counts == 2 ? "" : "s", in->nops, FORM(f));
+        return;
+    }
+    case P_OPERAND:
+        report_operand(ctx, in, &f->ops[v.index], v, ptx_isa_vector_size(in, f));
+        return;
+    case P_VERSION: {
+        const ptx_isa_family *fam = &ptx_isa_families[f->family];
+        unsigned major = f->since_major ? f->since_major : fam->major;
+        unsigned minor = f->since_major ? f->since_minor : fam->minor;
+        ptx_diag_add(ctx, PTX_SEV_ERROR, PTX_DIAG_INSTRUCTION, at,
+                     "'%s' (%s) requires PTX ISA .version %u.%u or later; this module is %u.%u",
+                     op, FORM(f), major, minor, m->version_major, m->version_minor);
+        return;
+    }
+    case P_WITHDRAWN:
+        if (f->gone_major && PTX_ISA_STR(f->gone_target)[0])
+            ptx_diag_add(ctx, PTX_SEV_ERROR, PTX_DIAG_INSTRUCTION, at,
+                         "'%s' (%s) is not supported on .target %s and later from PTX ISA %u.%u; this module is %u.%u for %s",
+                         op, FORM(f), PTX_ISA_STR(f->gone_target), f->gone_major, f->gone_minor,
+                         m->version_major, m->version_minor, m->targets[0]->text);
+        else if (PTX_ISA_STR(f->gone_target)[0])
+            ptx_diag_add(ctx, PTX_SEV_ERROR, PTX_DIAG_INSTRUCTION, at,
+                         "'%s' (%s) is not supported on .target %s and later; this module targets %s",
+                         op, FORM(f), PTX_ISA_STR(f->gone_target), m->targets[0]->text);
+        else
+            ptx_diag_add(ctx, PTX_SEV_ERROR, PTX_DIAG_INSTRUCTION, at,
+                         "'%s' (%s) is not supported from PTX ISA %u.%u; this module is %u.%u",
+                         op, FORM(f), f->gone_major, f->gone_minor, m->version_major,
+                         m->version_minor);
+        return;
+    case P_TARGET: {
+        const char *need = PTX_ISA_STR(f->target)[0] ? PTX_ISA_STR(f->target) : ptx_isa_families[f->family].target;
+        bool list = strchr(need, ',') != NULL;
+        ptx_diag_add(ctx, PTX_SEV_ERROR, PTX_DIAG_INSTRUCTION, at,
+                     "'%s' (%s) requires .target %s%s%s; this module targets %s", op, FORM(f),
+                     list ? "one of " : "", need,
+                     list || need[strlen(need) - 1] == 'a' ? "" : " or later",
+                     m->targets[0]->text);
+        return;
+    }
+    }
+}

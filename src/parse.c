@@ -1,0 +1,238 @@
+/* The parse driver: reads the input into the context, runs the scanner
+ * and the parser (which build the tree) and then the semantic pass, and
+ * sorts the diagnostics into source order.  The top layer of the
+ * library's parsing: it calls the layers below it, and none of them
+ * calls it. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "internal.h"
+
+/* Here rather than with the other settings: the name is checked against
+ * the builders' table of targets (ast.c), which the context's layer
+ * sits below. */
+ptx_status ptx_context_set_target(ptx_context *ctx, const char *arch)
+{
+    if (!arch) {
+        ctx->target[0] = '\0';
+        return PTX_OK;
+    }
+    if (strlen(arch) >= sizeof ctx->target || !ptx_target_is_arch(arch))
+        return PTX_ERR_USAGE;
+    strcpy(ctx->target, arch);
+    return PTX_OK;
+}
+
+/* An input over PTX_INPUT_MAX is refused before it is copied or read: the
+ * diagnostic points at 1:1 of an empty source.  `size` is 0 when only
+ * "more than the limit" is known (a pipe).  The caller has armed ctx->oom. */
+static ptx_status too_large(ptx_context *ctx, uint64_t size)
+{
+    char what[64];
+    if (size)
+        snprintf(what, sizeof what, "%llu bytes", (unsigned long long)size);
+    else
+        snprintf(what, sizeof what, "more than %u bytes", PTX_INPUT_MAX);
+    free(ctx->src);
+    ctx->src = calloc(1, 2);
+    if (!ctx->src)
+        longjmp(ctx->oom, 1);
+    ctx->srclen = 0;
+    ptx_span at = { 0, 0 };
+    ptx_diag_add(ctx, PTX_SEV_ERROR, PTX_DIAG_LIMIT, at,
+                 "input of %s is too large (the limit is %u bytes, just under 4 GiB)",
+                 what, PTX_INPUT_MAX);
+    return PTX_ERR_INPUT;
+}
+
+/* A diagnostic and the notes that follow it ("previous definition is
+ * here"): they move together. */
+typedef struct diag_group {
+    uint32_t off;               /* the leader's */
+    size_t first, n;
+} diag_group;
+
+static int by_offset(const void *a, const void *b)
+{
+    const diag_group *x = a, *y = b;
+    if (x->off != y->off)
+        return x->off < y->off ? -1 : 1;
+    return x->first < y->first ? -1 : x->first > y->first;     /* stable */
+}
+
+/* The grammar, the tables and the semantic pass each find errors in
+ * source order, but one after the other: a reader wants the file's order
+ * (GCC's), so the list is sorted by offset once the parse is over.  A
+ * diagnostic without a place keeps the place of the one before it, and
+ * the note that the error limit stopped the parse stays last. */
+static void sort_diags(ptx_context *ctx)
+{
+    size_t n = ctx->ndiags - (ctx->stopped && ctx->ndiags ? 1 : 0);
+    if (n < 2)
+        return;
+    diag_group *g = malloc(n * sizeof *g);
+    ptx_diag *sorted = malloc(ctx->diagcap * sizeof *sorted);
+    if (!g || !sorted) {
+        free(g);
+        free(sorted);
+        longjmp(ctx->oom, 1);
+    }
+    size_t ng = 0;
+    uint32_t last = 0;
+    for (size_t i = 0; i < n; i++) {
+        const ptx_diag *d = &ctx->diags[i];
+        if (d->severity == PTX_SEV_NOTE && ng) {
+            g[ng - 1].n++;
+            continue;
+        }
+        if (d->span.off != PTX_NO_OFFSET)
+            last = d->span.off;
+        g[ng++] = (diag_group){ last, i, 1 };
+    }
+    qsort(g, ng, sizeof *g, by_offset);
+    size_t k = 0;
+    for (size_t i = 0; i < ng; i++)
+        for (size_t j = 0; j < g[i].n; j++)
+            sorted[k++] = ctx->diags[g[i].first + j];
+    for (size_t i = n; i < ctx->ndiags; i++)
+        sorted[k++] = ctx->diags[i];
+    free(ctx->diags);
+    free(g);
+    ctx->diags = sorted;
+}
+
+/* Runs after the caller has armed ctx->oom with setjmp. */
+static ptx_status parse_owned(ptx_context *ctx)
+{
+    _Static_assert(PTX_INPUT_MAX < UINT32_MAX - 2, "offsets up to srclen + 1 fit in 32 bits");
+    ptx_run_parser(ctx);
+    if (ctx->module && !ctx->stopped && !ctx->no_validate)
+        ptx_sema_run(ctx, ctx->module);
+    sort_diags(ctx);
+    return ctx->nerrors ? PTX_ERR_INPUT : PTX_OK;
+}
+
+ptx_status ptx_parse_buffer(ptx_context *ctx, const char *name,
+                            const char *data, size_t len,
+                            const ptx_module **out)
+{
+    if (!ctx || (!data && len) || ctx->parsed)
+        return PTX_ERR_USAGE;
+    ctx->parsed = true;
+    if (out)
+        *out = NULL;
+    if (setjmp(ctx->oom)) {
+        ctx->module = NULL;
+        return PTX_ERR_NOMEM;
+    }
+    if (name)
+        ctx->filename = ptx_arena_strndup(&ctx->arena, name, strlen(name));
+    if (len > PTX_INPUT_MAX)
+        return too_large(ctx, len);
+    ctx->src = malloc(len + 2);
+    if (!ctx->src)
+        return PTX_ERR_NOMEM;
+    if (len)
+        memcpy(ctx->src, data, len);
+    ctx->src[len] = ctx->src[len + 1] = '\0';
+    ctx->srclen = len;
+    ptx_status st = parse_owned(ctx);
+    if (out)
+        *out = ctx->module;
+    return st;
+}
+
+/* Reads f to its end, or until it is known to be over PTX_INPUT_MAX
+ * (*over is then set and the contents are dropped).  `size` is the file's
+ * size when known (else 0): the buffer then takes it in one read, with
+ * room for the two NULs and to see the end, instead of growing from
+ * 64 KB by doubling (a dozen reallocations for a 12 MB module). */
+static ptx_status read_stream(ptx_context *ctx, FILE *f, uint64_t size, bool *over)
+{
+    size_t cap = size ? (size_t)size + 3 : 1 << 16, len = 0;
+    char *buf = malloc(cap);
+    if (!buf)
+        return PTX_ERR_NOMEM;
+    for (;;) {
+        if (cap - len <= 2) {
+            char *b = realloc(buf, cap * 2);
+            if (!b) {
+                free(buf);
+                return PTX_ERR_NOMEM;
+            }
+            buf = b;
+            cap *= 2;
+        }
+        size_t n = fread(buf + len, 1, cap - len - 2, f);
+        len += n;
+        if (len > PTX_INPUT_MAX) {
+            free(buf);
+            *over = true;
+            return PTX_OK;
+        }
+        if (n == 0 && (feof(f) || ferror(f)))
+            break;
+    }
+    if (ferror(f)) {
+        ctx->io_error = ptx_arena_strndup(&ctx->arena, strerror(errno), strlen(strerror(errno)));
+        free(buf);
+        return PTX_ERR_IO;
+    }
+    buf[len] = buf[len + 1] = '\0';
+    ctx->src = buf;
+    ctx->srclen = len;
+    return PTX_OK;
+}
+
+ptx_status ptx_parse_file(ptx_context *ctx, const char *path,
+                          const ptx_module **out)
+{
+    if (!ctx || !path || ctx->parsed)
+        return PTX_ERR_USAGE;
+    ctx->parsed = true;
+    if (out)
+        *out = NULL;
+    FILE *volatile f = NULL;
+    bool is_stdin = strcmp(path, "-") == 0;
+    if (setjmp(ctx->oom)) {
+        if (f && !is_stdin)
+            fclose(f);
+        ctx->module = NULL;
+        return PTX_ERR_NOMEM;
+    }
+    ctx->filename = is_stdin ? "<stdin>" : ptx_arena_strndup(&ctx->arena, path, strlen(path));
+    f = is_stdin ? stdin : fopen(path, "rb");
+    if (!f) {
+        const char *e = strerror(errno);
+        ctx->io_error = ptx_arena_strndup(&ctx->arena, e, strlen(e));
+        return PTX_ERR_IO;
+    }
+    struct stat sb;
+    bool have_stat = fstat(fileno(f), &sb) == 0;
+    if (have_stat && S_ISDIR(sb.st_mode)) {
+        const char *e = strerror(EISDIR);
+        ctx->io_error = ptx_arena_strndup(&ctx->arena, e, strlen(e));
+        if (!is_stdin)
+            fclose(f);
+        return PTX_ERR_IO;
+    }
+    /* a regular file's size is known: one that is too large is not read */
+    uint64_t size = have_stat && S_ISREG(sb.st_mode) ? (uint64_t)sb.st_size : 0;
+    bool over = size > PTX_INPUT_MAX;
+    ptx_status st = over ? PTX_OK : read_stream(ctx, f, size, &over);
+    if (!is_stdin)
+        fclose(f);
+    f = NULL;
+    if (st != PTX_OK)
+        return st;
+    if (over)
+        st = too_large(ctx, size > PTX_INPUT_MAX ? size : 0);
+    else
+        st = parse_owned(ctx);
+    if (out)
+        *out = ctx->module;
+    return st;
+}
