@@ -129,9 +129,8 @@ void ptx_expr_set_parts(ptx_context *ctx, ptx_expr *e, ptx_expr_kind kind, uint8
 /* ---- the context (context.c) ----------------------------------------- */
 
 /* A run of one-token statements (instructions of the common shape, .loc
- * lines and labels, each starting its line) that the scanner took as one
- * STMTS token (grammar/ptx.l): where each one is, for ptx_b_stmts
- * (ast.c). */
+ * lines and labels, each starting its line) that the fast lane took as
+ * one STMTS token: where each one is, for ptx_b_stmts (fastlane.c). */
 enum { PTX_RUN_PIECES = 4096 };
 typedef struct ptx_stmt_run {
     uint32_t off;             /* the token's offset: which run this is */
@@ -139,7 +138,7 @@ typedef struct ptx_stmt_run {
     ptx_span pieces[PTX_RUN_PIECES];
 } ptx_stmt_run;
 
-/* A data run that ptx_data_run_length measured (ast.c), taken apart on
+/* A data run that ptx_data_run_length measured (fastlane.c), taken apart on
  * the way, so that ptx_b_data_run copies it instead of reading the text
  * again.  The buffers are reused from run to run. */
 typedef struct ptx_run_buf {
@@ -197,7 +196,7 @@ struct ptx_context {
     size_t nscratch, scratchcap;
 
     struct ptx_isa_memo *isa_memo;  /* accepted instruction shapes (isa.c) */
-    ptx_run_buf run[2];       /* the last data run measured (ast.c), and the
+    ptx_run_buf run[2];       /* the last data run measured (fastlane.c), and the
                                  one before: the scanner reads a token ahead
                                  of the parser, and a line such as
                                  ".b32 .debug_loc+39" after a run is measured
@@ -274,17 +273,14 @@ void ptx_scratch_push(ptx_context *ctx, void *item);
 /* Moves the items above `mark` into an arena array and pops them. */
 void **ptx_scratch_take(ptx_context *ctx, size_t mark, uint32_t *count);
 
-/* ---- scanner and parser glue (grammar/ptx.l, grammar/ptx.y) ----------- */
+/* ---- the driver (parse.c) ------------------------------------------------ */
 
-/* Width in bits of a declarable type; 0 for .pred and opaque types. */
+/* Width in bits of a declarable type; 0 for .pred and opaque types
+ * (ast.c). */
 unsigned ptx_type_bits(unsigned t);
 
 /* Parses ctx->src; returns non-zero when the parser gave up. */
 int ptx_run_parser(ptx_context *ctx);
-
-/* The statements of the STMTS token at [off, off + len): as the scanner
- * measured them, or measured again (grammar/ptx.l). */
-const ptx_stmt_run *ptx_stmt_run_at(ptx_context *ctx, uint32_t off, uint32_t len);
 
 /* Runs the scanner alone over ctx->src; returns the number of tokens
  * (for the benchmark's phase timings). */
