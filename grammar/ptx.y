@@ -1,8 +1,15 @@
-/* The PTX 9.0 grammar.  Every action is one call into src/ast.c.  Lists are
- * left-recursive so that neither long lists nor deep nesting grow the C
- * stack; list items collect on the context's scratch stack ("marks") or in
- * linked lists, never through recursion.  Instructions are parsed generically
- * (opcode, dot-words, operands); the instruction tables check them later. */
+/* The PTX 9.0 grammar.  Its actions call the builders (src/ast.c): one
+ * builder per construct, plus the marks and pushes that collect list
+ * items.  Lists are left-recursive so that neither long lists nor deep
+ * nesting grow the C stack; list items collect on the context's scratch
+ * stack ("marks") or in linked lists, never through recursion.  An
+ * instruction is read by its shape (opcode, dot-words, operands) whatever
+ * its opcode; the instruction tables check it later (src/isa.c).  The
+ * common statement shapes arrive whole from the scanner's fast lane
+ * (SIMPLE, STMTS, LOCLINE, LABEL and DATARUN tokens), built by
+ * src/fastlane.c with the same builders in the order these rules call
+ * them; ptx_context_set_fast_lane(ctx, false) sends them through these
+ * rules instead. */
 
 %require "3.8"
 %define api.pure full
@@ -21,12 +28,16 @@
 %param {ptx_parser_state *pp}
 
 %code requires {
-#include "ast_build.h"
+#include "fastlane.h"
 }
 
 %code provides {
-int ptx_yylex(PTX_YYSTYPE *lval, PTX_YYLTYPE *lloc, ptx_parser_state *pp);
 int ptx_yyparse(ptx_parser_state *pp);
+/* the scanner (grammar/ptx.l): the next token; ptx_scanner_open sets it
+ * up over ctx->src, ptx_scanner_close puts back the byte Flex holds */
+int ptx_yylex(PTX_YYSTYPE *lval, PTX_YYLTYPE *lloc, ptx_parser_state *pp);
+void ptx_scanner_open(ptx_parser_state *pp, ptx_context *ctx);
+void ptx_scanner_close(ptx_parser_state *pp);
 }
 
 %code {

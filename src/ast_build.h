@@ -51,14 +51,6 @@ typedef struct ptx_nlist {
     ptx_node *first, *last;
 } ptx_nlist;
 
-typedef struct ptx_parser_state {
-    ptx_context *ctx;
-    void *scanner;
-    /* where the scanner stands: at the start of a statement (after ';',
-     * '{', '}' or a label), or after a name there that may be a label */
-    bool at_statement, after_name;
-} ptx_parser_state;
-
 /* A mark is the scratch-stack height where a list begins; NO_LIST says the
  * optional list was not written at all. */
 #define PTX_NO_LIST SIZE_MAX
@@ -228,39 +220,6 @@ ptx_expr *ptx_b_float(ptx_context *ctx, const ptx_tok *t);
 ptx_expr *ptx_b_bits(ptx_context *ctx, const ptx_tok *t, bool f64);
 ptx_expr *ptx_b_sym(ptx_context *ctx, const ptx_tok *name, const ptx_tok *sel);
 ptx_expr *ptx_b_dotted_sym(ptx_context *ctx, const ptx_tok *t);
-/* A run of debug-section lines (".b8 144", ".b32 7, 9", ".b64 $L__tmp3"):
- * lines of .b8, .b16, .b32 or .b64 and plain decimals, or after .b32 and
- * .b64 one label (not on the first line, which a parameter list's last
- * ".param .b32 name" would be), each ended by a newline, one after
- * another.  Returns the run's length at s (the next line's indentation
- * included), or 0; the run, taken apart on the way, goes to ctx->run,
- * where ptx_b_data_run finds it. */
-size_t ptx_data_run_length(ptx_context *ctx, const char *s);
-ptx_node *ptx_b_data_run(ptx_context *ctx, const ptx_tok *t);
-/* An instruction of the common shape, on one line: opcode and its
- * dot-words (after an optional guard), then operands that are names with
- * at most one selector, pairs of names (a|b), decimals of up to 19
- * digits with or without '-', 0x constants of up to 16 digits, 0f/0d
- * constants, [name], [name+decimal] and vectors of names ({a, b}), then
- * ';'.  The scanner takes it as one
- * SIMPLE token; returns its length at s (s at the guard or opcode), or 0
- * when the text has another shape. */
-size_t ptx_simple_length(const char *s);
-ptx_node *ptx_b_simple(ptx_context *ctx, const ptx_tok *t);
-/* ".loc FILE LINE COLUMN", then optionally ", function_name LABEL" and
- * ", inlined_at FILE LINE COLUMN" in that order, numbers decimals of at
- * most 9 digits, ending its line: one LOCLINE token (the scanner also
- * checks that no other attribute follows on the next lines).  Returns its
- * length at s (to its last number or name), or 0. */
-size_t ptx_loc_length(const char *s);
-ptx_node *ptx_b_loc_line(ptx_context *ctx, const ptx_tok *t);
-/* "name:" ending its line: one LABEL token (the scanner also checks that
- * no .callprototype, .calltargets or .branchtargets follows).  Returns its
- * length at s, ':' included, or 0. */
-size_t ptx_label_length(const char *s);
-ptx_node *ptx_b_label_line(ptx_context *ctx, const ptx_tok *t);
-/* The value of `n` hexadecimal digits (0f/0d constants: n is 8 or 16). */
-uint64_t ptx_hex_bits(const char *digits, size_t n);
 ptx_expr *ptx_b_sink(ptx_context *ctx, const ptx_tok *t);
 ptx_expr *ptx_b_unary(ptx_context *ctx, ptx_op op, ptx_expr *a, ptx_loc_t loc);
 ptx_expr *ptx_b_binary(ptx_context *ctx, ptx_op op, ptx_expr *a, ptx_expr *b);
@@ -292,8 +251,6 @@ ptx_node *ptx_b_callproto(ptx_context *ctx, const ptx_tok *label, size_t ret,
                           size_t params, size_t dirs, ptx_loc_t loc);
 ptx_node *ptx_b_targets(ptx_context *ctx, const ptx_tok *label, bool branch,
                         size_t names, ptx_loc_t loc);
-/* The statements of a STMTS token, appended to `list` in order. */
-ptx_nlist ptx_b_stmts(ptx_context *ctx, ptx_nlist list, const ptx_tok *t);
 
 /* declarations */
 void ptx_b_spec(ptx_context *ctx, ptx_spec_kind kind, const ptx_tok *t, ptx_loc_t loc);

@@ -1,12 +1,16 @@
 /* The scanner's fast lane: the statement shapes that make most of a large
  * module (an instruction of the common shape, a .loc line, a label ending
- * its line, a run of data lines), measured by the scanner and built by
- * the grammar's action for their token with the grammar's own builders. */
+ * its line, a run of data lines, and runs of the first three), taken whole
+ * by the scanner (grammar/ptx.l asks ptx_fast_take) before Flex's
+ * automaton reads their bytes, and built by the grammar's action for
+ * their token with the grammar's own builders.  Each shape is one piece
+ * of code that both measures and builds: what the fast lane takes and
+ * what it builds cannot drift apart. */
 #include <setjmp.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "ast_build.h"
+#include "fastlane.h"
 
 /* ---- one-token instructions -------------------------------------------- */
 
@@ -34,6 +38,15 @@ static const unsigned char ch_class[256] = {
 #undef Z16
 #undef A4
 #undef D4
+
+/* The instruction walk runs twice per instruction, measuring and building:
+ * each of its pieces is inlined into both, so that neither pays a call per
+ * name or a test of `build` per piece. */
+#if defined(__GNUC__)
+#define WALK static inline __attribute__((always_inline))
+#else
+#define WALK static inline
+#endif
 
 static bool is_ch(char c, unsigned cls)
 {
@@ -66,22 +79,9 @@ uint64_t ptx_hex_bits(const char *digits, size_t n)
     return bits;
 }
 
-/* The token at p: a name, with its dot-words when `dotted`. */
-static ptx_tok simple_word(const ptx_context *ctx, const char **pp, bool dotted)
-{
-    const char *p = *pp;
-    ptx_tok t = { (uint32_t)(p - ctx->src), 0, 0, { 0 } };
-    p++;    /* a letter, '_', '$' or '%' */
-    while (is_ch(*p, CH_ID) || (dotted && (*p == '.' || *p == ':')))
-        p++;
-    t.len = (uint32_t)(p - ctx->src) - t.off;
-    *pp = p;
-    return t;
-}
-
 /* The shape of a one-token instruction, one skip_* per piece of the
  * pattern; each returns the end of its piece at p, or NULL. */
-static const char *skip_id(const char *p)
+WALK const char *skip_id(const char *p)
 {
     if (is_ch(*p, CH_ALPHA))
         p++;
@@ -95,7 +95,7 @@ static const char *skip_id(const char *p)
 }
 
 /* '.' word ("::" word)* */
-static const char *skip_dotword(const char *p)
+WALK const char *skip_dotword(const char *p)
 {
     if (*p != '.' || !is_ch(p[1], CH_WORD))
         return NULL;
@@ -138,11 +138,6 @@ static const char *skip_plain_decimal(const char *p, unsigned max, uint64_t *v)
  * 19 digits, which cannot overflow */
 enum { SIMPLE_DIGITS = 19 };
 
-static const char *skip_decimal(const char *p)
-{
-    return skip_plain_decimal(p, SIMPLE_DIGITS, NULL);
-}
-
 static bool is_hex(char c)
 {
     return is_ch(c, CH_DIGIT) || ((c | 0x20) >= 'a' && (c | 0x20) <= 'f');
@@ -166,92 +161,224 @@ static const char *skip_hex_int(const char *p)
     return q > p ? q : NULL;
 }
 
-/* name, name.sel, name|name, [-]decimal, 0x hexadecimal, 0f/0d constant,
- * [name], [name+decimal], {name, ...} */
-static const char *skip_operand(const char *p)
+/* ---- the instruction walk ---------------------------------------------- */
+
+/* An instruction of the one-token shape is read by one walk, which
+ * measures it (build false: the scanner asks whether the text has the
+ * shape) and builds it (build true: the grammar's action for its token).
+ * Building, the walk calls the grammar's builders where the grammar's
+ * rules would call them for the same tokens, in the same order, so that
+ * the tree is the grammar's own; it then builds only text it measured. */
+
+/* The token from p to end, as the scanner would make it. */
+static ptx_tok tok_at(const ptx_context *ctx, const char *p, const char *end, uint32_t k)
 {
+    ptx_tok t = { (uint32_t)(p - ctx->src), (uint32_t)(end - p), k, { 0 } };
+    return t;
+}
+
+static ptx_loc_t loc_at(const ptx_context *ctx, const char *p, const char *end)
+{
+    ptx_loc_t loc = { (uint32_t)(p - ctx->src), (uint32_t)(end - ctx->src) };
+    return loc;
+}
+
+/* A decimal of the shape (SIMPLE_DIGITS at most: no overflow): its end,
+ * or NULL; its INT token in *t. */
+WALK const char *walk_decimal(const ptx_context *ctx, const char *p, ptx_tok *t)
+{
+    uint64_t v = 0;
+    const char *q = skip_plain_decimal(p, SIMPLE_DIGITS, &v);
+    if (q) {
+        *t = tok_at(ctx, p, q, PTX_INT_DEC);
+        t->u = v;
+    }
+    return q;
+}
+
+/* One operand at p: a name, name.sel, name|name, [-]decimal, a 0x
+ * constant, a 0f/0d constant, [name], [name+decimal] or {name, ...}.
+ * Returns its end, or NULL for another shape; building, its expression
+ * in *e, as the rules under `expr` make it. */
+WALK const char *walk_operand(ptx_context *ctx, const char *p, bool build, ptx_expr **e)
+{
+    const char *start = p, *q;
+    ptx_tok t;
     if (*p == '{') {
+        /* '{' exprs_opt '}' of names */
+        size_t inner = build ? ptx_mark(ctx) : 0;
         for (p = skip_blanks(p + 1);; p = skip_blanks(p + 1)) {
-            if (!(p = skip_id(p)))
+            if (!(q = skip_id(p)))
                 return NULL;
-            p = skip_blanks(p);
+            if (build) {
+                t = tok_at(ctx, p, q, 0);
+                ptx_b_push(ctx, ptx_b_sym(ctx, &t, NULL));
+            }
+            p = skip_blanks(q);
             if (*p == '}')
-                return p + 1;
+                break;
             if (*p != ',')
                 return NULL;
         }
+        p++;
+        if (build)
+            *e = ptx_b_list(ctx, PTX_EXPR_VEC, inner, loc_at(ctx, start, p));
+        return p;
     }
     if (*p == '[') {
-        p = skip_id(skip_blanks(p + 1));
-        if (!p)
+        /* '[' exprs ']' of a name, or of name '+' decimal */
+        p = skip_blanks(p + 1);
+        if (!(q = skip_id(p)))
             return NULL;
-        p = skip_blanks(p);
-        if (*p == '+') {
-            p = skip_decimal(skip_blanks(p + 1));
-            if (!p)
-                return NULL;
-            p = skip_blanks(p);
+        ptx_expr *a = NULL;
+        size_t inner = 0;
+        if (build) {
+            t = tok_at(ctx, p, q, 0);
+            inner = ptx_mark(ctx);
+            a = ptx_b_sym(ctx, &t, NULL);
         }
-        return *p == ']' ? p + 1 : NULL;
+        p = skip_blanks(q);
+        if (*p == '+') {
+            if (!(q = walk_decimal(ctx, skip_blanks(p + 1), &t)))
+                return NULL;
+            if (build)
+                a = ptx_b_binary(ctx, PTX_OP_ADD, a, ptx_b_int(ctx, &t));
+            p = skip_blanks(q);
+        }
+        if (*p != ']')
+            return NULL;
+        p++;
+        if (build) {
+            ptx_b_push(ctx, a);
+            *e = ptx_b_list(ctx, PTX_EXPR_ADDR, inner, loc_at(ctx, start, p));
+        }
+        return p;
     }
-    if (*p == '-')
-        return skip_decimal(p + 1);
-    if (*p == '0' && ((p[1] | 0x20) == 'f' || (p[1] | 0x20) == 'd'))
-        return skip_hex(p + 2, (p[1] | 0x20) == 'd' ? 16 : 8);
-    if (*p == '0' && (p[1] | 0x20) == 'x')
-        return skip_hex_int(p + 2);
-    if (is_ch(*p, CH_DIGIT))
-        return skip_decimal(p);
-    p = skip_id(p);
-    if (p && *p == '.')
-        return skip_dotword(p);
-    const char *q = p ? skip_blanks(p) : NULL;
-    if (q && *q == '|')
-        return skip_id(skip_blanks(q + 1));
-    return p;
+    if (*p == '-') {
+        /* '-' expr of a decimal */
+        if (!(q = walk_decimal(ctx, p + 1, &t)))
+            return NULL;
+        if (build)
+            *e = ptx_b_unary(ctx, PTX_OP_NEG, ptx_b_int(ctx, &t), loc_at(ctx, start, q));
+        return q;
+    }
+    if (*p == '0' && ((p[1] | 0x20) == 'f' || (p[1] | 0x20) == 'd')) {
+        /* 0f and 8 hexadecimal digits, or 0d and 16 (the scanner's
+         * pattern) */
+        bool f64 = (p[1] | 0x20) == 'd';
+        if (!(q = skip_hex(p + 2, f64 ? 16 : 8)))
+            return NULL;
+        if (build) {
+            t = tok_at(ctx, p, q, 0);
+            t.u = ptx_hex_bits(p + 2, (size_t)(q - p) - 2);
+            *e = ptx_b_bits(ctx, &t, f64);
+        }
+        return q;
+    }
+    if (*p == '0' && (p[1] | 0x20) == 'x') {
+        if (!(q = skip_hex_int(p + 2)))
+            return NULL;
+        if (build) {
+            t = tok_at(ctx, p, q, PTX_INT_HEX);
+            t.u = ptx_hex_bits(p + 2, (size_t)(q - p) - 2);
+            *e = ptx_b_int(ctx, &t);
+        }
+        return q;
+    }
+    if (is_ch(*p, CH_DIGIT)) {
+        if (!(q = walk_decimal(ctx, p, &t)))
+            return NULL;
+        if (build)
+            *e = ptx_b_int(ctx, &t);
+        return q;
+    }
+    if (!(q = skip_id(p)))
+        return NULL;
+    if (*q == '.') {
+        /* a name and one selector: one DOTTED token */
+        if (!(q = skip_dotword(q)))
+            return NULL;
+        if (build) {
+            t = tok_at(ctx, p, q, 0);
+            *e = ptx_b_dotted_sym(ctx, &t);
+        }
+        return q;
+    }
+    if (build) {
+        t = tok_at(ctx, p, q, 0);
+        *e = ptx_b_sym(ctx, &t, NULL);
+    }
+    const char *bar = skip_blanks(q);
+    if (*bar != '|')
+        return q;
+    /* name '|' name: a pair of destinations (ptx_b_operand makes it one) */
+    p = skip_blanks(bar + 1);
+    if (!(q = skip_id(p)))
+        return NULL;
+    if (build) {
+        t = tok_at(ctx, p, q, 0);
+        *e = ptx_b_binary(ctx, PTX_OP_BOR, *e, ptx_b_sym(ctx, &t, NULL));
+    }
+    return q;
 }
 
-size_t ptx_simple_length(const char *s)
+/* The instruction at s: an optional guard ('@' or "@!" and a name, then
+ * blanks), the opcode with its dot-words (one DOTTED token), and operands
+ * after blanks, separated by commas, then ';'.  Returns its length, ';'
+ * included, or 0 for another shape; building, the instruction in *out,
+ * as `instr` makes it. */
+WALK size_t walk_instr(ptx_context *ctx, const char *s, bool build, ptx_node **out)
 {
-    const char *p = s;
-    if (*p == '@') {
-        p = skip_id(p + 1 + (p[1] == '!'));
-        if (!p || (*p != ' ' && *p != '\t'))
+    const char *p = s, *q;
+    ptx_tok guard = { 0, 0, 0, { 0 } }, opcode;
+    bool guarded = *p == '@', neg = false;
+    if (guarded) {
+        neg = p[1] == '!';
+        p += 1 + neg;
+        if (!(q = skip_id(p)) || (*q != ' ' && *q != '\t'))
             return 0;
-        p = skip_blanks(p);
+        guard = tok_at(ctx, p, q, 0);
+        p = skip_blanks(q);
     }
-    p = skip_id(p);
-    while (p && *p == '.')
-        p = skip_dotword(p);
-    if (!p)
+    q = skip_id(p);
+    while (q && *q == '.')
+        q = skip_dotword(q);
+    if (!q)
         return 0;
-    const char *q = skip_blanks(p);
-    if (*q != ';') {
-        if (q == p)
+    opcode = tok_at(ctx, p, q, 0);
+    /* no dot-word follows a DOTTED opcode: `mods` is empty, and both lists
+     * start at the same mark */
+    size_t mark = build ? ptx_mark(ctx) : 0;
+    const char *end = q;    /* of the opcode, then of the last operand */
+    p = skip_blanks(q);
+    if (*p != ';') {
+        if (p == q)
             return 0;   /* operands come after blanks */
         for (;;) {
-            q = skip_operand(q);
-            if (!q)
+            ptx_expr *e = NULL;
+            if (!(q = walk_operand(ctx, p, build, &e)))
                 return 0;
-            q = skip_blanks(q);
-            if (*q != ',')
+            if (build)
+                ptx_b_push(ctx, ptx_b_operand(ctx, e));
+            end = q;
+            p = skip_blanks(q);
+            if (*p != ',')
                 break;
-            q = skip_blanks(q + 1);
+            p = skip_blanks(p + 1);
         }
-        if (*q != ';')
+        if (*p != ';')
             return 0;
     }
-    return (size_t)(q + 1 - s);
+    if (build)
+        *out = ptx_b_instr(ctx, guarded ? &guard : NULL, neg, &opcode, mark, mark, loc_at(ctx, s, end));
+    return (size_t)(p + 1 - s);
 }
 
-/* A decimal of at most SIMPLE_DIGITS digits (ptx_simple_length's): no
- * overflow. */
-static ptx_tok simple_int(const ptx_context *ctx, const char **pp)
+ptx_node *ptx_b_simple(ptx_context *ctx, const ptx_tok *t)
 {
-    ptx_tok t = { (uint32_t)(*pp - ctx->src), 0, PTX_INT_DEC, { 0 } };
-    *pp = skip_plain_decimal(*pp, SIMPLE_DIGITS, &t.u);
-    t.len = (uint32_t)(*pp - ctx->src) - t.off;
-    return t;
+    ptx_node *n = NULL;
+    walk_instr(ctx, ctx->src + t->off, true, &n);
+    return n;
 }
 
 /* 0|[1-9][0-9]{0,8}: a .loc number, which fits 32 bits */
@@ -318,7 +445,11 @@ static size_t loc_line(const char *s, struct loc_parts *out)
     return end_of_line(p) ? (size_t)(p - s) : 0;
 }
 
-size_t ptx_loc_length(const char *s)
+/* ".loc FILE LINE COLUMN", then optionally ", function_name LABEL" and
+ * ", inlined_at FILE LINE COLUMN" in that order, numbers decimals of at
+ * most 9 digits, ending its line: its length at s (to its last number or
+ * name), or 0.  ptx_b_loc_line takes the same line apart again. */
+static size_t loc_length(const char *s)
 {
     struct loc_parts parts;
     return loc_line(s, &parts);
@@ -346,7 +477,8 @@ ptx_node *ptx_b_loc_line(ptx_context *ctx, const ptx_tok *t)
     return &l->base;
 }
 
-size_t ptx_label_length(const char *s)
+/* "name:" ending its line: its length at s, ':' included, or 0. */
+static size_t label_length(const char *s)
 {
     const char *p = skip_id(s);
     if (!p || *p != ':')
@@ -361,106 +493,167 @@ ptx_node *ptx_b_label_line(ptx_context *ctx, const ptx_tok *t)
     return ptx_b_label(ctx, &name, loc);
 }
 
-/* An instruction the scanner took whole (ptx_simple_length): the same
- * builders, in the same order, as the grammar's rules for it. */
-ptx_node *ptx_b_simple(ptx_context *ctx, const ptx_tok *t)
+/* ---- what the scanner takes ------------------------------------------- */
+
+/* Blank lines and '//' comments of plain ASCII from p on, skipped as the
+ * scanner's rules would skip them: the first byte after them, or NULL at a
+ * comment with a byte to report (left to the rules, which report it). */
+static const char *skip_layout(const char *p)
 {
-    const char *p = ctx->src + t->off;
-    ptx_tok guard, *g = NULL;
-    bool neg = false;
-    if (*p == '@') {
-        p++;
-        neg = *p == '!';
-        p += neg;
-        guard = simple_word(ctx, &p, false);
-        g = &guard;
-        p = skip_blanks(p);
-    }
-    ptx_tok opcode = simple_word(ctx, &p, true);
-    uint32_t end = opcode.off + opcode.len;
-    size_t mark = ptx_mark(ctx);
-    for (p = skip_blanks(p); *p != ';'; p = skip_blanks(p)) {
-        if (*p == ',')
-            p = skip_blanks(p + 1);
-        ptx_expr *e;
-        if (*p == '[') {
-            uint32_t open = (uint32_t)(p - ctx->src);
-            p = skip_blanks(p + 1);
-            ptx_tok name = simple_word(ctx, &p, false);
-            size_t inner = ptx_mark(ctx);
-            ptx_expr *a = ptx_b_sym(ctx, &name, NULL);
-            p = skip_blanks(p);
-            if (*p == '+') {
-                p = skip_blanks(p + 1);
-                ptx_tok k = simple_int(ctx, &p);
-                a = ptx_b_binary(ctx, PTX_OP_ADD, a, ptx_b_int(ctx, &k));
-                p = skip_blanks(p);
-            }
-            ptx_b_push(ctx, a);
-            p++;    /* ']' */
-            ptx_loc_t loc = { open, (uint32_t)(p - ctx->src) };
-            e = ptx_b_list(ctx, PTX_EXPR_ADDR, inner, loc);
-        } else if (*p == '0' && ((p[1] | 0x20) == 'f' || (p[1] | 0x20) == 'd')) {
-            /* 0f and 8 hexadecimal digits, or 0d and 16 (the scanner's
-             * pattern) */
-            bool f64 = (p[1] | 0x20) == 'd';
-            ptx_tok k = { (uint32_t)(p - ctx->src), f64 ? 18 : 10, 0, { 0 } };
-            k.u = ptx_hex_bits(p + 2, k.len - 2);
-            p += k.len;
-            e = ptx_b_bits(ctx, &k, f64);
-        } else if (*p == '0' && (p[1] | 0x20) == 'x') {
-            const char *q = skip_hex_int(p + 2);
-            ptx_tok k = { (uint32_t)(p - ctx->src), (uint32_t)(q - p), PTX_INT_HEX, { 0 } };
-            k.u = ptx_hex_bits(p + 2, (size_t)(q - p) - 2);
-            p = q;
-            e = ptx_b_int(ctx, &k);
-        } else if (*p == '{') {
-            /* a vector of names */
-            uint32_t open = (uint32_t)(p - ctx->src);
-            size_t inner = ptx_mark(ctx);
-            for (p = skip_blanks(p + 1);; p = skip_blanks(p + 1)) {
-                ptx_tok name = simple_word(ctx, &p, false);
-                ptx_b_push(ctx, ptx_b_sym(ctx, &name, NULL));
-                p = skip_blanks(p);
-                if (*p == '}')
-                    break;
-            }
+    for (;;) {
+        if (*p == ' ' || *p == '\t' || *p == '\r' || *p == '\n') {
             p++;
-            ptx_loc_t loc = { open, (uint32_t)(p - ctx->src) };
-            e = ptx_b_list(ctx, PTX_EXPR_VEC, inner, loc);
-        } else if (*p == '-') {
-            uint32_t minus = (uint32_t)(p - ctx->src);
-            p++;
-            ptx_tok k = simple_int(ctx, &p);
-            ptx_loc_t loc = { minus, k.off + k.len };
-            e = ptx_b_unary(ctx, PTX_OP_NEG, ptx_b_int(ctx, &k), loc);
-        } else if (*p >= '0' && *p <= '9') {
-            ptx_tok k = simple_int(ctx, &p);
-            e = ptx_b_int(ctx, &k);
+        } else if (p[0] == '/' && p[1] == '/') {
+            for (p += 2; *p != '\n'; p++)
+                if (*p == '\0' || (unsigned char)*p >= 0x80)
+                    return NULL;
         } else {
-            /* a name, and its selector when a dot follows */
-            ptx_tok name = simple_word(ctx, &p, false);
-            if (*p == '.') {
-                ptx_tok more = simple_word(ctx, &p, true);
-                name.len += more.len;
-                e = ptx_b_dotted_sym(ctx, &name);
-            } else {
-                e = ptx_b_sym(ctx, &name, NULL);
-                const char *q = skip_blanks(p);
-                if (*q == '|') {
-                    /* a pair of destinations: ptx_b_operand makes it one */
-                    q = skip_blanks(q + 1);
-                    ptx_tok second = simple_word(ctx, &q, false);
-                    e = ptx_b_binary(ctx, PTX_OP_BOR, e, ptx_b_sym(ctx, &second, NULL));
-                    p = q;
-                }
-            }
+            return p;
         }
-        end = (uint32_t)(p - ctx->src);
-        ptx_b_push(ctx, ptx_b_operand(ctx, e));
     }
-    ptx_loc_t loc = { t->off, end };
-    return ptx_b_instr(ctx, g, neg, &opcode, mark, mark, loc);
+}
+
+/* After a .loc line or a label ending at p: what follows is a statement
+ * of its own, not a continuation of it (`words`, each a prefix of what
+ * may come next); a block comment there is left to the rules. */
+static bool own_statement_follows(const char *p, const char *const *words, size_t n)
+{
+    p = skip_layout(p);
+    if (!p || *p == '/')
+        return false;
+    for (size_t i = 0; i < n; i++)
+        if (strncmp(p, words[i], strlen(words[i])) == 0)
+            return false;
+    return true;
+}
+
+/* what continues a .loc: an attribute; what a label names */
+static const char *const loc_goes_on[] = { "," };
+static const char *const label_names[] = { ".callprototype", ".calltargets", ".branchtargets" };
+#define FOLLOWS(p, words) own_statement_follows(p, words, sizeof words / sizeof *words)
+
+/* Only blanks between the start of p's line and p. */
+static bool starts_line(const ptx_context *ctx, const char *p)
+{
+    while (p > ctx->src && (p[-1] == ' ' || p[-1] == '\t'))
+        p--;
+    return p == ctx->src || p[-1] == '\n';
+}
+
+/* The statement taken whole at p, at the start of a statement: an
+ * instruction of the common shape alone at the start of its line, a .loc
+ * line or a label ending its line, with nothing after it that continues
+ * it; its length in *n.  PTX_FAST_NONE for anything else. */
+static ptx_fast_kind whole_statement(ptx_context *ctx, const char *p, size_t *n)
+{
+    if (starts_line(ctx, p) && (*n = walk_instr(ctx, p, false, NULL)) != 0)
+        return PTX_FAST_INSTR;
+    if (*p == '.' && (*n = loc_length(p)) != 0 && FOLLOWS(p + *n, loc_goes_on))
+        return PTX_FAST_LOC;
+    if ((*n = label_length(p)) != 0 && FOLLOWS(p + *n, label_names))
+        return PTX_FAST_LABEL;
+    return PTX_FAST_NONE;
+}
+
+/* After an instruction or .loc line taken whole at p: the statements
+ * taken whole that follow it, into one of ctx->stmt_runs (at most
+ * PTX_RUN_PIECES; up to `limit` when measuring again).  A label does not
+ * start a run: in a section, labels stand between data lines.  Returns
+ * the end of the last. */
+static const char *take_stmts(ptx_context *ctx, ptx_stmt_run *r, const char *p, size_t n,
+                              const char *limit)
+{
+    const char *end = p + n;
+    r->n = 0;
+    r->off = (uint32_t)(p - ctx->src);
+    r->pieces[r->n++] = (ptx_span){ (uint32_t)(p - ctx->src), (uint32_t)n };
+    while (r->n < PTX_RUN_PIECES && end < limit) {
+        const char *q = skip_layout(end);
+        size_t m;
+        ptx_fast_kind kind = q ? whole_statement(ctx, q, &m) : PTX_FAST_NONE;
+        if (!kind)
+            break;
+        if (kind == PTX_FAST_LABEL)
+            ptx_intern_prefetch(ctx, q, m - 1);
+        r->pieces[r->n++] = (ptx_span){ (uint32_t)(q - ctx->src), (uint32_t)m };
+        end = q + m;
+    }
+    return end;
+}
+
+/* A STMTS token is built after the scanner has read the token after it,
+ * so the last two are kept; an older one is measured again. */
+const ptx_stmt_run *ptx_stmt_run_at(ptx_context *ctx, uint32_t off, uint32_t len)
+{
+    for (unsigned i = 0; i < 2; i++) {
+        const ptx_stmt_run *r = &ctx->stmt_runs[(ctx->stmt_run_last + i) & 1];
+        if (r->n && r->off == off)
+            return r;
+    }
+    const char *p = ctx->src + off;
+    size_t n = 0;
+    whole_statement(ctx, p, &n);
+    ctx->stmt_run_last ^= 1;
+    ptx_stmt_run *r = &ctx->stmt_runs[ctx->stmt_run_last];
+    take_stmts(ctx, r, p, n, p + len);
+    return r;
+}
+
+/* What follows the '.' of a data run's first line, at b: "b8", "b16",
+ * "b32" or "b64", a blank, blanks, and a digit (ptx_data_run_length takes
+ * no label on the first line). */
+static bool data_run_after_dot(const char *b)
+{
+    if (b[0] != 'b')
+        return false;
+    const char *p = b[1] == '8' ? b + 2
+                  : (b[1] == '1' && b[2] == '6') || (b[1] == '3' && b[2] == '2') ||
+                    (b[1] == '6' && b[2] == '4') ? b + 3 : NULL;
+    return p && (*p == ' ' || *p == '\t') && is_ch(*skip_blanks(p), CH_DIGIT);
+}
+
+bool ptx_fast_may_take(const char *held, bool at_statement)
+{
+    if (at_statement)
+        return true;
+    /* a data run: its '.' the held byte, or after the blanks and newlines
+     * that follow it; a comment there may hide one */
+    const char *p = held + 1;
+    if (*p == 'b')
+        return data_run_after_dot(p);
+    while (*p == ' ' || *p == '\t' || *p == '\r' || *p == '\n')
+        p++;
+    return *p == '/' || (*p == '.' && data_run_after_dot(p + 1));
+}
+
+ptx_fast_kind ptx_fast_take(ptx_context *ctx, const char *p, bool at_statement, ptx_span *span)
+{
+    p = skip_layout(p);
+    size_t n = 0;
+    ptx_fast_kind kind = PTX_FAST_NONE;
+    if (!p)
+        return PTX_FAST_NONE;
+    /* a data run starts with ".b8 " and the like, which none of the
+     * statements does */
+    if (at_statement && (kind = whole_statement(ctx, p, &n)) != PTX_FAST_NONE)
+        ;
+    else if (*p == '.' && (n = ptx_data_run_length(ctx, p)) != 0)
+        kind = PTX_FAST_DATA;
+    else
+        return PTX_FAST_NONE;
+    if (kind == PTX_FAST_INSTR || kind == PTX_FAST_LOC) {
+        ptx_stmt_run *r = &ctx->stmt_runs[ctx->stmt_run_last ^ 1];
+        const char *end = take_stmts(ctx, r, p, n, ctx->src + ctx->srclen);
+        if (r->n > 1) {
+            ctx->stmt_run_last ^= 1;
+            n = (size_t)(end - p);
+            kind = PTX_FAST_STMTS;
+        } else {
+            r->n = 0;
+        }
+    }
+    *span = (ptx_span){ (uint32_t)(p - ctx->src), (uint32_t)n };
+    return kind;
 }
 
 /* A run of instructions, .loc lines and labels, built one by one as if

@@ -137,9 +137,8 @@ void ptx_expr_set_parts(ptx_context *ctx, ptx_expr *e, ptx_expr_kind kind, uint8
 /* ---- the context (context.c; the parse driver: parse.c) ---------------- */
 
 /* A run of one-token statements (instructions of the common shape, .loc
- * lines and labels, each starting its line) that the scanner took as one
- * STMTS token (grammar/ptx.l): where each one is, for ptx_b_stmts
- * (fastlane.c). */
+ * lines and labels, each starting its line) that the fast lane took as
+ * one STMTS token: where each one is, for ptx_b_stmts (fastlane.c). */
 enum { PTX_RUN_PIECES = 4096 };
 typedef struct ptx_stmt_run {
     uint32_t off;             /* the token's offset: which run this is */
@@ -284,17 +283,14 @@ void ptx_scratch_push(ptx_context *ctx, void *item);
 /* Moves the items above `mark` into an arena array and pops them. */
 void **ptx_scratch_take(ptx_context *ctx, size_t mark, uint32_t *count);
 
-/* ---- scanner and parser glue (grammar/ptx.l, grammar/ptx.y) ----------- */
+/* ---- the driver (parse.c) ------------------------------------------------ */
 
-/* Width in bits of a declarable type; 0 for .pred and opaque types. */
+/* Width in bits of a declarable type; 0 for .pred and opaque types
+ * (ast.c). */
 unsigned ptx_type_bits(unsigned t);
 
 /* Parses ctx->src; returns non-zero when the parser gave up. */
 int ptx_run_parser(ptx_context *ctx);
-
-/* The statements of the STMTS token at [off, off + len): as the scanner
- * measured them, or measured again (grammar/ptx.l). */
-const ptx_stmt_run *ptx_stmt_run_at(ptx_context *ctx, uint32_t off, uint32_t len);
 
 /* Runs the scanner alone over ctx->src; returns the number of tokens
  * (for the benchmark's phase timings). */

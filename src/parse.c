@@ -1,6 +1,8 @@
 /* The parse driver: reads the input into the context, runs the scanner
  * and the parser (which build the tree) and then the semantic pass, and
- * sorts the diagnostics into source order.  The top layer of the
+ * sorts the diagnostics into source order.  It stands above the parser and
+ * the scanner (parser -> scanner -> fast lane -> builders), so that none of
+ * them calls back into the file that calls it.  The top layer of the
  * library's parsing: it calls the layers below it, and none of them
  * calls it. */
 #include <errno.h>
@@ -9,7 +11,8 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "internal.h"
+#include "fastlane.h"
+#include "ptx.tab.h"
 
 /* Here rather than with the other settings: the name is checked against
  * the builders' table of targets (ast.c), which the context's layer
@@ -24,6 +27,30 @@ ptx_status ptx_context_set_target(ptx_context *ctx, const char *arch)
         return PTX_ERR_USAGE;
     strcpy(ctx->target, arch);
     return PTX_OK;
+}
+
+/* Every allocation of a parse is in the arena, the parser's stacks and
+ * the scanner's included, so a jump out of memory leaks nothing. */
+int ptx_run_parser(ptx_context *ctx)
+{
+    ptx_parser_state ps;
+    ptx_scanner_open(&ps, ctx);
+    int status = ptx_yyparse(&ps);
+    ptx_scanner_close(&ps);
+    return status;
+}
+
+size_t ptx_run_scanner(ptx_context *ctx)
+{
+    ptx_parser_state ps;
+    ptx_scanner_open(&ps, ctx);
+    size_t n = 0;
+    PTX_YYSTYPE lval;
+    PTX_YYLTYPE lloc;
+    while (ptx_yylex(&lval, &lloc, &ps) != T_YYEOF && !ctx->stopped)
+        n++;
+    ptx_scanner_close(&ps);
+    return n;
 }
 
 /* An input over PTX_INPUT_MAX is refused before it is copied or read: the

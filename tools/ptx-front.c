@@ -26,7 +26,7 @@ enum mode { CHECK, AST, EMIT_PTX, JSON, STATS, LIST_FUNCTIONS, CFG, CALLGRAPH, L
 enum opt_id {
     O_OUTPUT = 'o', O_HELP = 'h',
     O_AST = 256, O_EMIT_PTX, O_JSON, O_STATS, O_LIST_FUNCTIONS, O_CFG, O_CALLGRAPH, O_LIST_INSTRUCTIONS, O_EXPLAIN,
-    O_COMPACT, O_CANONICAL, O_NO_LOCATIONS, O_FUNCTION, O_MAX_ERRORS, O_TARGET, O_COLOR, O_DIAG_FORMAT, O_VERSION
+    O_COMPACT, O_CANONICAL, O_NO_LOCATIONS, O_FUNCTION, O_MAX_ERRORS, O_TARGET, O_COLOR, O_DIAG_FORMAT, O_NO_FAST_LANE, O_VERSION
 };
 
 typedef struct opt_spec {
@@ -80,6 +80,9 @@ static const opt_spec options[] = {
     { "--diagnostics-format", required_argument, O_DIAG_FORMAT, -1, READS,
       "formats diagnostics of PTX files: not with --list-instructions or --explain", "FORMAT",
       "text (default, on stderr), or json (GCC's) or sarif\n(SARIF 2.1.0): one document on standard output" },
+    { "--no-fast-lane", no_argument, O_NO_FAST_LANE, -1, READS,
+      "reads PTX files: not with --list-instructions or --explain", NULL,
+      "parse every statement through the grammar's rules, not\nthe scanner's fast lane (slower; the same result)" },
     { "--output", required_argument, O_OUTPUT, -1, WRITES,
       "needs an output option (checking alone writes nothing)", "FILE",
       "-o FILE, -oFILE: write output to FILE, not standard output" },
@@ -552,6 +555,7 @@ static int run_file(const settings *s, const char *file, filter *flt, ptx_diag_d
         return 2;
     }
     ptx_context_set_max_errors(ctx, s->max_errors);
+    ptx_context_set_fast_lane(ctx, !s->given[O_NO_FAST_LANE]);
     if (s->target)
         (void)ptx_context_set_target(ctx, s->target);   /* checked by parse_options */
     const ptx_module *m = NULL;

@@ -193,6 +193,14 @@ for name in add ld mma cp.async.bulk.tensor setp; do
     fi
 done
 
+# -- --no-fast-lane: every statement through the grammar, the same output -----
+for mode in --ast --json --emit-ptx; do
+    "$front" $mode "$k" >"$tmp/fast" 2>&1
+    "$front" --no-fast-lane $mode "$k" >"$tmp/slow" 2>&1
+    cmp -s "$tmp/fast" "$tmp/slow" && ok || bad "--no-fast-lane $mode: the output differs"
+done
+t 2 "ptx-front: --no-fast-lane reads PTX files: not with --list-instructions or --explain|$hint" --no-fast-lane --explain add
+
 # -- help and version: on stdout, status 0 ----------------------------------------
 t 0 "" --help
 grep -q '^  --explain OPCODE' "$tmp/out" && ok || bad "--help lacks --explain"

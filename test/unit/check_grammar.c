@@ -8,8 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ast_build.h"
 #include "check_suites.h"
+#include "fastlane.h"
 #include "internal.h"
 #include "ptx/ptx.h"
 
@@ -1002,6 +1002,84 @@ START_TEST(one_token_instruction_as_grammar)
     for (unsigned i = 0; i < a->nops; i++)
         assert_same_expr(&a->ops[i], &b->ops[i], shift);
     ptx_context_free(ctx);
+}
+END_TEST
+
+/* The tree as JSON (spans included) and the diagnostics of `text`,
+ * parsed with the fast lane or without it (every token through the
+ * grammar's rules). */
+static char *parsed_as(const char *text, bool fast_lane)
+{
+    ptx_context *ctx = ptx_context_new();
+    ck_assert_ptr_nonnull(ctx);
+    ptx_context_set_validation(ctx, false);
+    ptx_context_set_fast_lane(ctx, fast_lane);
+    const ptx_module *m = NULL;
+    ptx_parse_buffer(ctx, "t.ptx", text, strlen(text), &m);
+    test_buf b = { 0 };
+    if (m)
+        ck_assert_int_eq(ptx_print_json(ctx, m, NULL, NULL, test_buf_write, &b), PTX_OK);
+    for (size_t i = 0; i < ptx_diag_count(ctx); i++) {
+        const ptx_diag *d = ptx_diag_get(ctx, i);
+        char line[600];
+        int n = snprintf(line, sizeof line, "\n%u+%u %s", d->span.off, d->span.len, d->message);
+        test_buf_write(&b, line, (size_t)n);
+    }
+    ptx_context_free(ctx);
+    return b.p ? b.p : strdup("");
+}
+
+/* Statements the fast lane takes (alone, in runs, after labels and .loc
+ * lines, data runs), and text around them that it must leave to the
+ * rules: the same tree and the same diagnostics either way. */
+static const char *const both_ways_bodies[] = {
+    "\tadd.s32 r1, r2, r3;\n\tmov.u32 %r1, %tid.x;\n$L__BB0_1:\n\t@!%p1 bra $L__BB0_1;\n\tret;\n",
+    "\t.loc 1 2 3\n\tld.global.v2.u32 {a, b}, [r+8];\n\t.loc 2 1089 9, function_name $L__info_string0, inlined_at 1 34 3\n\tret;\n",
+    "\t.loc 1 2 3\n\t, function_name $L\n\tret;\n",
+    "$L:\n.callprototype _ ();\n\tret;\n",
+    "mov.u32 r1,\n\t%tid.x;\n\tadd.s32 r1, r2, 99999999999999999999;\n\tadd.s32 r1, r2, 0x10000000000000000;\n",
+    "\tselp.f32 %f1, 0f3F800000, 0d3FF0000000000000, %p1;\n\tshfl.sync.idx.b32 %r1 | %p1, %r2, %r3, %r4, %r5;\n",
+    "\tadd.s32 r1, r2 r3;\n\tret;\n\tmov.u32 r1, [r2 + -1];\n\tret;\n",
+    "\tret; // c\n/* block */\tret;\n\t{ ret;\n\t}\n\tbar.sync 0; bar.sync 1;\n",
+};
+
+static const char *const both_ways_modules[] = {
+    HDR ".section .debug_info\n{\n.b32 7\n.b8 1, 2\n.b64 $L__tmp3\n$L__info:\n.b8 3\n.b32 .debug_abbrev\n"
+        ".b8 5 // c\n.b8 6\n/* c */ .b8 7\n.b8 8\n}\n",
+    HDR ".section .debug_loc\n{\n.b64 $L__tmp1\n.b64 $L__end\n.b8 5\n.b8 0\n.b16 300\n.b64 0\n$L__debug_loc1:\n"
+        ".b64 $L__tmp2\n.b32 99999999999999999999\n.b8 1\n}\n",
+    HDR ".visible .entry k()\n{\n\tret;\n.b8 1\n\tret;\n}\n",
+};
+
+static void assert_same_both_ways(const char *text)
+{
+    char *fast = parsed_as(text, true), *slow = parsed_as(text, false);
+    size_t at = test_first_difference(fast, slow);
+    ck_assert_msg(at == (size_t)-1, "the fast lane and the grammar differ at %zu:\n%.80s\n%.80s",
+                  at, fast + (at == (size_t)-1 ? 0 : at), slow + (at == (size_t)-1 ? 0 : at));
+    free(fast);
+    free(slow);
+}
+
+START_TEST(fast_lane_as_grammar_stmts)
+{
+    char text[2048];
+    snprintf(text, sizeof text, "%s%s%s", test_head, one_token_stmts[_i], test_tail);
+    assert_same_both_ways(text);
+}
+END_TEST
+
+START_TEST(fast_lane_as_grammar_bodies)
+{
+    char text[2048];
+    snprintf(text, sizeof text, "%s%s%s", test_head, both_ways_bodies[_i], test_tail);
+    assert_same_both_ways(text);
+}
+END_TEST
+
+START_TEST(fast_lane_as_grammar_modules)
+{
+    assert_same_both_ways(both_ways_modules[_i]);
 }
 END_TEST
 
@@ -2039,6 +2117,12 @@ Suite *grammar_suite(void)
     tcase_add_test(tc, shape_dotted_opcode);
     tcase_add_loop_test(tc, one_token_instruction_as_grammar, 0,
                         (int)(sizeof one_token_stmts / sizeof one_token_stmts[0]));
+    tcase_add_loop_test(tc, fast_lane_as_grammar_stmts, 0,
+                        (int)(sizeof one_token_stmts / sizeof one_token_stmts[0]));
+    tcase_add_loop_test(tc, fast_lane_as_grammar_bodies, 0,
+                        (int)(sizeof both_ways_bodies / sizeof both_ways_bodies[0]));
+    tcase_add_loop_test(tc, fast_lane_as_grammar_modules, 0,
+                        (int)(sizeof both_ways_modules / sizeof both_ways_modules[0]));
     tcase_add_test(tc, data_run_measured_again);
     tcase_add_test(tc, statement_runs_are_capped);
     tcase_add_test(tc, statement_run_with_labels);

@@ -1,0 +1,76 @@
+/* The scanner's fast lane (fastlane.c): what grammar/ptx.l needs to take
+ * the common statement shapes whole, and the builders the grammar's
+ * actions call for the tokens it makes of them. */
+#ifndef PTX_FASTLANE_H
+#define PTX_FASTLANE_H
+
+#include "ast_build.h"
+
+/* The parser's state, passed to the scanner (ptx_yylex) and to the
+ * grammar's actions.  Where a statement starts is the scanner's own rule,
+ * from the tokens it has returned: after ';', '{', '}', a label ("name :"
+ * at the start of a statement) and the fast lane's statements. */
+typedef struct ptx_parser_state {
+    ptx_context *ctx;
+    void *scanner;
+    bool at_statement;          /* the next token starts a statement */
+    bool after_name;            /* the last token is a name that started one */
+    /* the scanner's position (grammar/ptx.l) */
+    const char *end;            /* the end of the last token; NULL before the first */
+    bool held;                  /* Flex holds the byte at `end` (a NUL stands there) */
+    bool flex_behind;           /* Flex has not yet been moved past the fast lane's tokens */
+    struct yy_buffer_state *buf, *spare_buf;  /* Flex's buffer over the source; another */
+    void *spare;                /* a block Flex freed, for its next allocation of that size */
+    char empty[2];              /* spare_buf's text: Flex's two NULs */
+} ptx_parser_state;
+
+/* What the fast lane takes whole: one token each. */
+typedef enum ptx_fast_kind {
+    PTX_FAST_NONE,
+    PTX_FAST_INSTR,             /* an instruction of the common shape, alone at
+                                   the start of its line (SIMPLE) */
+    PTX_FAST_LOC,               /* a .loc line (LOCLINE) */
+    PTX_FAST_LABEL,             /* a label ending its line (LABEL) */
+    PTX_FAST_STMTS,             /* instructions and .loc lines that follow one
+                                   another so, and labels after them (STMTS) */
+    PTX_FAST_DATA               /* a run of data lines (DATARUN) */
+} ptx_fast_kind;
+
+/* The statement or run that the fast lane takes after p, the end of the
+ * last token (after the blank lines and '//' comments there), and its
+ * span in *span; PTX_FAST_NONE to leave the text to the scanner's rules.
+ * Statements are taken only `at_statement`; a data run anywhere. */
+ptx_fast_kind ptx_fast_take(ptx_context *ctx, const char *p, bool at_statement, ptx_span *span);
+
+/* Whether ptx_fast_take may take something after `held`, where Flex
+ * holds the byte (a NUL stands there) and the text after it is intact:
+ * false only when it surely takes nothing, so that the byte is put back
+ * only when it is needed. */
+bool ptx_fast_may_take(const char *held, bool at_statement);
+
+/* An instruction the fast lane took (SIMPLE), built by the same walk that
+ * measured it. */
+ptx_node *ptx_b_simple(ptx_context *ctx, const ptx_tok *t);
+ptx_node *ptx_b_loc_line(ptx_context *ctx, const ptx_tok *t);
+ptx_node *ptx_b_label_line(ptx_context *ctx, const ptx_tok *t);
+/* The statements of a STMTS token, appended to `list` in order. */
+ptx_nlist ptx_b_stmts(ptx_context *ctx, ptx_nlist list, const ptx_tok *t);
+/* The statements of the STMTS token at [off, off + len): as the scanner
+ * measured them, or measured again. */
+const ptx_stmt_run *ptx_stmt_run_at(ptx_context *ctx, uint32_t off, uint32_t len);
+
+/* A run of debug-section lines (".b8 144", ".b32 7, 9", ".b64 $L__tmp3"):
+ * lines of .b8, .b16, .b32 or .b64 and plain decimals, or after .b32 and
+ * .b64 one label (not on the first line, which a parameter list's last
+ * ".param .b32 name" would be), each ended by a newline, one after
+ * another.  Returns the run's length at s (the next line's indentation
+ * included), or 0; the run, taken apart on the way, goes to ctx->run,
+ * where ptx_b_data_run finds it.  The scanner's DATARUN rule measures
+ * with it too. */
+size_t ptx_data_run_length(ptx_context *ctx, const char *s);
+ptx_node *ptx_b_data_run(ptx_context *ctx, const ptx_tok *t);
+
+/* The value of `n` hexadecimal digits (0f/0d constants: n is 8 or 16). */
+uint64_t ptx_hex_bits(const char *digits, size_t n);
+
+#endif
