@@ -28,6 +28,21 @@ static inline ptx_loc_t ptx_loc_span(ptx_loc_t a, ptx_loc_t b)
     return (ptx_loc_t){ a.off, b.end };
 }
 
+/* A token's text, interned. */
+static inline const ptx_name *tok_name(ptx_context *ctx, const ptx_tok *t)
+{
+    return ptx_intern(ctx, ctx->src + t->off, t->len);
+}
+
+/* A node of `size` bytes, zeroed, of `kind`, spanning loc. */
+static inline void *node_new(ptx_context *ctx, ptx_node_kind kind, size_t size, ptx_loc_t loc)
+{
+    ptx_node *n = ptx_arena_zalloc(&ctx->arena, size);
+    n->kind = (uint8_t)kind;
+    n->span = (ptx_span){ loc.off, loc.end - loc.off };
+    return n;
+}
+
 typedef struct ptx_nlist {
     ptx_node *first, *last;
 } ptx_nlist;

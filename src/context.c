@@ -51,6 +51,11 @@ void ptx_context_set_validation(ptx_context *ctx, bool validate)
     ctx->no_validate = !validate;
 }
 
+void ptx_context_set_fast_lane(ptx_context *ctx, bool on)
+{
+    ctx->no_fast_lane = !on;
+}
+
 ptx_status ptx_context_set_target(ptx_context *ctx, const char *arch)
 {
     if (!arch) {

@@ -187,6 +187,7 @@ struct ptx_context {
     bool stopped;             /* the error limit was reached */
     const char *pending_fix;  /* ptx_diag_add_fix's, for ptx_diag_vadd */
     bool no_validate;         /* build the tree only */
+    bool no_fast_lane;        /* every statement through the grammar's rules */
     char target[24];          /* ptx_context_set_target: the architecture the
                                  module is read as declaring, or "" */
     bool no_sema;             /* (the benchmark) check instructions against the
