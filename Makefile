@@ -51,7 +51,7 @@ ISA_TABLES := $(sort $(wildcard grammar/isa/*.isa))
 HEADERS := $(wildcard include/ptx/*.h) $(wildcard src/*.h) $(B)/include/ptx/isa.h
 UNIT_SRCS := $(wildcard test/unit/*.c)
 
-.PHONY: all check graphs json-schema diagnostics unit errors cli build-without-check mistakes experiments wild hostile valgrind examples installcheck mutations conformance fuzz bench bench-smoke clean distclean install uninstall update-golden mutate-corpus
+.PHONY: all check graphs json-schema diagnostics unit errors cli build-without-check mistakes experiments wild hostile valgrind examples installcheck mutations twoways conformance fuzz bench bench-smoke clean distclean install uninstall update-golden mutate-corpus
 all: $(B)/ptx-front $(B)/libptxfront.a
 
 $(B)/gen/ptx.tab.c $(B)/gen/ptx.tab.h &: grammar/ptx.y
@@ -202,6 +202,16 @@ SHARED ?= ../shared
 $(B)/mutations: test/conformance/mutations.c $(B)/libptxfront.a
 	$(CC) $(ALL_CFLAGS) -o $@ $< $(B)/libptxfront.a $(ALL_LDFLAGS)
 
+# both ways: every input of the corpora, the error goldens, the hostile
+# shapes, the LLVM modules, the mutations and test/twoways/cases parsed
+# with the scanner's fast lane on and off, to the same tree and
+# diagnostics, field by field (test/twoways/run.sh)
+$(B)/twoways: test/twoways/twoways.c $(B)/libptxfront.a
+	$(CC) $(ALL_CFLAGS) -o $@ $< $(B)/libptxfront.a $(ALL_LDFLAGS)
+
+twoways: $(B)/twoways $(B)/mutations
+	sh test/twoways/run.sh $(B) $(SHARED)
+
 # test/conformance/found.tsv: the cases tools/mutate found, hosts under $(SHARED)
 mutations: $(B)/mutations
 	@if [ -f $(SHARED)/mutations/public.tsv ]; then \
@@ -213,7 +223,7 @@ mutations: $(B)/mutations
 # SKIP_LOG, which the targets below inherit); REQUIRE_CORPORA=1 makes any
 # skip a failure.
 check: export SKIP_LOG := $(abspath $(B))/skipped.$(shell echo $$PPID)
-check: unit errors cli json-schema diagnostics build-without-check mistakes hostile examples mutations experiments conformance wild bench-smoke graphs
+check: unit errors cli json-schema diagnostics build-without-check mistakes hostile examples mutations twoways experiments conformance wild bench-smoke graphs
 	@if [ -s "$$SKIP_LOG" ]; then \
 	    echo "make check: passed, but these were NOT tested (they need ../shared, ptxas or a tool; REQUIRE_CORPORA=1 makes this a failure):"; \
 	    sed 's/^/    SKIPPED: /' "$$SKIP_LOG"; rm -f "$$SKIP_LOG"; \
@@ -289,7 +299,7 @@ fuzz: $(addprefix $(B)/fuzz/fuzz_,$(FUZZ_TARGETS)) $(B)/fuzz/ptx.dict
 	sh test/fuzz/run.sh $(B)/fuzz $(FUZZ_SECONDS) $(FUZZ_TARGETS)
 
 clean:
-	rm -rf $(B)/gen $(B)/obj $(B)/include $(B)/ptx-front $(B)/libptxfront.a $(B)/check_ptx $(B)/embed $(B)/isagen $(B)/mutations $(B)/mutate $(B)/bench $(B)/wild $(B)/bra_edges
+	rm -rf $(B)/gen $(B)/obj $(B)/include $(B)/ptx-front $(B)/libptxfront.a $(B)/check_ptx $(B)/embed $(B)/isagen $(B)/mutations $(B)/twoways $(B)/mutate $(B)/bench $(B)/wild $(B)/bra_edges
 
 distclean: clean
 	rm -rf $(B)
