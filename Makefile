@@ -267,7 +267,8 @@ $(B)/tokenizer: tools/tokenizer.c $(B)/obj/tokenizer.yy.o
 bench-smoke: $(B)/bench $(B)/ptx-front $(B)/tokenizer
 	sh test/bench/smoke.sh $(B)
 
-# libFuzzer targets (clang): make fuzz FUZZ_SECONDS=N runs each for N seconds
+# libFuzzer targets (clang): make fuzz FUZZ_SECONDS=N runs each for N seconds;
+# each parses every input both ways first (test/fuzz/both_ways.h)
 FUZZ_CC ?= clang
 FUZZ_SECONDS ?= 60
 FUZZ_TARGETS := parse roundtrip json
@@ -288,7 +289,7 @@ $(B)/fuzz/obj/%.o: $(B)/gen/%.c $(HEADERS)
 
 .SECONDARY: $(FUZZ_OBJS)
 # every target may use the strict JSON checker of the unit tests
-$(B)/fuzz/fuzz_%: test/fuzz/fuzz_%.c test/unit/json_check.c test/unit/json_check.h $(FUZZ_OBJS) $(HEADERS)
+$(B)/fuzz/fuzz_%: test/fuzz/fuzz_%.c test/fuzz/both_ways.h test/unit/json_check.c test/unit/json_check.h $(FUZZ_OBJS) $(HEADERS)
 	@mkdir -p $(B)/fuzz
 	$(FUZZ_CC) $(FUZZ_FLAGS) $(WARN) $(WERROR) -fsanitize=fuzzer -o $@ $< test/unit/json_check.c $(FUZZ_OBJS)
 

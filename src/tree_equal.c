@@ -724,8 +724,6 @@ bool ptx_diags_equal(const ptx_context *a, const ptx_context *b, char *why, size
         return differ(&t, "diagnostics %zu vs %zu%s%s", n, ptx_diag_count(b),
                       n > ptx_diag_count(b) ? "; the first's extra one: " : "",
                       n > ptx_diag_count(b) ? ptx_diag_get(a, ptx_diag_count(b))->message : "");
-    if (!u64_eq(&t, "errors", ptx_error_count(a), ptx_error_count(b)))
-        return false;
     for (size_t i = 0; i < n; i++) {
         const ptx_diag *x = ptx_diag_get(a, i), *y = ptx_diag_get(b, i);
         push(&t, "diagnostic", (uint32_t)i + 1, NULL, x->span.off);
@@ -739,11 +737,20 @@ bool ptx_diags_equal(const ptx_context *a, const ptx_context *b, char *why, size
         if (!ok)
             return false;
     }
-    return true;
+    return u64_eq(&t, "errors", ptx_error_count(a), ptx_error_count(b));
+}
+
+/* Whether ctx reported a syntax error. */
+static bool has_syntax_error(const ptx_context *ctx)
+{
+    for (size_t i = 0; i < ptx_diag_count(ctx); i++)
+        if (ptx_diag_get(ctx, i)->code == PTX_DIAG_SYNTAX)
+            return true;
+    return false;
 }
 
 int ptx_parse_both_ways(const char *name, const char *data, size_t len, unsigned max_errors,
-                        char *why, size_t whylen)
+                        bool *syntax_error, char *why, size_t whylen)
 {
     ptx_context *c[2] = { ptx_context_new(), ptx_context_new() };
     const ptx_module *m[2] = { NULL, NULL };
@@ -754,6 +761,8 @@ int ptx_parse_both_ways(const char *name, const char *data, size_t len, unsigned
         st[i] = ptx_parse_buffer(c[i], name, data, len, &m[i]);
     }
     int same;
+    if (syntax_error)
+        *syntax_error = c[0] && c[1] && (has_syntax_error(c[0]) || has_syntax_error(c[1]));
     if (st[0] == PTX_ERR_NOMEM || st[1] == PTX_ERR_NOMEM) {
         same = -1;
         if (why && whylen)

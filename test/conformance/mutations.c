@@ -344,7 +344,7 @@ static bool run_tsv(const char *path, const char *root, const char *only, bool v
         char what[1024];
         if (both_ways) {
             char where[900];
-            int same = ptx_parse_both_ways(col[COL_ID], buf, total, 20, where, sizeof where);
+            int same = ptx_parse_both_ways(col[COL_ID], buf, total, 20, NULL, where, sizeof where);
             if (same < 0) {
                 fprintf(stderr, "mutations: out of memory\n");
                 exit(2);

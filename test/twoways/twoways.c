@@ -70,7 +70,7 @@ int main(int argc, char **argv)
             continue;
         }
         char why[1024];
-        int same = ptx_parse_both_ways(argv[i], text, len, max_errors, why, sizeof why);
+        int same = ptx_parse_both_ways(argv[i], text, len, max_errors, NULL, why, sizeof why);
         free(text);
         n++;
         if (same != 1) {
