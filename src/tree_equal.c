@@ -740,17 +740,28 @@ bool ptx_diags_equal(const ptx_context *a, const ptx_context *b, char *why, size
     return u64_eq(&t, "errors", ptx_error_count(a), ptx_error_count(b));
 }
 
-/* Whether ctx reported a syntax error. */
-static bool has_syntax_error(const ptx_context *ctx)
+/* Whether ctx reported an error of the scanner or the grammar, which
+ * sends the parser into its error recovery. */
+static bool parser_recovered(const ptx_context *ctx)
 {
-    for (size_t i = 0; i < ptx_diag_count(ctx); i++)
-        if (ptx_diag_get(ctx, i)->code == PTX_DIAG_SYNTAX)
+    for (size_t i = 0; i < ptx_diag_count(ctx); i++) {
+        switch (ptx_diag_get(ctx, i)->code) {
+        case PTX_DIAG_SYNTAX:
+        case PTX_DIAG_CHAR:
+        case PTX_DIAG_NONASCII:
+        case PTX_DIAG_LITERAL:
+        case PTX_DIAG_UNTERMINATED:
+        case PTX_DIAG_PREPROCESSOR:
             return true;
+        default:
+            break;
+        }
+    }
     return false;
 }
 
 int ptx_parse_both_ways(const char *name, const char *data, size_t len, unsigned max_errors,
-                        bool *syntax_error, char *why, size_t whylen)
+                        bool *recovered, char *why, size_t whylen)
 {
     ptx_context *c[2] = { ptx_context_new(), ptx_context_new() };
     const ptx_module *m[2] = { NULL, NULL };
@@ -761,8 +772,8 @@ int ptx_parse_both_ways(const char *name, const char *data, size_t len, unsigned
         st[i] = ptx_parse_buffer(c[i], name, data, len, &m[i]);
     }
     int same;
-    if (syntax_error)
-        *syntax_error = c[0] && c[1] && (has_syntax_error(c[0]) || has_syntax_error(c[1]));
+    if (recovered)
+        *recovered = c[0] && c[1] && (parser_recovered(c[0]) || parser_recovered(c[1]));
     if (st[0] == PTX_ERR_NOMEM || st[1] == PTX_ERR_NOMEM) {
         same = -1;
         if (why && whylen)

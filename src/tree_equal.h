@@ -33,12 +33,14 @@ bool ptx_diags_equal(const ptx_context *a, const ptx_context *b, char *why, size
  * in the scanner's fast lane (on in the first, off in the second), both
  * with `max_errors` (0: no limit), and compares the statuses, the trees
  * and the diagnostics.  `name` labels the input, as for ptx_parse_buffer.
- * *syntax_error (when not NULL) says whether either parse reported a
- * syntax error (PTX_DIAG_SYNTAX), after which the parser's recovery may
- * take the two ways through different tokens.  Returns 1 when they are
+ * *recovered (when not NULL) says whether either parse reported an error
+ * of the scanner or the grammar (a syntax error, a bad character or
+ * literal, an unterminated comment or string, a preprocessor line), after
+ * which the parser's error recovery may see different tokens the two
+ * ways.  Returns 1 when they are
  * the same, 0 when they differ (why says where, in the first tree's
  * terms), -1 when memory ran out. */
 int ptx_parse_both_ways(const char *name, const char *data, size_t len, unsigned max_errors,
-                        bool *syntax_error, char *why, size_t whylen);
+                        bool *recovered, char *why, size_t whylen);
 
 #endif
