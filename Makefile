@@ -51,7 +51,7 @@ ISA_TABLES := $(sort $(wildcard grammar/isa/*.isa))
 HEADERS := $(wildcard include/ptx/*.h) $(wildcard src/*.h) $(B)/include/ptx/isa.h
 UNIT_SRCS := $(wildcard test/unit/*.c)
 
-.PHONY: all layering check graphs json-schema diagnostics unit errors cli build-without-check mistakes experiments wild hostile valgrind examples installcheck mutations conformance fuzz bench bench-smoke clean distclean install uninstall update-golden mutate-corpus
+.PHONY: all layering check graphs json-schema diagnostics unit errors cli build-without-check mistakes experiments wild hostile valgrind examples installcheck mutations twoways conformance fuzz bench bench-smoke clean distclean install uninstall update-golden mutate-corpus
 all: $(B)/ptx-front $(B)/libptxfront.a
 
 $(B)/gen/ptx.tab.c $(B)/gen/ptx.tab.h &: grammar/ptx.y
@@ -209,6 +209,16 @@ SHARED ?= ../shared
 $(B)/mutations: test/conformance/mutations.c $(B)/libptxfront.a
 	$(CC) $(ALL_CFLAGS) -o $@ $< $(B)/libptxfront.a $(ALL_LDFLAGS)
 
+# both ways: every input of the corpora, the error goldens, the hostile
+# shapes, the LLVM modules, the mutations and test/twoways/cases parsed
+# with the scanner's fast lane on and off, to the same tree and
+# diagnostics, field by field (test/twoways/run.sh)
+$(B)/twoways: test/twoways/twoways.c $(B)/libptxfront.a
+	$(CC) $(ALL_CFLAGS) -o $@ $< $(B)/libptxfront.a $(ALL_LDFLAGS)
+
+twoways: $(B)/twoways $(B)/mutations
+	sh test/twoways/run.sh $(B) $(SHARED)
+
 # test/conformance/found.tsv: the cases tools/mutate found, hosts under $(SHARED)
 mutations: $(B)/mutations
 	@if [ -f $(SHARED)/mutations/public.tsv ]; then \
@@ -223,7 +233,7 @@ mutations: $(B)/mutations
 # every suite, but those that run over the corpora take 1 file in 8
 # (test/sample.sh), and the build without Check is left to the plain pass
 # (it builds an unsanitized copy, the same in both)
-CHECK_SUITES := unit errors cli json-schema diagnostics build-without-check mistakes hostile examples mutations experiments conformance wild bench-smoke graphs
+CHECK_SUITES := unit errors cli json-schema diagnostics build-without-check mistakes hostile examples mutations twoways experiments conformance wild bench-smoke graphs
 ifeq ($(SANITIZE),1)
 CHECK_SUITES := $(filter-out build-without-check,$(CHECK_SUITES))
 export CHECK_SAMPLE := 8
@@ -273,7 +283,8 @@ $(B)/tokenizer: tools/tokenizer.c $(B)/obj/tokenizer.yy.o
 bench-smoke: $(B)/bench $(B)/ptx-front $(B)/tokenizer
 	sh test/bench/smoke.sh $(B)
 
-# libFuzzer targets (clang): make fuzz FUZZ_SECONDS=N runs each for N seconds
+# libFuzzer targets (clang): make fuzz FUZZ_SECONDS=N runs each for N seconds;
+# each parses every input both ways first (test/fuzz/both_ways.h)
 FUZZ_CC ?= clang
 FUZZ_SECONDS ?= 60
 FUZZ_TARGETS := parse roundtrip json
@@ -294,7 +305,7 @@ $(B)/fuzz/obj/%.o: $(B)/gen/%.c $(HEADERS)
 
 .SECONDARY: $(FUZZ_OBJS)
 # every target may use the strict JSON checker of the unit tests
-$(B)/fuzz/fuzz_%: test/fuzz/fuzz_%.c test/unit/json_check.c test/unit/json_check.h $(FUZZ_OBJS) $(HEADERS)
+$(B)/fuzz/fuzz_%: test/fuzz/fuzz_%.c test/fuzz/both_ways.h test/unit/json_check.c test/unit/json_check.h $(FUZZ_OBJS) $(HEADERS)
 	@mkdir -p $(B)/fuzz
 	$(FUZZ_CC) $(FUZZ_FLAGS) $(WARN) $(WERROR) -fsanitize=fuzzer -o $@ $< test/unit/json_check.c $(FUZZ_OBJS)
 
@@ -305,7 +316,7 @@ fuzz: $(addprefix $(B)/fuzz/fuzz_,$(FUZZ_TARGETS)) $(B)/fuzz/ptx.dict
 	sh test/fuzz/run.sh $(B)/fuzz $(FUZZ_SECONDS) $(FUZZ_TARGETS)
 
 clean:
-	rm -rf $(B)/gen $(B)/obj $(B)/include $(B)/ptx-front $(B)/libptxfront.a $(B)/check_ptx $(B)/embed $(B)/isagen $(B)/mutations $(B)/mutate $(B)/bench $(B)/wild $(B)/bra_edges
+	rm -rf $(B)/gen $(B)/obj $(B)/include $(B)/ptx-front $(B)/libptxfront.a $(B)/check_ptx $(B)/embed $(B)/isagen $(B)/mutations $(B)/twoways $(B)/mutate $(B)/bench $(B)/wild $(B)/bra_edges
 
 distclean: clean
 	rm -rf $(B)

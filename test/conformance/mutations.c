@@ -17,6 +17,10 @@
  *   -v         also print each pending case, and every disagreement as a
  *              line "DISAGREE id<TAB>what happened" (a pending row)
  *   -f FAMILY  only cases whose opcode is FAMILY or starts with FAMILY.
+ *   -w         both ways, instead of ptxas's verdict: each case is parsed
+ *              with the scanner's fast lane on and off and must give the
+ *              same tree and diagnostics (src/tree_equal.c); PENDING then
+ *              lists the cases known to differ (make twoways).
  * A row that is short, long or malformed, a duplicate id, a TSV without
  * cases or a pending id that no TSV holds is an error (exit status 2).
  * Exit status 1 when some case fails, 0 otherwise.
@@ -27,6 +31,7 @@
 #include <string.h>
 
 #include "ptx/ptx.h"
+#include "tree_equal.h"
 
 typedef struct host {
     char *path;
@@ -246,7 +251,8 @@ static void judge(ptx_context *ctx, ptx_status st, int domain, unsigned want_lin
 
 /* Replays one TSV; returns false when it is malformed or a case cannot be
  * rebuilt. */
-static bool run_tsv(const char *path, const char *root, const char *only, bool verbose, tally *t)
+static bool run_tsv(const char *path, const char *root, const char *only, bool verbose,
+                    bool both_ways, tally *t)
 {
     FILE *tsv = fopen(path, "r");
     if (!tsv) {
@@ -335,23 +341,40 @@ static bool run_tsv(const char *path, const char *root, const char *only, bool v
         memcpy(buf, h->text, start);
         memcpy(buf + start, col[COL_MUT], mlen);
         memcpy(buf + start + mlen, h->text + end, h->len - end);
-        ptx_context *ctx = ptx_context_new();
-        if (!ctx) {
-            fprintf(stderr, "mutations: out of memory\n");
-            exit(2);
-        }
-        ptx_status st = ptx_parse_buffer(ctx, col[COL_ID], buf, total, NULL);
-        free(buf);
         char what[1024];
-        judge(ctx, st, domain, (unsigned)errline, what, sizeof what);
-        ptx_context_free(ctx);
+        if (both_ways) {
+            char where[900];
+            int same = ptx_parse_both_ways(col[COL_ID], buf, total, 20, NULL, where, sizeof where);
+            if (same < 0) {
+                fprintf(stderr, "mutations: out of memory\n");
+                exit(2);
+            }
+            what[0] = '\0';
+            if (!same)
+                snprintf(what, sizeof what, "the fast lane on and off differ: %s", where);
+            free(buf);
+        } else {
+            ptx_context *ctx = ptx_context_new();
+            if (!ctx) {
+                fprintf(stderr, "mutations: out of memory\n");
+                exit(2);
+            }
+            ptx_status st = ptx_parse_buffer(ctx, col[COL_ID], buf, total, NULL);
+            free(buf);
+            judge(ctx, st, domain, (unsigned)errline, what, sizeof what);
+            ptx_context_free(ctx);
+        }
         t->cases++;
         t->total[domain]++;
         if (!what[0]) {
             t->agree[domain]++;
             if (pe) {
-                printf("FAIL %s %s: agrees with ptxas now (%s): take it off %s\n", col[COL_ID],
-                       col[COL_OPCODE], domain ? "rejected" : "accepted", pend_path);
+                if (both_ways)
+                    printf("FAIL %s %s: the same both ways now: take it off %s\n", col[COL_ID],
+                           col[COL_OPCODE], pend_path);
+                else
+                    printf("FAIL %s %s: agrees with ptxas now (%s): take it off %s\n", col[COL_ID],
+                           col[COL_OPCODE], domain ? "rejected" : "accepted", pend_path);
                 t->failed++;
             } else {
                 t->passed++;
@@ -389,13 +412,15 @@ static bool run_tsv(const char *path, const char *root, const char *only, bool v
 
 int main(int argc, char **argv)
 {
-    bool verbose = false;
+    bool verbose = false, both_ways = false;
     const char *only = NULL;
     const char *pairs[64];
     int npairs = 0;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "-v")) {
             verbose = true;
+        } else if (!strcmp(argv[i], "-w")) {
+            both_ways = true;
         } else if (!strcmp(argv[i], "-f") && i + 1 < argc) {
             only = argv[++i];
         } else if (!strcmp(argv[i], "-p") && i + 1 < argc) {
@@ -409,19 +434,24 @@ int main(int argc, char **argv)
         }
     }
     if (npairs < 2 || npairs % 2) {
-        fprintf(stderr, "usage: mutations [-v] [-f FAMILY] [-p PENDING] TSV ROOT [TSV ROOT]...\n");
+        fprintf(stderr, "usage: mutations [-v] [-w] [-f FAMILY] [-p PENDING] TSV ROOT [TSV ROOT]...\n");
         return 2;
     }
     unsigned passed = 0, failed = 0, npending = 0;
     for (int k = 0; k < npairs; k += 2) {
         tally t = { { 0 }, { 0 }, 0, 0, 0, 0 };
-        if (!run_tsv(pairs[k], pairs[k + 1], only, verbose, &t))
+        if (!run_tsv(pairs[k], pairs[k + 1], only, verbose, both_ways, &t))
             return 2;
         const char *name = strrchr(pairs[k], '/') ? strrchr(pairs[k], '/') + 1 : pairs[k];
-        printf("mutations: %s: %u cases; agree with ptxas:", name, t.cases);
-        for (int d = 0; d < NDOMAINS; d++)
-            printf("%s %s %u of %u", d ? "," : "", domains[d], t.agree[d], t.total[d]);
-        printf("; %u pending\n", t.pending);
+        if (both_ways) {
+            printf("mutations: %s: %u cases parsed both ways, %u known to differ\n", name, t.cases,
+                   t.pending);
+        } else {
+            printf("mutations: %s: %u cases; agree with ptxas:", name, t.cases);
+            for (int d = 0; d < NDOMAINS; d++)
+                printf("%s %s %u of %u", d ? "," : "", domains[d], t.agree[d], t.total[d]);
+            printf("; %u pending\n", t.pending);
+        }
         passed += t.passed;
         failed += t.failed;
         npending += t.pending;
@@ -435,8 +465,8 @@ int main(int argc, char **argv)
             stale++;
         }
     if (npending)
-        printf("mutations: %u pending: they still disagree with ptxas, as %s says (-v lists them)\n",
-               npending, pend_path);
+        printf("mutations: %u pending: they still %s, as %s says (-v lists them)\n", npending,
+               both_ways ? "differ both ways" : "disagree with ptxas", pend_path);
     printf("mutations: %u passed, %u failed\n", passed, failed);
     for (size_t i = 0; i < nhosts; i++) {
         free(hosts[i].path);

@@ -1,12 +1,15 @@
 /* libFuzzer target: the JSON and stats printers on any module that parses
  * (even with errors): each must return PTX_OK and write one strict JSON
- * text (test/unit/json_check.c, the checker the unit tests use too). */
+ * text (test/unit/json_check.c, the checker the unit tests use too); and
+ * the input parses to the same tree and diagnostics with the fast lane on
+ * and off (both_ways.h). */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "ptx/ptx.h"
+#include "both_ways.h"
 #include "../unit/json_check.h"
 
 typedef struct out {
@@ -54,6 +57,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
+    fuzz_both_ways(data, size);
     ptx_context *ctx = ptx_context_new();
     const ptx_module *m = NULL;
     if (ctx && ptx_parse_buffer(ctx, "f.ptx", (const char *)data, size, &m) != PTX_ERR_NOMEM && m) {

@@ -1,12 +1,14 @@
 /* libFuzzer target: any bytes parse to a tree or to diagnostics, never a
  * crash, a hang or a leak; diagnostics point inside the input and render
  * to a bounded size; the tree prints, and so do its control-flow and call
- * graphs (errors or not). */
+ * graphs (errors or not); and the input parses to the same tree and
+ * diagnostics with the fast lane on and off (both_ways.h). */
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
 
 #include "ptx/ptx.h"
+#include "both_ways.h"
 
 /* Counts what a printer writes, and stops it (by failing) far past what it
  * may write, so that a runaway printer is an abort, not a hang. */
@@ -22,6 +24,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
+    fuzz_both_ways(data, size);
     ptx_context *ctx = ptx_context_new();
     if (!ctx)
         return 0;

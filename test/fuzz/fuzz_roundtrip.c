@@ -1,12 +1,15 @@
 /* libFuzzer target: a module that parses without error is printed as PTX:
  * losslessly it must be the input byte for byte; in the canonical layout
  * (comments kept) it must parse without error to the same tree (compared
- * as the tree printer's text without locations). */
+ * as the tree printer's text without locations); and the input parses
+ * to the same tree and diagnostics with the fast lane on and off
+ * (both_ways.h). */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "ptx/ptx.h"
+#include "both_ways.h"
 
 typedef struct buf {
     char *data;
@@ -52,6 +55,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
+    fuzz_both_ways(data, size);
     buf ptx = { 0 }, t1 = { 0 }, t2 = { 0 };
     if (tree_of((const char *)data, size, &ptx, &t1)) {
         if (!tree_of(ptx.data, ptx.len, NULL, &t2) || t1.len != t2.len ||

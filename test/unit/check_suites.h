@@ -113,5 +113,6 @@ Suite *sema_suite(void);
 Suite *json_suite(void);
 Suite *edit_suite(void);
 Suite *cfg_suite(void);
+Suite *tree_equal_suite(void);
 
 #endif
