@@ -233,7 +233,7 @@ mutations: $(B)/mutations
 # every suite, but those that run over the corpora take 1 file in 8
 # (test/sample.sh), and the build without Check is left to the plain pass
 # (it builds an unsanitized copy, the same in both)
-CHECK_SUITES := unit errors cli json-schema diagnostics build-without-check mistakes hostile examples mutations twoways experiments conformance wild bench-smoke graphs
+CHECK_SUITES := layering unit errors cli json-schema diagnostics build-without-check mistakes hostile examples mutations twoways experiments conformance wild bench-smoke graphs
 ifeq ($(SANITIZE),1)
 CHECK_SUITES := $(filter-out build-without-check,$(CHECK_SUITES))
 export CHECK_SAMPLE := 8
@@ -276,8 +276,8 @@ $(B)/obj/tokenizer.yy.o: $(B)/gen/tokenizer.yy.c
 	@mkdir -p $(B)/obj
 	$(CC) $(GEN_CFLAGS) -c -o $@ $<
 
-$(B)/tokenizer: tools/tokenizer.c $(B)/obj/tokenizer.yy.o
-	$(CC) $(ALL_CFLAGS) -o $@ tools/tokenizer.c $(B)/obj/tokenizer.yy.o $(ALL_LDFLAGS)
+$(B)/tokenizer: tools/tokenizer.c $(B)/obj/tokenizer.yy.o $(B)/libptxfront.a
+	$(CC) $(ALL_CFLAGS) -o $@ tools/tokenizer.c $(B)/obj/tokenizer.yy.o $(B)/libptxfront.a $(ALL_LDFLAGS)
 
 # make check only sees that the benchmark runs (test/bench/smoke.sh)
 bench-smoke: $(B)/bench $(B)/ptx-front $(B)/tokenizer

@@ -41,7 +41,7 @@ void ptx_context_free(ptx_context *ctx)
         free(ctx->run[i].syms);
         free(ctx->run[i].sym_spans);
     }
-    free(ctx->src);
+    ptx_big_free(ctx->src, ctx->src_mapped);
     free(ctx->lines);
     free(ctx->removed);
     free(ctx);

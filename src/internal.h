@@ -194,6 +194,8 @@ struct ptx_context {
     bool stopped;             /* the error limit was reached */
     const char *pending_fix;  /* ptx_diag_add_fix's, for ptx_diag_vadd */
     bool no_validate;         /* build the tree only */
+    size_t src_mapped;        /* src's mapped length (ptx_big_alloc), or 0:
+                                 from malloc */
     bool no_fast_lane;        /* every statement through the grammar's rules */
     char target[24];          /* ptx_context_set_target: the architecture the
                                  module is read as declaring, or "" */

@@ -1,14 +1,17 @@
 /* tokenizer: the bare Flex tokenizer of PTX, make bench's yardstick for the
  * CLI.  Its automaton is the scanner's own patterns without their actions
  * (tools/tokenizer.awk writes it from grammar/ptx.l, built with the same
- * FLEXFLAGS); this program reads a file as ptx-front does, scans it in
- * place and prints the number of tokens.
+ * FLEXFLAGS); this program reads a file as ptx-front does (into the
+ * library's ptx_big_alloc buffer: huge pages for a large file), scans it
+ * in place and prints the number of tokens.
  *
  *   tokenizer FILE
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/stat.h>
+
+#include "internal.h"
 
 typedef struct yy_buffer_state *YY_BUFFER_STATE;
 int bare_yylex(void);
@@ -28,7 +31,8 @@ int main(int argc, char **argv)
     }
     size_t len = (size_t)sb.st_size;
     /* Flex scans in place up to two NUL bytes */
-    char *buf = malloc(len + 2);
+    size_t mapped;
+    char *buf = ptx_big_alloc(len + 2, &mapped);
     if (!buf || fread(buf, 1, len, f) != len) {
         fprintf(stderr, "tokenizer: cannot read %s\n", argv[1]);
         return 2;
@@ -43,6 +47,6 @@ int main(int argc, char **argv)
     while (bare_yylex() != 0)
         tokens++;
     printf("%lu tokens\n", tokens);
-    free(buf);
+    ptx_big_free(buf, mapped);
     return 0;
 }
