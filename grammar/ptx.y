@@ -1,4 +1,4 @@
-/* The PTX 9.0 grammar.  Its actions call the builders (src/ast.c): one
+/* The PTX 9.0 grammar.  Its actions call the builders (src/build_*.c): one
  * builder per construct, plus the marks and pushes that collect list
  * items.  Lists are left-recursive so that neither long lists nor deep
  * nesting grow the C stack; list items collect on the context's scratch

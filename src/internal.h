@@ -288,7 +288,7 @@ void **ptx_scratch_take(ptx_context *ctx, size_t mark, uint32_t *count);
 /* ---- the driver (parse.c) ------------------------------------------------ */
 
 /* Width in bits of a declarable type; 0 for .pred and opaque types
- * (ast.c). */
+ * (build_decl.c). */
 unsigned ptx_type_bits(unsigned t);
 
 /* Parses ctx->src; returns non-zero when the parser gave up. */

@@ -1,10 +1,8 @@
 /* The parse driver: reads the input into the context, runs the scanner
  * and the parser (which build the tree) and then the semantic pass, and
- * sorts the diagnostics into source order.  It stands above the parser and
- * the scanner (parser -> scanner -> fast lane -> builders), so that none of
- * them calls back into the file that calls it.  The top layer of the
- * library's parsing: it calls the layers below it, and none of them
- * calls it. */
+ * sorts the diagnostics into source order.  The top layer of the
+ * library's parsing: it calls the layers below it (parser -> scanner ->
+ * fast lane -> builders), and none of them calls it. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,8 +13,8 @@
 #include "ptx.tab.h"
 
 /* Here rather than with the other settings: the name is checked against
- * the builders' table of targets (ast.c), which the context's layer
- * sits below. */
+ * the builders' table of targets (build_module.c), which the context's
+ * layer sits below. */
 ptx_status ptx_context_set_target(ptx_context *ctx, const char *arch)
 {
     if (!arch) {
@@ -160,7 +158,8 @@ ptx_status ptx_parse_buffer(ptx_context *ctx, const char *name,
         ctx->filename = ptx_arena_strndup(&ctx->arena, name, strlen(name));
     if (len > PTX_INPUT_MAX)
         return too_large(ctx, len);
-    ctx->src = malloc(len + 2);
+    /* a large copy in huge pages, as read_stream reads a file */
+    ctx->src = ptx_big_alloc(len + 2, &ctx->src_mapped);
     if (!ctx->src)
         return PTX_ERR_NOMEM;
     if (len)
