@@ -206,15 +206,15 @@ wild: $(B)/ptx-front
 # lists, with the reason (the list only shrinks: a listed case that agrees
 # fails until it is taken off)
 SHARED ?= ../shared
-$(B)/mutations: test/conformance/mutations.c $(B)/libptxfront.a
-	$(CC) $(ALL_CFLAGS) -o $@ $< $(B)/libptxfront.a $(ALL_LDFLAGS)
+$(B)/mutations: test/conformance/mutations.c test/read_all.c test/read_all.h $(B)/libptxfront.a
+	$(CC) $(ALL_CFLAGS) -Itest -o $@ $< test/read_all.c $(B)/libptxfront.a $(ALL_LDFLAGS)
 
 # both ways: every input of the corpora, the error goldens, the hostile
 # shapes, the LLVM modules, the mutations and test/twoways/cases parsed
 # with the scanner's fast lane on and off, to the same tree and
 # diagnostics, field by field (test/twoways/run.sh)
-$(B)/twoways: test/twoways/twoways.c $(B)/libptxfront.a
-	$(CC) $(ALL_CFLAGS) -o $@ $< $(B)/libptxfront.a $(ALL_LDFLAGS)
+$(B)/twoways: test/twoways/twoways.c test/read_all.c test/read_all.h $(B)/libptxfront.a
+	$(CC) $(ALL_CFLAGS) -Itest -o $@ $< test/read_all.c $(B)/libptxfront.a $(ALL_LDFLAGS)
 
 twoways: $(B)/twoways $(B)/mutations
 	sh test/twoways/run.sh $(B) $(SHARED)

@@ -31,6 +31,7 @@
 #include <string.h>
 
 #include "ptx/ptx.h"
+#include "read_all.h"
 #include "tree_equal.h"
 
 typedef struct host {
@@ -60,31 +61,6 @@ static char *xstrdup(const char *s)
     return memcpy(xrealloc(NULL, n), s, n);
 }
 
-static char *read_all(const char *path, size_t *len)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
-    size_t cap = 1 << 16, n = 0;
-    char *buf = xrealloc(NULL, cap);
-    for (;;) {
-        if (n == cap)
-            buf = xrealloc(buf, cap *= 2);
-        size_t k = fread(buf + n, 1, cap - n, f);
-        if (k == 0)
-            break;
-        n += k;
-    }
-    bool bad = ferror(f);
-    fclose(f);
-    if (bad) {
-        free(buf);
-        return NULL;
-    }
-    *len = n;
-    return buf;
-}
-
 static host *get_host(const char *root, const char *rel)
 {
     char path[4096];
@@ -93,7 +69,7 @@ static host *get_host(const char *root, const char *rel)
         if (strcmp(hosts[i].path, path) == 0)
             return &hosts[i];
     host h = { xstrdup(path), NULL, 0, NULL, 0 };
-    h.text = read_all(path, &h.len);
+    h.text = test_read_all(path, &h.len);
     if (!h.text) {
         free(h.path);
         return NULL;

@@ -12,40 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "read_all.h"
 #include "tree_equal.h"
-
-static char *read_all(const char *path, size_t *len)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
-    char *p = NULL;
-    size_t n = 0, cap = 0;
-    for (;;) {
-        if (n == cap) {
-            cap = cap ? 2 * cap : 1 << 16;
-            char *q = realloc(p, cap);
-            if (!q) {
-                free(p);
-                fclose(f);
-                return NULL;
-            }
-            p = q;
-        }
-        size_t got = fread(p + n, 1, cap - n, f);
-        n += got;
-        if (got == 0)
-            break;
-    }
-    bool bad = ferror(f) != 0;
-    fclose(f);
-    if (bad) {
-        free(p);
-        return NULL;
-    }
-    *len = n;
-    return p;
-}
 
 int main(int argc, char **argv)
 {
@@ -63,7 +31,7 @@ int main(int argc, char **argv)
     unsigned n = 0, differ = 0, unread = 0;
     for (; i < argc; i++) {
         size_t len = 0;
-        char *text = read_all(argv[i], &len);
+        char *text = test_read_all(argv[i], &len);
         if (!text) {
             printf("FAIL %s: cannot read it\n", argv[i]);
             unread++;
