@@ -4,6 +4,10 @@
 
 -include build/config.mk
 
+# under make -j each target's output is printed whole when it is done,
+# not interleaved with the others' (make -j2 check runs suites side by side)
+MAKEFLAGS += --output-sync=target
+
 CC          ?= cc
 FLEX        ?= flex
 # full tables: measured faster than the compressed default (make bench)
@@ -109,10 +113,21 @@ need-check:
 $(B)/check_ptx: $(UNIT_SRCS) test/unit/check_suites.h test/unit/json_check.h $(B)/libptxfront.a | need-check
 	$(CC) $(ALL_CFLAGS) $(CHECK_CFLAGS) -o $@ $(UNIT_SRCS) $(B)/libptxfront.a $(CHECK_LIBS) $(ALL_LDFLAGS)
 
-# loop-bounds.sh: every loop test takes its bound from its table
+# loop-bounds.sh: every loop test takes its bound from its table.
+# Sanitized, the tests run in one process (CK_FORK=no): forked, each of
+# the ~1,950 tests ends a sanitized process, and LeakSanitizer's check at
+# every exit took ~0.1 s of CPU each and most of that pass's time.  In one
+# process every test still runs and leaks are still looked for, once at
+# the end, over all of them; timeout(1) bounds the whole run in place of
+# Check's per-test timeouts, which need fork.
 unit: need-check $(B)/check_ptx
 	sh test/unit/loop-bounds.sh $(UNIT_SRCS)
+ifeq ($(SANITIZE),1)
+	@echo "unit: sanitized: every test in one process (CK_FORK=no), leaks looked for at its end"
+	CK_FORK=no timeout 1800 $(B)/check_ptx
+else
 	CK_DEFAULT_TIMEOUT=120 $(B)/check_ptx
+endif
 
 # every examples/NAME.c, built into $(B)/examples/NAME
 EXAMPLES := $(patsubst examples/%.c,$(B)/examples/%,$(wildcard examples/*.c))
@@ -139,9 +154,10 @@ cli: $(B)/ptx-front
 	sh test/cli/run.sh $(B)/ptx-front
 
 # ./configure && make on a copy of the sources with no Check to be found:
-# the tool builds, make unit says what is missing (test/build/no-check.sh)
-build-without-check:
-	sh test/build/no-check.sh
+# the tool builds, make unit says what is missing (test/build/no-check.sh;
+# the objects of $(B), compiled with the same settings, are copied in)
+build-without-check: $(B)/ptx-front
+	sh test/build/no-check.sh $(B)
 
 # JSON schema 2: every corpus file's --json and --stats --json against
 # tools/ptx-front.schema.json (python3-jsonschema), and --json's size
@@ -196,16 +212,26 @@ update-golden: $(B)/ptx-front
 conformance: $(B)/ptx-front
 	$(if $(filter 1,$(SANITIZE)),NO_PTXAS="sanitizer build") sh test/conformance/run.sh $(B)/ptx-front
 
+SHARED ?= ../shared
+# the wild modules, unpacked once here for make wild and make twoways,
+# which may run side by side (make -j); the scripts unpack them as this
+# does when run on their own, and without the tarball skip, saying so
+WILD_TAR := $(wildcard $(SHARED)/wild/ptx.tar.xz)
+WILD_UNPACKED := $(if $(WILD_TAR),$(B)/wild/unpacked)
+$(B)/wild/unpacked: $(WILD_TAR)
+	rm -rf $(B)/wild/orig && mkdir -p $(B)/wild/orig
+	xz -dc $< | tar -xf - -C $(B)/wild/orig
+	touch $@
+
 # ../shared/wild: modules from other producers, against ptxas's verdicts
 # (unpacked into $(B)/wild)
-wild: $(B)/ptx-front
+wild: $(B)/ptx-front $(WILD_UNPACKED)
 	sh test/conformance/wild.sh $(B)/ptx-front $(B)/wild
 
 # single-edit mutations of corpus lines with ptxas's verdict: every case
 # must agree with ptxas but those test/conformance/mutations-pending.tsv
 # lists, with the reason (the list only shrinks: a listed case that agrees
 # fails until it is taken off)
-SHARED ?= ../shared
 $(B)/mutations: test/conformance/mutations.c test/read_all.c test/read_all.h $(B)/libptxfront.a
 	$(CC) $(ALL_CFLAGS) -Itest -o $@ $< test/read_all.c $(B)/libptxfront.a $(ALL_LDFLAGS)
 
@@ -216,13 +242,13 @@ $(B)/mutations: test/conformance/mutations.c test/read_all.c test/read_all.h $(B
 $(B)/twoways: test/twoways/twoways.c test/read_all.c test/read_all.h $(B)/libptxfront.a
 	$(CC) $(ALL_CFLAGS) -Itest -o $@ $< test/read_all.c $(B)/libptxfront.a $(ALL_LDFLAGS)
 
-twoways: $(B)/twoways $(B)/mutations
+twoways: $(B)/twoways $(B)/mutations $(WILD_UNPACKED)
 	sh test/twoways/run.sh $(B) $(SHARED)
 
 # test/conformance/found.tsv: the cases tools/mutate found, hosts under $(SHARED)
 mutations: $(B)/mutations
 	@if [ -f $(SHARED)/mutations/public.tsv ]; then \
-	    $(B)/mutations -p test/conformance/mutations-pending.tsv \
+	    $(B)/mutations $(if $(CHECK_SAMPLE),-s $(CHECK_SAMPLE)) -p test/conformance/mutations-pending.tsv \
 	        $(SHARED)/mutations/public.tsv $(SHARED)/corpus test/conformance/found.tsv $(SHARED); \
 	else sh test/skip.sh mutations "$(SHARED)/mutations not found (the corpora live beside the checkout)"; fi
 
@@ -231,9 +257,13 @@ mutations: $(B)/mutations
 # skip a failure.
 # make check SANITIZE=1 looks for memory and undefined-behaviour errors:
 # every suite, but those that run over the corpora take 1 file in 8
-# (test/sample.sh), and the build without Check is left to the plain pass
-# (it builds an unsanitized copy, the same in both)
-CHECK_SUITES := layering unit errors cli json-schema diagnostics build-without-check mistakes hostile examples mutations twoways experiments conformance wild bench-smoke graphs
+# (test/sample.sh) and the mutation cases, each a corpus file, 1 in 8
+# (mutations -s); the build without Check is left to the plain pass (it
+# builds an unsanitized copy, the same in both)
+# make -j2 check (as .ci/run and the README run it) runs the suites side
+# by side, the longest first, so that the short ones fill in around them;
+# each suite's output is printed whole when it ends (--output-sync below).
+CHECK_SUITES := conformance examples graphs twoways json-schema hostile mutations build-without-check wild unit experiments mistakes errors bench-smoke cli diagnostics layering
 ifeq ($(SANITIZE),1)
 CHECK_SUITES := $(filter-out build-without-check,$(CHECK_SUITES))
 export CHECK_SAMPLE := 8

@@ -10,13 +10,16 @@
  * the run until it is taken off the list, so the list only shrinks.  There
  * is no pass rate: one case lost is a failure, named by its id.
  *
- * usage: mutations [-v] [-f FAMILY] [-p PENDING] TSV ROOT [TSV ROOT]...
+ * usage: mutations [-v] [-w] [-f FAMILY] [-s N] [-p PENDING] TSV ROOT [TSV ROOT]...
  *   ROOT       the folder the TSV's host paths are relative to
  *   -p PENDING the list of cases not agreed with yet: id TAB reason per
  *              line, '#' lines are comments; every id must be in a TSV
  *   -v         also print each pending case, and every disagreement as a
  *              line "DISAGREE id<TAB>what happened" (a pending row)
  *   -f FAMILY  only cases whose opcode is FAMILY or starts with FAMILY.
+ *   -s N       only the 1st, (N+1)th, (2N+1)th... case of each table (after
+ *              -f): make check SANITIZE=1 passes its CHECK_SAMPLE, as each
+ *              case parses a whole corpus file; every row is still read.
  *   -w         both ways, instead of ptxas's verdict: each case is parsed
  *              with the scanner's fast lane on and off and must give the
  *              same tree and diagnostics (src/tree_equal.c); PENDING then
@@ -227,9 +230,10 @@ static void judge(ptx_context *ctx, ptx_status st, int domain, unsigned want_lin
 
 /* Replays one TSV; returns false when it is malformed or a case cannot be
  * rebuilt. */
-static bool run_tsv(const char *path, const char *root, const char *only, bool verbose,
-                    bool both_ways, tally *t)
+static bool run_tsv(const char *path, const char *root, const char *only, unsigned sample,
+                    bool verbose, bool both_ways, tally *t)
 {
+    unsigned long counted = 0;
     FILE *tsv = fopen(path, "r");
     if (!tsv) {
         fprintf(stderr, "mutations: cannot read %s\n", path);
@@ -301,6 +305,8 @@ static bool run_tsv(const char *path, const char *root, const char *only, bool v
             if (strncmp(col[COL_OPCODE], only, n) || (col[COL_OPCODE][n] && col[COL_OPCODE][n] != '.'))
                 continue;
         }
+        if (sample > 1 && counted++ % sample != 0)
+            continue;
         host *h = get_host(root, col[COL_HOST]);
         if (!h || line > h->nlines) {
             fprintf(stderr, "%s:%u: %s: cannot rebuild the case from %s/%s\n", path, lineno,
@@ -390,6 +396,7 @@ int main(int argc, char **argv)
 {
     bool verbose = false, both_ways = false;
     const char *only = NULL;
+    unsigned sample = 1;
     const char *pairs[64];
     int npairs = 0;
     for (int i = 1; i < argc; i++) {
@@ -399,6 +406,14 @@ int main(int argc, char **argv)
             both_ways = true;
         } else if (!strcmp(argv[i], "-f") && i + 1 < argc) {
             only = argv[++i];
+        } else if (!strcmp(argv[i], "-s") && i + 1 < argc) {
+            char *end;
+            unsigned long n = strtoul(argv[++i], &end, 10);
+            if (*end || n == 0 || n > 1000000) {
+                npairs = -1;
+                break;
+            }
+            sample = (unsigned)n;
         } else if (!strcmp(argv[i], "-p") && i + 1 < argc) {
             if (!read_pending(argv[++i]))
                 return 2;
@@ -410,13 +425,15 @@ int main(int argc, char **argv)
         }
     }
     if (npairs < 2 || npairs % 2) {
-        fprintf(stderr, "usage: mutations [-v] [-w] [-f FAMILY] [-p PENDING] TSV ROOT [TSV ROOT]...\n");
+        fprintf(stderr, "usage: mutations [-v] [-w] [-f FAMILY] [-s N] [-p PENDING] TSV ROOT [TSV ROOT]...\n");
         return 2;
     }
     unsigned passed = 0, failed = 0, npending = 0;
+    if (sample > 1)
+        printf("mutations: 1 case in %u of each table (-s %u: the sanitized pass)\n", sample, sample);
     for (int k = 0; k < npairs; k += 2) {
         tally t = { { 0 }, { 0 }, 0, 0, 0, 0 };
-        if (!run_tsv(pairs[k], pairs[k + 1], only, verbose, both_ways, &t))
+        if (!run_tsv(pairs[k], pairs[k + 1], only, sample, verbose, both_ways, &t))
             return 2;
         const char *name = strrchr(pairs[k], '/') ? strrchr(pairs[k], '/') + 1 : pairs[k];
         if (both_ways) {

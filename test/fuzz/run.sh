@@ -19,16 +19,35 @@ if [ ! -d "$seeds" ]; then
             { rm -rf "$seeds"; exit 1; }
     fi
 fi
-status=0
-for t in "$@"; do
+# the targets run side by side, as many at a time as there are cores
+# (JOBS): each still has SECONDS of its own core; their reports are
+# printed in order when all are done
+jobs=${JOBS:-$(nproc 2>/dev/null || echo 2)}
+one() {
+    t=$1
     mkdir -p "$dir/corpus-$t" "$dir/crashes"
-    echo "fuzz: $t for $secs s"
     "$dir/fuzz_$t" -max_total_time="$secs" -dict="$dir/ptx.dict" -max_len=65536 \
         -timeout=10 -rss_limit_mb=4096 -artifact_prefix="$dir/crashes/$t-" \
         -print_final_stats=1 "$dir/corpus-$t" "$seeds" >"$dir/$t.log" 2>&1
-    rc=$?
+    echo $? >"$dir/$t.status"
+}
+running=0
+for t in "$@"; do
+    echo "fuzz: $t for $secs s"
+    rm -f "$dir/$t.status"
+    one "$t" &
+    running=$((running + 1))
+    if [ "$running" -ge "$jobs" ]; then
+        wait
+        running=0
+    fi
+done
+wait
+status=0
+for t in "$@"; do
+    rc=$(cat "$dir/$t.status" 2>/dev/null) || rc="none (the run did not finish)"
     sed -n -E "/stat::number_of_executed_units|stat::peak_rss_mb/s/^/fuzz: $t: /p" "$dir/$t.log"
-    if [ $rc -ne 0 ]; then
+    if [ "$rc" != 0 ]; then
         echo "fuzz: $t FAILED (exit $rc); see $dir/$t.log and $dir/crashes/"
         tail -30 "$dir/$t.log"
         status=1
