@@ -268,6 +268,16 @@ ifeq ($(SANITIZE),1)
 CHECK_SUITES := $(filter-out build-without-check,$(CHECK_SUITES))
 export CHECK_SAMPLE := 8
 endif
+# make check builds every test program first, then starts the suites in
+# that order: under make -j, a suite whose program is still being built
+# is passed over for the next, and the long ones would start last
+CHECK_PROGRAMS := $(B)/ptx-front $(B)/libptxfront.a $(B)/check_ptx $(EXAMPLES) $(B)/twoways \
+                  $(B)/mutations $(B)/bra_edges $(B)/bench $(B)/tokenizer $(WILD_UNPACKED)
+.PHONY: check-programs
+check-programs: $(CHECK_PROGRAMS)
+ifneq ($(filter check,$(MAKECMDGOALS)),)
+$(CHECK_SUITES): | check-programs
+endif
 check: export SKIP_LOG := $(abspath $(B))/skipped.$(shell echo $$PPID)
 check: $(CHECK_SUITES)
 	@if [ -s "$$SKIP_LOG" ]; then \
