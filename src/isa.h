@@ -228,7 +228,8 @@ typedef struct alike_key {
 } alike_key;
 
 typedef struct alike_entry {
-    alike_key key;              /* key.mods NULL: an empty slot */
+    _Alignas(64) alike_key key; /* key.mods NULL: an empty slot; an entry
+                                   is one cache line */
     uint16_t *ids;              /* the answer: the modifiers' ids, */
     uint8_t *cats;              /* what each says, */
     uint16_t form;              /* the form (ptx_isa_forms) */
@@ -256,8 +257,7 @@ static inline bool ptx_isa_alike_module(const struct ptx_isa_memo *mt, const ptx
 
 static inline uint32_t ptx_isa_alike_hash(const alike_key *k)
 {
-    uint64_t h = ((uint64_t)(uintptr_t)k->mods ^ k->ops.w[0] ^ k->ops.w[1] * 0xbf58476d1ce4e5b9ULL) *
-                 0x9e3779b97f4a7c15ULL;
+    uint64_t h = ((uint64_t)(uintptr_t)k->mods ^ k->ops.w[0] ^ k->ops.w[1]) * 0x9e3779b97f4a7c15ULL;
     return (uint32_t)(h >> 32);
 }
 

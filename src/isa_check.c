@@ -471,6 +471,15 @@ static const ptx_isa_form *check_afresh(ptx_context *ctx, const ptx_module *m, c
     return NULL;
 }
 
+/* The memo's answer, into the validator's. */
+static inline const ptx_isa_form *alike_fit(ptx_isa_fit *fit, const alike_entry *hit)
+{
+    fit->family = hit->family;
+    fit->ids = hit->ids;
+    fit->cats = hit->cats;
+    return &ptx_isa_forms[hit->form];
+}
+
 /* check_afresh, and the answer remembered under `key` (when not NULL)
  * if accepted. */
 ISA_NOINLINE static const ptx_isa_form *check_remember(ptx_context *ctx, const ptx_module *m,
@@ -484,46 +493,40 @@ ISA_NOINLINE static const ptx_isa_form *check_remember(ptx_context *ctx, const p
     return form;
 }
 
-/* The answer for key k: the memo's, else check_remember's. */
-static inline const ptx_isa_form *alike_answer(ptx_context *ctx, const ptx_module *m,
-                                               const ptx_instr *in, const uint8_t *rc,
-                                               ptx_isa_fit *fit, const alike_key *k)
-{
-    const alike_entry *hit = ptx_isa_alike_find(ctx, m, k);
-    if (!hit)
-        return check_remember(ctx, m, in, rc, fit, k);
-    fit->family = hit->family;
-    fit->ids = hit->ids;
-    fit->cats = hit->cats;
-    return &ptx_isa_forms[hit->form];
-}
-
-/* ptx_isa_check from operand `from` on, which alike_common does not
- * tell: alike_operand tells it and those after it. */
-ISA_NOINLINE static const ptx_isa_form *check_other(ptx_context *ctx, const ptx_module *m,
-                                                    const ptx_instr *in, const uint8_t *rc,
-                                                    ptx_isa_fit *fit, alike_key *k, unsigned from)
-{
-    for (unsigned i = from; i < in->nops; i++) {
-        unsigned c = alike_operand(&in->ops[i], rc[i]);
-        if (c == ALIKE_NONE)
-            return check_remember(ctx, m, in, rc, fit, NULL);
-        k->ops.op[i] = (uint16_t)c;
-    }
-    return alike_answer(ctx, m, in, rc, fit, k);
-}
-
-const ptx_isa_form *ptx_isa_check(ptx_context *ctx, const ptx_module *m, const ptx_instr *in,
-                                  const uint8_t *rc, ptx_isa_fit *fit)
+/* ptx_isa_check when its quick path has no answer: the key made again,
+ * each operand told by alike_operand, the memo asked, else
+ * check_remember. */
+ISA_NOINLINE static const ptx_isa_form *check_slow(ptx_context *ctx, const ptx_module *m,
+                                                   const ptx_instr *in, const uint8_t *rc,
+                                                   ptx_isa_fit *fit)
 {
     if (!(in->flags & PTX_INSTR_SHARED_MODS) || in->nops > 8)
         return check_remember(ctx, m, in, rc, fit, NULL);
     alike_key key = { in->mods, (uint64_t)in->nmods << 16 | in->nops, { { 0, 0 } } };
     for (unsigned i = 0; i < in->nops; i++) {
+        unsigned c = alike_operand(&in->ops[i], rc[i]);
+        if (c == ALIKE_NONE)
+            return check_remember(ctx, m, in, rc, fit, NULL);
+        key.ops.op[i] = (uint16_t)c;
+    }
+    const alike_entry *hit = ptx_isa_alike_find(ctx, m, &key);
+    return hit ? alike_fit(fit, hit) : check_remember(ctx, m, in, rc, fit, &key);
+}
+
+/* The quick path: the key made with alike_common, which tells the most
+ * common operands, and the memo asked; check_slow does the rest. */
+const ptx_isa_form *ptx_isa_check(ptx_context *ctx, const ptx_module *m, const ptx_instr *in,
+                                  const uint8_t *rc, ptx_isa_fit *fit)
+{
+    if (!(in->flags & PTX_INSTR_SHARED_MODS) || in->nops > 8)
+        return check_slow(ctx, m, in, rc, fit);
+    alike_key key = { in->mods, (uint64_t)in->nmods << 16 | in->nops, { { 0, 0 } } };
+    for (unsigned i = 0; i < in->nops; i++) {
         unsigned c = alike_common(&in->ops[i]);
         if (c == ALIKE_NONE)
-            return check_other(ctx, m, in, rc, fit, &key, i);
+            return check_slow(ctx, m, in, rc, fit);
         key.ops.op[i] = (uint16_t)(c | (unsigned)rc[i] << 14);
     }
-    return alike_answer(ctx, m, in, rc, fit, &key);
+    const alike_entry *hit = ptx_isa_alike_find(ctx, m, &key);
+    return hit ? alike_fit(fit, hit) : check_slow(ctx, m, in, rc, fit);
 }
