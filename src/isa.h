@@ -2,10 +2,10 @@
  * isa_lookup.c finds names in the tables (with the validator's own table
  * of the names it has looked up), isa_match.c matches an instruction
  * against one form, isa_explain.c says why the closest form does not fit,
- * isa_memo.c remembers the shapes that fit, and isa_check.c has the entry,
- * ptx_isa_check (declared in internal.h), which uses all four, in that
- * order of layers (memo, lookup, match, explain, check).  Internal to
- * those files. */
+ * isa_memo.c remembers the instructions and the shapes that fit, and
+ * isa_check.c has the entry, ptx_isa_check (declared in internal.h),
+ * which uses all four, in that order of layers (memo, lookup, match,
+ * explain, check).  Internal to those files. */
 #ifndef PTX_ISA_PARTS_H
 #define PTX_ISA_PARTS_H
 
@@ -216,8 +216,9 @@ typedef struct memo_entry {
 /* The memo of instructions written alike, asked first (isa_check.c says
  * what its key holds and why that is all the verdict depends on).  The
  * module's version and target are part of the key, kept once for the
- * whole table (all its entries are for one module's): a module of another
- * version or target finds nothing in it, and empties it when it adds. */
+ * whole table, whose entries are all for modules of that version and
+ * target: a module of another finds nothing in it, and empties it when
+ * it adds. */
 typedef struct alike_key {
     const ptx_mod *mods;        /* the instruction's shared modifier list */
     uint64_t counts;            /* the instruction's nmods and nops */
