@@ -308,8 +308,9 @@ struct ptx_isa_form;
 /* What the validator found an instruction to be: its family, and each
  * modifier's id and category (ptx_mod); the semantic pass, which holds
  * the module, records them into the instruction.  `ids` and `cats` point
- * into the small arrays, or into the arena past PTX_ISA_FIT_SMALL
- * modifiers. */
+ * into the small arrays, into the arena past PTX_ISA_FIT_SMALL modifiers,
+ * or into the validator's memo (isa_memo.c): read them, never write
+ * them. */
 enum { PTX_ISA_FIT_SMALL = 64 };
 typedef struct ptx_isa_fit {
     uint8_t family;

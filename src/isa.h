@@ -2,10 +2,10 @@
  * isa_lookup.c finds names in the tables (with the validator's own table
  * of the names it has looked up), isa_match.c matches an instruction
  * against one form, isa_explain.c says why the closest form does not fit,
- * isa_memo.c remembers the shapes that fit, and isa_check.c has the entry,
- * ptx_isa_check (declared in internal.h), which uses all four, in that
- * order of layers (memo, lookup, match, explain, check).  Internal to
- * those files. */
+ * isa_memo.c remembers the instructions and the shapes that fit, and
+ * isa_check.c has the entry, ptx_isa_check (declared in internal.h),
+ * which uses all four, in that order of layers (memo, lookup, match,
+ * explain, check).  Internal to those files. */
 #ifndef PTX_ISA_PARTS_H
 #define PTX_ISA_PARTS_H
 
@@ -13,6 +13,14 @@
 
 #include "internal.h"
 #include "isa_tables.h"
+
+/* A function kept out of its only caller, whose quick path it would
+ * slow down (every register the callee saves, its large frame). */
+#if defined(__GNUC__)
+#define ISA_NOINLINE __attribute__((noinline))
+#else
+#define ISA_NOINLINE
+#endif
 
 /* ---- lookup (isa_lookup.c) --------------------------------------------- */
 
@@ -161,10 +169,12 @@ unsigned ptx_isa_vector_size(const ptx_instr *in, const ptx_isa_form *f);
 struct fault ptx_isa_image_fault(const ptx_expr *e, unsigned coords);
 /* The value of a constant operand, when it has one. */
 bool ptx_isa_const_value(const ptx_expr *e, int64_t *out);
-/* Is form f that of the instruction, given its modifiers' ids? */
+/* Is form f that of the instruction, given its modifiers' ids?  `quick`:
+ * stop at the first problem, whose verdict then only says that there is
+ * one (what, index), not how far the form is from fitting. */
 verdict ptx_isa_try_form(const ptx_module *m, const ptx_instr *in, const ptx_isa_form *f,
                          const uint16_t *ids, uint64_t ignorable, const uint8_t *rc,
-                         uint8_t *assign);
+                         uint8_t *assign, bool quick);
 /* Which modifiers of `in` ptxas ignores in family `fam`, a bit each. */
 uint64_t ptx_isa_ignorable_words(const ptx_instr *in, const uint16_t *ids,
                                  const ptx_isa_root *root, unsigned fam);
@@ -203,11 +213,72 @@ typedef struct memo_entry {
     const uint8_t *assign;
 } memo_entry;
 
-/* The memo's table: open addressing, doubled at half full (in the arena). */
+/* The memo of instructions written alike, asked first (isa_check.c says
+ * what its key holds and why that is all the verdict depends on).  The
+ * module's version and target are part of the key, kept once for the
+ * whole table, whose entries are all for modules of that version and
+ * target: a module of another finds nothing in it, and empties it when
+ * it adds. */
+typedef struct alike_key {
+    const ptx_mod *mods;        /* the instruction's shared modifier list */
+    uint64_t counts;            /* the instruction's nmods and nops */
+    union {
+        uint64_t w[2];
+        uint16_t op[8];         /* the shape of operands 0..7 (isa_check.c) */
+    } ops;
+} alike_key;
+
+typedef struct alike_entry {
+    _Alignas(64) alike_key key; /* key.mods NULL: an empty slot; an entry
+                                   is one cache line */
+    uint16_t *ids;              /* the answer: the modifiers' ids, */
+    uint8_t *cats;              /* what each says, */
+    uint16_t form;              /* the form (ptx_isa_forms) */
+    uint8_t family;             /* and its family */
+} alike_entry;
+
+/* The memo's tables: open addressing, doubled at half full (in the
+ * arena): the accepted shapes and the instructions written alike. */
 struct ptx_isa_memo {
     memo_entry *slots;
     size_t mask, count;
+    alike_entry *alike;
+    size_t alike_mask, alike_count;
+    unsigned alike_major, alike_minor;  /* the module's version and first */
+    const ptx_name *alike_target;       /* target (or NULL) of all of them */
 };
+
+/* Whether the entries of the memo of instructions written alike are for
+ * modules of m's version and target. */
+static inline bool ptx_isa_alike_module(const struct ptx_isa_memo *mt, const ptx_module *m)
+{
+    return mt->alike_major == m->version_major && mt->alike_minor == m->version_minor &&
+           mt->alike_target == (m->ntargets ? m->targets[0] : NULL);
+}
+
+static inline uint32_t ptx_isa_alike_hash(const alike_key *k)
+{
+    uint64_t h = ((uint64_t)(uintptr_t)k->mods ^ k->ops.w[0] ^ k->ops.w[1]) * 0x9e3779b97f4a7c15ULL;
+    return (uint32_t)(h >> 32);
+}
+
+/* The answer for an instruction of module m written as one accepted
+ * before, or NULL (inline: once per instruction). */
+static inline const alike_entry *ptx_isa_alike_find(const ptx_context *ctx, const ptx_module *m,
+                                                    const alike_key *k)
+{
+    const struct ptx_isa_memo *mt = ctx->isa_memo;
+    if (!mt || !mt->alike || !ptx_isa_alike_module(mt, m))
+        return NULL;
+    for (size_t i = ptx_isa_alike_hash(k) & mt->alike_mask; mt->alike[i].key.mods;
+         i = (i + 1) & mt->alike_mask) {
+        const alike_key *e = &mt->alike[i].key;
+        if (((e->mods != k->mods) | (e->counts != k->counts) | (e->ops.w[0] != k->ops.w[0]) |
+             (e->ops.w[1] != k->ops.w[1])) == 0)
+            return &mt->alike[i];
+    }
+    return NULL;
+}
 
 /* The accepted shape of key k, or NULL (inline: once per instruction). */
 static inline const memo_entry *ptx_isa_memo_find(ptx_context *ctx, const memo_key *k)
@@ -234,5 +305,9 @@ void *ptx_isa_table_grow(ptx_context *ctx, void *slots, size_t *mask, size_t siz
  * slots `assign`. */
 void ptx_isa_memo_add(ptx_context *ctx, const memo_key *k, uint16_t form, const uint8_t *assign,
                       unsigned nmods);
+/* Remembers that instructions of module m and key k are accepted by
+ * `form`, with what `fit` says of their nmods modifiers. */
+void ptx_isa_alike_add(ptx_context *ctx, const ptx_module *m, const alike_key *k, uint16_t form,
+                       const ptx_isa_fit *fit, unsigned nmods);
 
 #endif

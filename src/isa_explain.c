@@ -117,7 +117,8 @@ static bool name_fits(const ptx_instr *in, const ptx_isa_form *f, const uint16_t
 static verdict try_other(const explain *x, const ptx_instr *in, const ptx_isa_form *g)
 {
     return ptx_isa_try_form(x->m, in, g, x->ids,
-                            ptx_isa_ignorable_words(in, x->ids, x->root, g->family), x->rc, x->assign);
+                            ptx_isa_ignorable_words(in, x->ids, x->root, g->family), x->rc,
+                            x->assign, false);
 }
 
 /* The values a missing slot could take: those of the slots of its

@@ -301,7 +301,7 @@ static bool withdrawn(const ptx_module *m, const ptx_isa_form *f)
 
 verdict ptx_isa_try_form(const ptx_module *m, const ptx_instr *in, const ptx_isa_form *f,
                          const uint16_t *ids, uint64_t ignorable, const uint8_t *rc,
-                         uint8_t *assign)
+                         uint8_t *assign, bool quick)
 {
     verdict v = { P_NONE, 0, 0, 0, { 0, 0 } };
     if (in->nmods < f->nname) {
@@ -337,6 +337,8 @@ verdict ptx_isa_try_form(const ptx_module *m, const ptx_instr *in, const ptx_isa
                 v.what = P_DUPLICATE;
                 v.index = i;
                 v.slot = 0;
+                if (quick)
+                    return v;
             }
             v.cost += again ? 10 : 0;
             continue;
@@ -347,6 +349,8 @@ verdict ptx_isa_try_form(const ptx_module *m, const ptx_instr *in, const ptx_isa
                 v.what = dup < 32 ? P_DUPLICATE : P_MODIFIER;
                 v.index = i;
                 v.slot = dup;
+                if (quick)
+                    return v;
             }
             v.cost += 10;
             continue;
@@ -373,6 +377,8 @@ verdict ptx_isa_try_form(const ptx_module *m, const ptx_instr *in, const ptx_isa
             seen = 1;
         }
     }
+    if (quick && v.what != P_NONE)
+        return v;
     for (unsigned s = 0; s < f->nslots; s++) {
         if (!filled[s] && (f->slots[s].kind == PTX_SLOT_LIT || f->slots[s].kind == PTX_SLOT_SET)) {
             if (v.what == P_NONE) {
@@ -382,6 +388,8 @@ verdict ptx_isa_try_form(const ptx_module *m, const ptx_instr *in, const ptx_isa
             v.cost += 10;
         }
     }
+    if (quick && v.what != P_NONE)
+        return v;
     unsigned required = 0;
     while (required < f->nops && !f->ops[required].optional)
         required++;
@@ -421,6 +429,8 @@ verdict ptx_isa_try_form(const ptx_module *m, const ptx_instr *in, const ptx_isa
                     v.what = P_OPERAND;
                     v.index = i;
                     v.fault = fl;
+                    if (quick)
+                        return v;
                 }
                 v.cost += 3;
             }

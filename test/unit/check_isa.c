@@ -157,6 +157,88 @@ START_TEST(memo_keeps_page_shapes_apart)
 }
 END_TEST
 
+/* The memo of instructions written alike is keyed by the modifier list,
+ * each operand's shape and register class, a constant's value where it
+ * counts: each valid instruction comes first, then a twin that differs
+ * from it in one of those only and is rejected.  Its errors are on these
+ * lines, and only there (the selector's twin has sema's error too). */
+START_TEST(alike_memo_keys_every_part)
+{
+    const char *src = ".version 9.0\n.target sm_90\n.address_size 64\n.visible .entry k()\n{\n"
+                      "\t.reg .b32 r<9>;\n\t.reg .b64 rd<9>;\n\t.reg .pred p<3>;\n"
+                      "\tst.global.v4.u32 [rd1], {r1, r2, r3, r4};\n"     /* 9: accepted */
+                      "\tst.global.v2.u32 [rd1], {r1, r2, r3, r4};\n"     /* 10: modifiers */
+                      "\tst.global.v4.u32 [rd1], {r1, r2, r3};\n"         /* 11: a vector's size */
+                      "\tsetp.eq.s32 p1, r1, r2;\n"                       /* 12: accepted */
+                      "\tsetp.eq.s32 r3, r1, r2;\n"                       /* 13: register class */
+                      "\tbar.sync 0;\n"                                   /* 14: accepted */
+                      "\tbar.sync 16;\n"                                  /* 15: a value */
+                      "\tbar.sync r1;\n"                                  /* 16: accepted */
+                      "\tbar.sync WARP_SZ;\n"                             /* 17: WARP_SZ is 32 */
+                      "\tvadd4.u32.u32.u32 r1, r2, r3, r4;\n"             /* 18: accepted */
+                      "\tvadd4.u32.u32.u32 r1, r2, r3, r4.x;\n"           /* 19: a selector */
+                      "\tadd.s32 r1, r2, r3;\n"                           /* 20: accepted */
+                      "\tadd.s32 r1, r2, {r3};\n"                         /* 21: an operand's kind */
+                      "\tret;\n}\n";
+    static const unsigned lines[] = { 10, 11, 13, 15, 17, 19, 21 };
+    ptx_context *ctx = NULL;
+    test_parse_text(&ctx, src, strlen(src), true);
+    bool seen[sizeof lines / sizeof *lines] = { false };
+    for (size_t i = 0; i < ptx_error_count(ctx); i++) {
+        unsigned line = ptx_context_position(ctx, ptx_diag_get(ctx, i)->span.off).line;
+        size_t k = 0;
+        while (k < sizeof lines / sizeof *lines && lines[k] != line)
+            k++;
+        ck_assert_msg(k < sizeof lines / sizeof *lines, "an error on line %u", line);
+        seen[k] = true;
+    }
+    for (size_t k = 0; k < sizeof lines / sizeof *lines; k++)
+        ck_assert_msg(seen[k], "no error on line %u", lines[k]);
+    ptx_context_free(ctx);
+}
+END_TEST
+
+/* The memos' keys hold the module's version and target: in one context,
+ * an instruction accepted in its module is rejected in a module that
+ * differs from it in its .version only, or in its .target only, and
+ * accepted again in its own. */
+START_TEST(memo_keys_version_and_target)
+{
+    const char *src = ".version 8.3\n.target sm_90\n.address_size 64\n.visible .entry k()\n{\n"
+                      "\t.reg .b32 r<9>;\n\t.reg .b64 rd<9>;\n\t.reg .b128 q<3>;\n\t.reg .pred p<3>;\n"
+                      "\tst.global.b128 [rd1], q1;\n"
+                      "\telect.sync r1|p1, 0xffffffff;\n"
+                      "\tret;\n}\n";
+    ptx_context *ctx = NULL;
+    const ptx_module *m = test_parse_text(&ctx, src, strlen(src), true);
+    ck_assert_uint_eq(ptx_error_count(ctx), 0);
+    const ptx_func *f = (const ptx_func *)m->first;
+    const ptx_node *n = f->body->first;
+    while (n->kind != PTX_NODE_INSTR)
+        n = n->next;
+    const ptx_instr *st = (const ptx_instr *)n, *elect = (const ptx_instr *)n->next;
+    ptx_module older = *m, sm80 = *m;
+    older.version_minor = 2;
+    const ptx_name *arch = ptx_intern(ctx, "sm_80", 5);
+    sm80.targets = &arch;
+    sm80.ntargets = 1;
+    const uint8_t rc[2] = { PTX_RC_UNKNOWN, PTX_RC_UNKNOWN };
+    ptx_isa_fit fit;
+    for (unsigned round = 0; round < 2; round++) {
+        ck_assert_ptr_nonnull(ptx_isa_check(ctx, m, st, rc, &fit));
+        ck_assert_ptr_nonnull(ptx_isa_check(ctx, m, elect, rc, &fit));
+        ck_assert_ptr_null(ptx_isa_check(ctx, &older, st, rc, &fit));
+        ck_assert_ptr_null(ptx_isa_check(ctx, &sm80, elect, rc, &fit));
+        ck_assert_ptr_nonnull(ptx_isa_check(ctx, m, st, rc, &fit));
+        ck_assert_ptr_nonnull(ptx_isa_check(ctx, m, elect, rc, &fit));
+    }
+    ck_assert_uint_eq(ptx_error_count(ctx), 4);
+    ck_assert_ptr_nonnull(strstr(ptx_diag_get(ctx, 0)->message, "requires PTX ISA .version 8.3"));
+    ck_assert_ptr_nonnull(strstr(ptx_diag_get(ctx, 1)->message, "requires .target sm_90"));
+    ptx_context_free(ctx);
+}
+END_TEST
+
 /* Instructions written alike share their modifiers; validating one moves
  * it to a set that says what its modifiers are, and an instruction that
  * does not validate keeps modifiers that say nothing, whatever its twins
@@ -303,6 +385,8 @@ Suite *isa_suite(void)
     tcase_add_loop_test(tc, instruction, 0, TEST_ISA_COUNT(cases));
     tcase_add_test(tc, decoded_modifiers);
     tcase_add_test(tc, memo_keeps_page_shapes_apart);
+    tcase_add_test(tc, alike_memo_keys_every_part);
+    tcase_add_test(tc, memo_keys_version_and_target);
     tcase_add_test(tc, shared_modifiers_follow_validation);
     tcase_add_test(tc, target_override);
     tcase_add_test(tc, instruction_list);
