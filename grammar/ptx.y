@@ -8,7 +8,7 @@
  * common statement shapes arrive whole from the scanner's fast lane
  * (SIMPLE, STMTS, LOCLINE, LABEL and DATARUN tokens), built by
  * src/fastlane.c with the same builders in the order these rules call
- * them; ptx_context_set_fast_lane(ctx, false) sends them through these
+ * them (the statements as the scanner takes them, a token ahead); ptx_context_set_fast_lane(ctx, false) sends them through these
  * rules instead. */
 
 %require "3.8"
@@ -82,8 +82,9 @@ static void ptx_yyerror(PTX_YYLTYPE *loc, ptx_parser_state *pp, const char *msg)
 
 %token <tok> IDENT "identifier" DOTWORD "dot-word" INT "integer" FLOAT "floating-point number"
 %token <tok> F32BITS "0f constant" F64BITS "0d constant" STRING "string" DWARF "@@DWARF line"
-%token <tok> SINK "'_'" DOTTED "dotted name" DATARUN "section data" SIMPLE "instruction"
-%token <tok> LOCLINE "'.loc' line" LABEL "label" STMTS "statements"
+%token <tok> SINK "'_'" DOTTED "dotted name" DATARUN "section data"
+/* built by the fast lane as it takes them: their nodes, linked by `next` */
+%token <node> SIMPLE "instruction" LOCLINE "'.loc' line" LABEL "label" STMTS "statements"
 %token <tok> TYPE "type" SPACE "state space" LINK "linkage directive" VEC "vector size"
 %token <tok> FDIR "function directive"
 %token <tok> VERSION "'.version'" TARGET "'.target'" ADDRESS_SIZE "'.address_size'"
@@ -162,8 +163,8 @@ item
     | TARGET target_names               { $$ = ptx_b_target_item(CTX, $2, @$); }
     | DWARF                             { $$ = ptx_b_dwarf(CTX, &$1, @$); }
     | error ';'                         { $$ = NULL; if (ptx_b_recover(CTX)) YYABORT; }
-    | error SIMPLE                      { if (ptx_b_recover(CTX)) YYABORT; $$ = ptx_b_simple(CTX, &$2); }
-    | error STMTS                       { if (ptx_b_recover(CTX)) YYABORT; $$ = ptx_b_stmts(CTX, ptx_b_none(), &$2).first; }
+    | error SIMPLE                      { if (ptx_b_recover(CTX)) YYABORT; $$ = $2; }
+    | error STMTS                       { if (ptx_b_recover(CTX)) YYABORT; $$ = $2; }
     | error '}'                         { $$ = NULL; if (ptx_b_recover(CTX)) YYABORT; }
     ;
 
@@ -316,10 +317,10 @@ block
 stmts
     : %empty                            { $$.first = $$.last = NULL; }
     | stmts stmt                        { $$ = ptx_b_append($1, $2); }
-    | stmts SIMPLE                      { $$ = ptx_b_append($1, ptx_b_simple(CTX, &$2)); }
-    | stmts STMTS                       { $$ = ptx_b_stmts(CTX, $1, &$2); }
-    | stmts LABEL                       { $$ = ptx_b_append($1, ptx_b_label_line(CTX, &$2)); }
-    | stmts LOCLINE                     { $$ = ptx_b_append($1, ptx_b_loc_line(CTX, &$2)); }
+    | stmts SIMPLE                      { $$ = ptx_b_append($1, $2); }
+    | stmts STMTS                       { $$ = ptx_b_append($1, $2); }
+    | stmts LABEL                       { $$ = ptx_b_append($1, $2); }
+    | stmts LOCLINE                     { $$ = ptx_b_append($1, $2); }
     ;
 
 stmt
@@ -334,8 +335,8 @@ stmt
     | PRAGMA strings ';'                { $$ = ptx_b_pragma(CTX, $2, @$); }
     | loc_stmt                          { $$ = $1; }
     | error ';'                         { $$ = NULL; if (ptx_b_recover(CTX)) YYABORT; }
-    | error SIMPLE                      { if (ptx_b_recover(CTX)) YYABORT; $$ = ptx_b_simple(CTX, &$2); }
-    | error STMTS                       { if (ptx_b_recover(CTX)) YYABORT; $$ = ptx_b_stmts(CTX, ptx_b_none(), &$2).first; }
+    | error SIMPLE                      { if (ptx_b_recover(CTX)) YYABORT; $$ = $2; }
+    | error STMTS                       { if (ptx_b_recover(CTX)) YYABORT; $$ = $2; }
     ;
 
 names
@@ -460,7 +461,7 @@ sec_items
 
 section_item
     : IDENT ':'                         { $$ = ptx_b_label(CTX, &$1, @$); }
-    | LABEL                             { $$ = ptx_b_label_line(CTX, &$1); }
+    | LABEL                             { $$ = $1; }
     | anyword sec_vals                  { $$ = ptx_b_data(CTX, &$1, $2, @$); }
     | DATARUN                           { $$ = ptx_b_data_run(CTX, &$1); }
     ;
@@ -548,9 +549,8 @@ static int report_syntax_error(const yypcontext_t *yyctx, ptx_parser_state *pp)
     PTX_YYLTYPE first;
     if (found == YYSYMBOL_STMTS) {
         /* a run of statements is named by its first one */
-        const ptx_stmt_run *r = ptx_stmt_run_at(CTX, loc->off, loc->end - loc->off);
-        first.off = r->pieces[0].off;
-        first.end = r->pieces[0].off + r->pieces[0].len;
+        first.off = loc->off;
+        first.end = loc->off + (uint32_t)ptx_fast_first_length(CTX, loc->off);
         found = CTX->src[first.off] == '.' ? YYSYMBOL_LOCLINE : YYSYMBOL_SIMPLE;
         loc = &first;
     }

@@ -32,15 +32,19 @@ typedef enum ptx_fast_kind {
     PTX_FAST_LOC,               /* a .loc line (LOCLINE) */
     PTX_FAST_LABEL,             /* a label ending its line (LABEL) */
     PTX_FAST_STMTS,             /* instructions and .loc lines that follow one
-                                   another so, and labels after them (STMTS) */
+                                   another so, and labels after them, at most
+                                   PTX_RUN_PIECES (STMTS) */
     PTX_FAST_DATA               /* a run of data lines (DATARUN) */
 } ptx_fast_kind;
 
 /* The statement or run that the fast lane takes after p, the end of the
  * last token (after the blank lines and '//' comments there), and its
  * span in *span; PTX_FAST_NONE to leave the text to the scanner's rules.
- * Statements are taken only `at_statement`; a data run anywhere. */
-ptx_fast_kind ptx_fast_take(ptx_context *ctx, const char *p, bool at_statement, ptx_span *span);
+ * Statements are taken only `at_statement`; a data run anywhere.  A
+ * statement or run of them is built as it is taken: its nodes, linked by
+ * `next`, in *built (for a data run NULL: ptx_b_data_run builds it). */
+ptx_fast_kind ptx_fast_take(ptx_context *ctx, const char *p, bool at_statement, ptx_span *span,
+                           ptx_node **built);
 
 /* Whether ptx_fast_take may take something after `held`, where Flex
  * holds the byte (a NUL stands there) and the text after it is intact:
@@ -48,16 +52,9 @@ ptx_fast_kind ptx_fast_take(ptx_context *ctx, const char *p, bool at_statement, 
  * only when it is needed. */
 bool ptx_fast_may_take(const char *held, bool at_statement);
 
-/* An instruction the fast lane took (SIMPLE), built by the same walk that
- * measured it. */
-ptx_node *ptx_b_simple(ptx_context *ctx, const ptx_tok *t);
-ptx_node *ptx_b_loc_line(ptx_context *ctx, const ptx_tok *t);
-ptx_node *ptx_b_label_line(ptx_context *ctx, const ptx_tok *t);
-/* The statements of a STMTS token, appended to `list` in order. */
-ptx_nlist ptx_b_stmts(ptx_context *ctx, ptx_nlist list, const ptx_tok *t);
-/* The statements of the STMTS token at [off, off + len): as the scanner
- * measured them, or measured again. */
-const ptx_stmt_run *ptx_stmt_run_at(ptx_context *ctx, uint32_t off, uint32_t len);
+/* The length of the first statement of the run (STMTS) at off, measured
+ * again: a syntax error at the run names that statement. */
+size_t ptx_fast_first_length(ptx_context *ctx, uint32_t off);
 
 /* A run of debug-section lines (".b8 144", ".b32 7, 9", ".b64 $L__tmp3"):
  * lines of .b8, .b16, .b32 or .b64 and plain decimals, or after .b32 and

@@ -103,8 +103,8 @@ struct ptx_split {
 
 void ptx_interner_release(ptx_interner *in);
 /* Asks for the table slot where name s[0..len) is or would go, ahead of
- * ptx_intern: the scanner calls it for the labels of a run of
- * statements, which the parser builds a token later. */
+ * ptx_intern: the fast lane calls it for the labels of a data run, which
+ * it interns once the run is measured. */
 void ptx_intern_prefetch(const ptx_context *ctx, const char *s, size_t len);
 const ptx_name *ptx_intern(ptx_context *ctx, const char *s, size_t len);
 /* The interned name s[0..len), or NULL when there is none (interns nothing). */
@@ -136,15 +136,10 @@ void ptx_expr_set_parts(ptx_context *ctx, ptx_expr *e, ptx_expr_kind kind, uint8
 
 /* ---- the context (context.c; the parse driver: parse.c) ---------------- */
 
-/* A run of one-token statements (instructions of the common shape, .loc
- * lines and labels, each starting its line) that the fast lane took as
- * one STMTS token: where each one is, for ptx_b_stmts (fastlane.c). */
+/* The most one-token statements (instructions of the common shape, .loc
+ * lines and labels, each starting its line) that the fast lane takes as
+ * one STMTS token (fastlane.c). */
 enum { PTX_RUN_PIECES = 4096 };
-typedef struct ptx_stmt_run {
-    uint32_t off;             /* the token's offset: which run this is */
-    uint32_t n;               /* statements; 0: none measured */
-    ptx_span pieces[PTX_RUN_PIECES];
-} ptx_stmt_run;
 
 /* A data run that ptx_data_run_length measured (fastlane.c), taken
  * apart on the way, so that ptx_b_data_run copies it instead of reading
@@ -214,9 +209,6 @@ struct ptx_context {
                                  as ".b32 .debug_loc+39" after a run is
                                  measured before the run is built */
     unsigned run_last;        /* which of run[] holds the last run */
-    ptx_stmt_run stmt_runs[2];  /* the last STMTS token and the one before
-                                   (the scanner reads a token ahead) */
-    unsigned stmt_run_last;
     unsigned expr_depth;      /* open parentheses/braces/brackets in an operand */
     struct ptx_expr *free_exprs;  /* expression cells whose contents were moved
                                      into an array (build_expr.c), linked by u.i */
