@@ -162,8 +162,11 @@ item
     | TARGET target_names               { $$ = ptx_b_target_item(CTX, $2, @$); }
     | DWARF                             { $$ = ptx_b_dwarf(CTX, &$1, @$); }
     | error ';'                         { $$ = NULL; if (ptx_b_recover(CTX)) YYABORT; }
-    | error SIMPLE                      { if (ptx_b_recover(CTX)) YYABORT; $$ = ptx_b_simple(CTX, &$2); }
-    | error STMTS                       { if (ptx_b_recover(CTX)) YYABORT; $$ = ptx_b_stmts(CTX, ptx_b_none(), &$2).first; }
+    | error SIMPLE                      { $$ = NULL; if (ptx_b_recover(CTX)) YYABORT; }
+    | error STMTS                       { bool synced;
+                                          $$ = ptx_b_stmts_after_error(CTX, &$2, false, &synced).first;
+                                          if (!synced) YYERROR;
+                                          if (ptx_b_recover(CTX)) YYABORT; }
     | error '}'                         { $$ = NULL; if (ptx_b_recover(CTX)) YYABORT; }
     ;
 
@@ -312,14 +315,19 @@ block
     ;
 
 /* the one-token statements, most of a body, are appended without a
- * reduction to stmt of their own; a STMTS token is a run of them */
+ * reduction to stmt of their own; a STMTS token is a run of them.  After
+ * a syntax error the parser reports the next one only once three tokens
+ * have been shifted; such a token stands for two or more of the scanner's
+ * (the last ';' or ':' of a statement shifted after the error being the
+ * first), so after it errors are reported again (yyerrok), as they are
+ * when the same text comes token by token. */
 stmts
     : %empty                            { $$.first = $$.last = NULL; }
     | stmts stmt                        { $$ = ptx_b_append($1, $2); }
-    | stmts SIMPLE                      { $$ = ptx_b_append($1, ptx_b_simple(CTX, &$2)); }
-    | stmts STMTS                       { $$ = ptx_b_stmts(CTX, $1, &$2); }
-    | stmts LABEL                       { $$ = ptx_b_append($1, ptx_b_label_line(CTX, &$2)); }
-    | stmts LOCLINE                     { $$ = ptx_b_append($1, ptx_b_loc_line(CTX, &$2)); }
+    | stmts SIMPLE                      { $$ = ptx_b_append($1, ptx_b_simple(CTX, &$2)); yyerrok; }
+    | stmts STMTS                       { $$ = ptx_b_stmts(CTX, $1, &$2); yyerrok; }
+    | stmts LABEL                       { $$ = ptx_b_append($1, ptx_b_label_line(CTX, &$2)); yyerrok; }
+    | stmts LOCLINE                     { $$ = ptx_b_append($1, ptx_b_loc_line(CTX, &$2)); yyerrok; }
     ;
 
 stmt
@@ -333,9 +341,17 @@ stmt
     | block                             { $$ = $1; }
     | PRAGMA strings ';'                { $$ = ptx_b_pragma(CTX, $2, @$); }
     | loc_stmt                          { $$ = $1; }
-    | error ';'                         { $$ = NULL; if (ptx_b_recover(CTX)) YYABORT; }
-    | error SIMPLE                      { if (ptx_b_recover(CTX)) YYABORT; $$ = ptx_b_simple(CTX, &$2); }
-    | error STMTS                       { if (ptx_b_recover(CTX)) YYABORT; $$ = ptx_b_stmts(CTX, ptx_b_none(), &$2).first; }
+    | error ';'                         { if (ptx_b_recover(CTX)) YYABORT;
+                                          $$ = ptx_b_label_before_error(CTX, @1.off); }
+    | error SIMPLE                      { if (ptx_b_recover(CTX)) YYABORT;
+                                          $$ = ptx_b_label_before_error(CTX, @1.off); }
+    | error STMTS                       { bool synced;
+                                          ptx_nlist kept = ptx_b_stmts_after_error(CTX, &$2, true, &synced);
+                                          if (!synced) YYERROR;
+                                          if (ptx_b_recover(CTX)) YYABORT;
+                                          if (kept.first) yyerrok;
+                                          $$ = ptx_b_append(ptx_b_append(ptx_b_none(),
+                                                   ptx_b_label_before_error(CTX, @1.off)), kept.first).first; }
     ;
 
 names
@@ -460,9 +476,9 @@ sec_items
 
 section_item
     : IDENT ':'                         { $$ = ptx_b_label(CTX, &$1, @$); }
-    | LABEL                             { $$ = ptx_b_label_line(CTX, &$1); }
+    | LABEL                             { $$ = ptx_b_label_line(CTX, &$1); yyerrok; }
     | anyword sec_vals                  { $$ = ptx_b_data(CTX, &$1, $2, @$); }
-    | DATARUN                           { $$ = ptx_b_data_run(CTX, &$1); }
+    | DATARUN                           { $$ = ptx_b_data_run(CTX, &$1); yyerrok; }
     ;
 
 sec_vals
@@ -546,12 +562,16 @@ static int report_syntax_error(const yypcontext_t *yyctx, ptx_parser_state *pp)
     yysymbol_kind_t found = yypcontext_token(yyctx);
     const PTX_YYLTYPE *loc = yypcontext_location(yyctx);
     PTX_YYLTYPE first;
-    if (found == YYSYMBOL_STMTS) {
-        /* a run of statements is named by its first one */
-        const ptx_stmt_run *r = ptx_stmt_run_at(CTX, loc->off, loc->end - loc->off);
-        first.off = r->pieces[0].off;
-        first.end = r->pieces[0].off + r->pieces[0].len;
-        found = CTX->src[first.off] == '.' ? YYSYMBOL_LOCLINE : YYSYMBOL_SIMPLE;
+    if (found == YYSYMBOL_STMTS || found == YYSYMBOL_SIMPLE || found == YYSYMBOL_LABEL ||
+        found == YYSYMBOL_LOCLINE) {
+        /* a statement the fast lane took whole is named by its first
+         * token, as the scanner's rules would have made it */
+        uint32_t len;
+        ptx_fast_first k = ptx_fast_first_token(CTX->src + loc->off, &len);
+        found = k == PTX_FIRST_IDENT ? YYSYMBOL_IDENT : k == PTX_FIRST_DOTTED ? YYSYMBOL_DOTTED
+              : k == PTX_FIRST_LOC ? YYSYMBOL_LOC : YYTRANSLATE('@');
+        first.off = loc->off;
+        first.end = loc->off + len;
         loc = &first;
     }
     ptx_span span = { loc->off, loc->end - loc->off };

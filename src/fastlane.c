@@ -673,6 +673,87 @@ ptx_nlist ptx_b_stmts(ptx_context *ctx, ptx_nlist list, const ptx_tok *t)
     return list;
 }
 
+/* ---- after a syntax error ---------------------------------------------- */
+
+/* Error recovery discards tokens up to a ';'.  Through the grammar that
+ * is the rest of the statement the error is in, then statements whole:
+ * of a STMTS token the .loc lines and labels before its first
+ * instruction and that instruction go.  In a body the rest is built.  At
+ * module scope each of the rest is an error of its own, which the parser
+ * does not report so soon after the last and recovers from by discarding
+ * again: nothing is built, and the run ends in step only when it ends
+ * with an instruction. */
+static bool is_instr_piece(const ptx_context *ctx, ptx_span piece)
+{
+    return ctx->src[piece.off] != '.' && ctx->src[piece.off + piece.len - 1] != ':';
+}
+
+ptx_nlist ptx_b_stmts_after_error(ptx_context *ctx, const ptx_tok *t, bool body, bool *synced)
+{
+    const ptx_stmt_run *r = ptx_stmt_run_at(ctx, t->off, t->len);
+    ptx_nlist list = ptx_b_none();
+    if (!body) {
+        *synced = r->n && is_instr_piece(ctx, r->pieces[r->n - 1]);
+        return list;
+    }
+    uint32_t i = 0;
+    while (i < r->n && !is_instr_piece(ctx, r->pieces[i]))
+        i++;
+    *synced = i < r->n;
+    for (i++; i < r->n; i++) {
+        ptx_tok piece = { r->pieces[i].off, r->pieces[i].len, 0, { 0 } };
+        ptx_node *n = ctx->src[piece.off] == '.' ? ptx_b_loc_line(ctx, &piece)
+                      : !is_instr_piece(ctx, r->pieces[i]) ? ptx_b_label_line(ctx, &piece)
+                      : ptx_b_simple(ctx, &piece);
+        list = ptx_b_append(list, n);
+    }
+    return list;
+}
+
+ptx_fast_first ptx_fast_first_token(const char *p, uint32_t *len)
+{
+    if (*p == '@') {
+        *len = 1;
+        return PTX_FIRST_PUNCT;
+    }
+    if (*p == '.') {            /* a .loc line */
+        *len = 4;
+        return PTX_FIRST_LOC;
+    }
+    const char *q = skip_id(p), *w;
+    bool dotted = false;
+    while ((w = skip_dotword(q)) != NULL) {
+        q = w;
+        dotted = true;
+    }
+    *len = (uint32_t)(q - p);
+    return dotted ? PTX_FIRST_DOTTED : PTX_FIRST_IDENT;
+}
+
+ptx_node *ptx_b_label_before_error(ptx_context *ctx, uint32_t off)
+{
+    const char *s = ctx->src + off;
+    const char *p = skip_id(s);
+    if (!p)
+        return NULL;
+    const char *q = p;
+    for (;;) {                  /* the layout the scanner skips */
+        if (*q == ' ' || *q == '\t' || *q == '\r' || *q == '\n')
+            q++;
+        else if (q[0] == '/' && q[1] == '/')
+            q = q + 2 + strcspn(q + 2, "\n");
+        else if (q[0] == '/' && q[1] == '*' && strstr(q + 2, "*/"))
+            q = strstr(q + 2, "*/") + 2;
+        else
+            break;
+    }
+    if (*q != ':')
+        return NULL;
+    ptx_tok name = { off, (uint32_t)(p - s), 0, { 0 } };
+    ptx_loc_t loc = { off, (uint32_t)(q + 1 - ctx->src) };
+    return ptx_b_label(ctx, &name, loc);
+}
+
 /* ---- data runs -------------------------------------------------------- */
 
 /* 0|[1-9][0-9]{0,18}: a data run's value */

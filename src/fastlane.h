@@ -55,6 +55,24 @@ ptx_node *ptx_b_loc_line(ptx_context *ctx, const ptx_tok *t);
 ptx_node *ptx_b_label_line(ptx_context *ctx, const ptx_tok *t);
 /* The statements of a STMTS token, appended to `list` in order. */
 ptx_nlist ptx_b_stmts(ptx_context *ctx, ptx_nlist list, const ptx_tok *t);
+/* What recovery from a syntax error keeps of a STMTS token in a body
+ * (`body`) or at module scope, as through the grammar; *synced false when
+ * the parser is to go on discarding after it. */
+ptx_nlist ptx_b_stmts_after_error(ptx_context *ctx, const ptx_tok *t, bool body, bool *synced);
+/* The scanner's first token in a statement the fast lane took at p (an
+ * instruction, a .loc line or a label), for a syntax error's message: its
+ * kind and its length in *len. */
+typedef enum ptx_fast_first {
+    PTX_FIRST_IDENT, PTX_FIRST_DOTTED, PTX_FIRST_PUNCT, PTX_FIRST_LOC
+} ptx_fast_first;
+ptx_fast_first ptx_fast_first_token(const char *p, uint32_t *len);
+/* The label "name :" that starts the tokens error recovery discarded in
+ * a body, at off; NULL when they start otherwise.  Through the grammar
+ * the parser reads the token after "name :" before it makes a label of
+ * them (".callprototype" and the like may follow), so an error there
+ * discards them; a label the fast lane took whole is made at once: both
+ * ways the label stays. */
+ptx_node *ptx_b_label_before_error(ptx_context *ctx, uint32_t off);
 /* The statements of the STMTS token at [off, off + len): as the scanner
  * measured them, or measured again. */
 const ptx_stmt_run *ptx_stmt_run_at(ptx_context *ctx, uint32_t off, uint32_t len);
