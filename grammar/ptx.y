@@ -53,6 +53,14 @@ void ptx_scanner_close(ptx_parser_state *pp);
             (Cur).off = (Cur).end = YYRHSLOC(Rhs, 0).end;                 \
         }                                                                 \
     } while (0)
+/* Where a statement starts, the grammar tells the scanner (its fast lane
+ * takes whole statements only there): in the reductions of stmts and
+ * sec_items, which end a statement or open a body.  The parser makes
+ * them before it reads the next token, their states having nothing else
+ * to do; when it has read the token already (to end a label "name :",
+ * which may go on with ".callprototype" and the like), the scanner has
+ * seen the label itself. */
+#define STATEMENT_NEXT() ((void)(yychar == T_PTX_YYEMPTY && (pp->at_statement = true)))
 /* The parser's stack grows by two entries per open block: 10^7 entries
  * allow 5,000,000 nested blocks (ptxas stops near 100,000) and cap its
  * memory at a few hundred MB; ptx_yyerror names the limit. */
@@ -322,12 +330,12 @@ block
  * first), so after it errors are reported again (yyerrok), as they are
  * when the same text comes token by token. */
 stmts
-    : %empty                            { $$.first = $$.last = NULL; }
-    | stmts stmt                        { $$ = ptx_b_append($1, $2); }
-    | stmts SIMPLE                      { $$ = ptx_b_append($1, ptx_b_simple(CTX, &$2)); yyerrok; }
-    | stmts STMTS                       { $$ = ptx_b_stmts(CTX, $1, &$2); yyerrok; }
-    | stmts LABEL                       { $$ = ptx_b_append($1, ptx_b_label_line(CTX, &$2)); yyerrok; }
-    | stmts LOCLINE                     { $$ = ptx_b_append($1, ptx_b_loc_line(CTX, &$2)); yyerrok; }
+    : %empty                            { $$.first = $$.last = NULL; STATEMENT_NEXT(); }
+    | stmts stmt                        { $$ = ptx_b_append($1, $2); STATEMENT_NEXT(); }
+    | stmts SIMPLE                      { $$ = ptx_b_append($1, ptx_b_simple(CTX, &$2)); yyerrok; STATEMENT_NEXT(); }
+    | stmts STMTS                       { $$ = ptx_b_stmts(CTX, $1, &$2); yyerrok; STATEMENT_NEXT(); }
+    | stmts LABEL                       { $$ = ptx_b_append($1, ptx_b_label_line(CTX, &$2)); yyerrok; STATEMENT_NEXT(); }
+    | stmts LOCLINE                     { $$ = ptx_b_append($1, ptx_b_loc_line(CTX, &$2)); yyerrok; STATEMENT_NEXT(); }
     ;
 
 stmt
@@ -342,16 +350,16 @@ stmt
     | PRAGMA strings ';'                { $$ = ptx_b_pragma(CTX, $2, @$); }
     | loc_stmt                          { $$ = $1; }
     | error ';'                         { if (ptx_b_recover(CTX)) YYABORT;
-                                          $$ = ptx_b_label_before_error(CTX, @1.off); }
+                                          $$ = ptx_b_kept_before_error(CTX, @1.off); }
     | error SIMPLE                      { if (ptx_b_recover(CTX)) YYABORT;
-                                          $$ = ptx_b_label_before_error(CTX, @1.off); }
+                                          $$ = ptx_b_kept_before_error(CTX, @1.off); }
     | error STMTS                       { bool synced;
                                           ptx_nlist kept = ptx_b_stmts_after_error(CTX, &$2, true, &synced);
                                           if (!synced) YYERROR;
                                           if (ptx_b_recover(CTX)) YYABORT;
                                           if (kept.first) yyerrok;
                                           $$ = ptx_b_append(ptx_b_append(ptx_b_none(),
-                                                   ptx_b_label_before_error(CTX, @1.off)), kept.first).first; }
+                                                   ptx_b_kept_before_error(CTX, @1.off)), kept.first).first; }
     ;
 
 names
@@ -470,8 +478,8 @@ exprs
 /* ---- debug sections --------------------------------------------------------- */
 
 sec_items
-    : %empty                            { $$.first = $$.last = NULL; }
-    | sec_items section_item            { $$ = ptx_b_append($1, $2); }
+    : %empty                            { $$.first = $$.last = NULL; STATEMENT_NEXT(); }
+    | sec_items section_item            { $$ = ptx_b_append($1, $2); STATEMENT_NEXT(); }
     ;
 
 section_item

@@ -730,9 +730,16 @@ ptx_fast_first ptx_fast_first_token(const char *p, uint32_t *len)
     return dotted ? PTX_FIRST_DOTTED : PTX_FIRST_IDENT;
 }
 
-ptx_node *ptx_b_label_before_error(ptx_context *ctx, uint32_t off)
+ptx_node *ptx_b_kept_before_error(ptx_context *ctx, uint32_t off)
 {
     const char *s = ctx->src + off;
+    size_t n;
+    if (*s == '.') {
+        if ((n = loc_length(s)) == 0 || !FOLLOWS(s + n, loc_goes_on))
+            return NULL;
+        ptx_tok line = { off, (uint32_t)n, 0, { 0 } };
+        return ptx_b_loc_line(ctx, &line);
+    }
     const char *p = skip_id(s);
     if (!p)
         return NULL;

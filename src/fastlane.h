@@ -7,14 +7,19 @@
 #include "ast_build.h"
 
 /* The parser's state, passed to the scanner (ptx_yylex) and to the
- * grammar's actions.  Where a statement starts is the scanner's own rule,
- * from the tokens it has returned: after ';', '{', '}', a label ("name :"
- * at the start of a statement) and the fast lane's statements. */
+ * grammar's actions.  Where a statement starts the grammar's reductions
+ * tell (STATEMENT_NEXT in grammar/ptx.y), but after a label ("name :"
+ * at the start of a statement), which the scanner sees itself. */
 typedef struct ptx_parser_state {
     ptx_context *ctx;
     void *scanner;
-    bool at_statement;          /* the next token starts a statement */
+    bool at_statement;          /* the next token starts a statement: the
+                                   grammar says so, or the scanner after a label */
     bool after_name;            /* the last token is a name that started one */
+    bool alone;                 /* the scanner runs without the parser
+                                   (ptx_run_scanner): it judges where a
+                                   statement starts from its own tokens */
+    size_t tokens;              /* tokens returned */
     /* the scanner's position (grammar/ptx.l) */
     const char *end;            /* the end of the last token; NULL before the first */
     bool held;                  /* Flex holds the byte at `end` (a NUL stands there) */
@@ -66,13 +71,14 @@ typedef enum ptx_fast_first {
     PTX_FIRST_IDENT, PTX_FIRST_DOTTED, PTX_FIRST_PUNCT, PTX_FIRST_LOC
 } ptx_fast_first;
 ptx_fast_first ptx_fast_first_token(const char *p, uint32_t *len);
-/* The label "name :" that starts the tokens error recovery discarded in
- * a body, at off; NULL when they start otherwise.  Through the grammar
- * the parser reads the token after "name :" before it makes a label of
- * them (".callprototype" and the like may follow), so an error there
- * discards them; a label the fast lane took whole is made at once: both
- * ways the label stays. */
-ptx_node *ptx_b_label_before_error(ptx_context *ctx, uint32_t off);
+/* What starts the tokens that error recovery discarded in a body, at
+ * off, when it is a whole statement: a label "name :", or a .loc line
+ * that the fast lane would take; NULL otherwise.  Through the grammar the
+ * parser reads the token after them before it makes a statement of them
+ * (".callprototype" may follow a label, an attribute a .loc line), so an
+ * error there discards them; the fast lane makes them at once: both ways
+ * they stay. */
+ptx_node *ptx_b_kept_before_error(ptx_context *ctx, uint32_t off);
 /* The statements of the STMTS token at [off, off + len): as the scanner
  * measured them, or measured again. */
 const ptx_stmt_run *ptx_stmt_run_at(ptx_context *ctx, uint32_t off, uint32_t len);
