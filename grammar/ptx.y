@@ -543,12 +543,38 @@ static bool is_structural(yysymbol_kind_t k)
     return false;
 }
 
+/* The k symbols of `more` added to the n expected, in order and once
+ * each, as Bison lists them. */
+static int add_expected(yysymbol_kind_t *expected, int n, const yysymbol_kind_t *more, int k)
+{
+    for (int j = 0; j < k; j++) {
+        int i = 0;
+        while (i < n && expected[i] < more[j])
+            i++;
+        if (i < n && expected[i] == more[j])
+            continue;
+        memmove(expected + i + 1, expected + i, (size_t)(n - i) * sizeof *expected);
+        expected[i] = more[j];
+        n++;
+    }
+    return n;
+}
+
 static int report_syntax_error(const yypcontext_t *yyctx, ptx_parser_state *pp)
 {
     enum { MAX_LISTED = 5, MAX_EXPECTED = 128 };
-    yysymbol_kind_t expected[MAX_EXPECTED];
-    const char *names[MAX_EXPECTED];
+    yysymbol_kind_t expected[MAX_EXPECTED + 3];   /* + after_label's */
+    const char *names[MAX_EXPECTED + 3];
     int n = yypcontext_expected_tokens(yyctx, expected, MAX_EXPECTED);
+    /* after a statement the fast lane took whole, what its tokens could
+     * have been followed by through the rules */
+    static const yysymbol_kind_t after_label[] = {
+        YYSYMBOL_CALLPROTOTYPE, YYSYMBOL_CALLTARGETS, YYSYMBOL_BRANCHTARGETS };
+    const yysymbol_kind_t after_loc[] = { YYTRANSLATE(',') };
+    if (pp->open_before == PTX_OPEN_LABEL)
+        n = add_expected(expected, n, after_label, 3);
+    else if (pp->open_before == PTX_OPEN_LOC)
+        n = add_expected(expected, n, after_loc, 1);
     for (int i = 0; i < n; i++)
         names[i] = yysymbol_name(expected[i]);
     if (n > MAX_LISTED) {

@@ -20,6 +20,11 @@ typedef struct ptx_parser_state {
                                    (ptx_run_scanner): it judges where a
                                    statement starts from its own tokens */
     size_t tokens;              /* tokens returned */
+    /* What the grammar's rules could still read after the last token and
+     * the one before it, when they are statements the fast lane took
+     * whole: through the rules the parser would not have ended them yet,
+     * and its expected tokens in a syntax error's message include those. */
+    unsigned char open, open_before;
     /* the scanner's position (grammar/ptx.l) */
     const char *end;            /* the end of the last token; NULL before the first */
     bool held;                  /* Flex holds the byte at `end` (a NUL stands there) */
@@ -28,6 +33,11 @@ typedef struct ptx_parser_state {
     void *spare;                /* a block Flex freed, for its next allocation of that size */
     char empty[2];              /* spare_buf's text: Flex's two NULs */
 } ptx_parser_state;
+
+/* What may continue a statement the fast lane took whole, when it ends a
+ * token: a label (".callprototype" and the like), a .loc line (an
+ * attribute after ','). */
+enum { PTX_OPEN_NONE, PTX_OPEN_LABEL, PTX_OPEN_LOC };
 
 /* What the fast lane takes whole: one token each. */
 typedef enum ptx_fast_kind {
