@@ -612,13 +612,6 @@ static const char *take_stmts(ptx_context *ctx, const char *p, size_t n, ptx_nod
     return end;
 }
 
-size_t ptx_fast_first_length(ptx_context *ctx, uint32_t off)
-{
-    size_t n = 0;
-    whole_statement(ctx, ctx->src + off, &n, false, NULL);
-    return n;
-}
-
 /* What follows the '.' of a data run's first line, at b: "b8", "b16",
  * "b32" or "b64", a blank, blanks, and a digit (ptx_data_run_length takes
  * no label on the first line). */
@@ -672,6 +665,81 @@ ptx_fast_kind ptx_fast_take(ptx_context *ctx, const char *p, bool at_statement, 
     }
     *span = (ptx_span){ (uint32_t)(p - ctx->src), (uint32_t)n };
     return kind;
+}
+
+/* ---- after a syntax error ---------------------------------------------- */
+
+/* Error recovery discards tokens up to a ';'.  Through the grammar that
+ * is the rest of the statement the error is in, then statements whole:
+ * of a STMTS token the .loc lines and labels before its first
+ * instruction and that instruction go.  In a body the rest stays.  At
+ * module scope each of the rest is an error of its own, which the parser
+ * does not report so soon after the last and recovers from by discarding
+ * again: nothing stays, and the run ends in step only when it ends with
+ * an instruction. */
+ptx_node *ptx_after_error(ptx_node *stmts, bool body, bool *synced)
+{
+    ptx_node *n = stmts;
+    if (!body) {
+        while (n && n->next)
+            n = n->next;
+        *synced = n && n->kind == PTX_NODE_INSTR;
+        return NULL;
+    }
+    while (n && n->kind != PTX_NODE_INSTR)
+        n = n->next;
+    *synced = n != NULL;
+    return n ? n->next : NULL;
+}
+
+ptx_fast_first ptx_fast_first_token(const char *p, uint32_t *len)
+{
+    if (*p == '@') {
+        *len = 1;
+        return PTX_FIRST_PUNCT;
+    }
+    if (*p == '.') {            /* a .loc line */
+        *len = 4;
+        return PTX_FIRST_LOC;
+    }
+    const char *q = skip_id(p), *w;
+    bool dotted = false;
+    while ((w = skip_dotword(q)) != NULL) {
+        q = w;
+        dotted = true;
+    }
+    *len = (uint32_t)(q - p);
+    return dotted ? PTX_FIRST_DOTTED : PTX_FIRST_IDENT;
+}
+
+ptx_node *ptx_b_kept_before_error(ptx_context *ctx, uint32_t off)
+{
+    const char *s = ctx->src + off;
+    if (*s == '.') {
+        struct loc_parts parts;
+        size_t n = loc_line(s, &parts);
+        if (n == 0 || !FOLLOWS(s + n, loc_goes_on))
+            return NULL;
+        return build_loc_line(ctx, s, n, &parts);
+    }
+    const char *p = skip_id(s);
+    if (!p)
+        return NULL;
+    const char *q = p;
+    for (;;) {                  /* the layout the scanner skips */
+        if (*q == ' ' || *q == '\t' || *q == '\r' || *q == '\n')
+            q++;
+        else if (q[0] == '/' && q[1] == '/')
+            q = q + 2 + strcspn(q + 2, "\n");
+        else if (q[0] == '/' && q[1] == '*' && strstr(q + 2, "*/"))
+            q = strstr(q + 2, "*/") + 2;
+        else
+            break;
+    }
+    if (*q != ':')
+        return NULL;
+    ptx_tok name = tok_at(ctx, s, p, 0);
+    return ptx_b_label(ctx, &name, loc_at(ctx, s, q + 1));
 }
 
 /* ---- data runs -------------------------------------------------------- */

@@ -7,14 +7,24 @@
 #include "ast_build.h"
 
 /* The parser's state, passed to the scanner (ptx_yylex) and to the
- * grammar's actions.  Where a statement starts is the scanner's own rule,
- * from the tokens it has returned: after ';', '{', '}', a label ("name :"
- * at the start of a statement) and the fast lane's statements. */
+ * grammar's actions.  Where a statement starts the grammar's reductions
+ * tell (STATEMENT_NEXT in grammar/ptx.y), but after a label ("name :"
+ * at the start of a statement), which the scanner sees itself. */
 typedef struct ptx_parser_state {
     ptx_context *ctx;
     void *scanner;
-    bool at_statement;          /* the next token starts a statement */
+    bool at_statement;          /* the next token starts a statement: the
+                                   grammar says so, or the scanner after a label */
     bool after_name;            /* the last token is a name that started one */
+    bool alone;                 /* the scanner runs without the parser
+                                   (ptx_run_scanner): it judges where a
+                                   statement starts from its own tokens */
+    size_t tokens;              /* tokens returned */
+    /* What the grammar's rules could still read after the last token and
+     * the one before it, when they are statements the fast lane took
+     * whole: through the rules the parser would not have ended them yet,
+     * and its expected tokens in a syntax error's message include those. */
+    unsigned char open, open_before;
     /* the scanner's position (grammar/ptx.l) */
     const char *end;            /* the end of the last token; NULL before the first */
     bool held;                  /* Flex holds the byte at `end` (a NUL stands there) */
@@ -23,6 +33,11 @@ typedef struct ptx_parser_state {
     void *spare;                /* a block Flex freed, for its next allocation of that size */
     char empty[2];              /* spare_buf's text: Flex's two NULs */
 } ptx_parser_state;
+
+/* What may continue a statement the fast lane took whole, when it ends a
+ * token: a label (".callprototype" and the like), a .loc line (an
+ * attribute after ','). */
+enum { PTX_OPEN_NONE, PTX_OPEN_LABEL, PTX_OPEN_LOC };
 
 /* What the fast lane takes whole: one token each. */
 typedef enum ptx_fast_kind {
@@ -52,9 +67,26 @@ ptx_fast_kind ptx_fast_take(ptx_context *ctx, const char *p, bool at_statement, 
  * only when it is needed. */
 bool ptx_fast_may_take(const char *held, bool at_statement);
 
-/* The length of the first statement of the run (STMTS) at off, measured
- * again: a syntax error at the run names that statement. */
-size_t ptx_fast_first_length(ptx_context *ctx, uint32_t off);
+/* What recovery from a syntax error keeps of the statements of a STMTS
+ * token (its nodes, linked) in a body (`body`) or at module scope, as
+ * through the grammar; *synced false when the parser is to go on
+ * discarding after it. */
+ptx_node *ptx_after_error(ptx_node *stmts, bool body, bool *synced);
+/* The scanner's first token in a statement the fast lane took at p (an
+ * instruction, a .loc line or a label), for a syntax error's message: its
+ * kind and its length in *len. */
+typedef enum ptx_fast_first {
+    PTX_FIRST_IDENT, PTX_FIRST_DOTTED, PTX_FIRST_PUNCT, PTX_FIRST_LOC
+} ptx_fast_first;
+ptx_fast_first ptx_fast_first_token(const char *p, uint32_t *len);
+/* What starts the tokens that error recovery discarded in a body, at
+ * off, when it is a whole statement: a label "name :", or a .loc line
+ * that the fast lane would take; NULL otherwise.  Through the grammar the
+ * parser reads the token after them before it makes a statement of them
+ * (".callprototype" may follow a label, an attribute a .loc line), so an
+ * error there discards them; the fast lane makes them at once: both ways
+ * they stay. */
+ptx_node *ptx_b_kept_before_error(ptx_context *ctx, uint32_t off);
 
 /* A run of debug-section lines (".b8 144", ".b32 7, 9", ".b64 $L__tmp3"):
  * lines of .b8, .b16, .b32 or .b64 and plain decimals, or after .b32 and

@@ -217,6 +217,7 @@ struct ptx_context {
     size_t src_mapped;        /* src's mapped length (ptx_big_alloc), or 0:
                                  from malloc */
     bool no_fast_lane;        /* every statement through the grammar's rules */
+    size_t tokens_parsed;     /* tokens the scanner gave the parser (tests) */
     char target[24];          /* ptx_context_set_target: the architecture the
                                  module is read as declaring, or "" */
     bool no_sema;             /* (the benchmark) check instructions against the

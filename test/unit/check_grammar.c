@@ -937,7 +937,7 @@ static void assert_same_expr(const ptx_expr *a, const ptx_expr *b, uint32_t shif
 }
 
 /* An instruction at the start of its line is one token for the scanner
- * (ptx_b_simple builds it); after "{" on the same line it takes the
+ * (the fast lane builds it); after "{" on the same line it takes the
  * grammar's way.  Both trees are the same, offsets included: the two
  * bodies put the statement at the same place. */
 static const char *const one_token_stmts[] = {
@@ -1145,12 +1145,12 @@ START_TEST(data_run_measured_again)
 }
 END_TEST
 
-/* Tokens the scanner gives for the module around `body`. */
+/* Tokens the scanner gives the parser for the module around `body`. */
 static size_t body_tokens(const char *body)
 {
     ptx_context *ctx;
     test_parse_body(&ctx, body, false);
-    size_t n = ptx_run_scanner(ctx);
+    size_t n = ctx->tokens_parsed;
     ptx_context_free(ctx);
     return n;
 }
@@ -1333,19 +1333,17 @@ START_TEST(loc_line_as_grammar)
 }
 END_TEST
 
-/* A syntax error found at a whole-instruction token: it is named as an
- * instruction, and kept (error recovery ends with it). */
+/* A syntax error at an instruction of the shape the fast lane takes
+ * whole: named by its first token, and discarded up to its ';' by error
+ * recovery, as when its tokens come one by one; the next one is kept. */
 START_TEST(one_token_instruction_after_error)
 {
     ptx_context *ctx;
     const ptx_module *m = parse(&ctx, ".local .u32 a[2] = {1,\n2}\n\tadd.s32 r1, r2, r3;\n\tret;\n");
     ck_assert_uint_eq(ptx_diag_count(ctx), 1);
-    ck_assert_str_eq(first_message(ctx),
-                     "unexpected instruction 'add.s32 r1, r2, r3;', expected ',' or ';'");
-    const ptx_instr *add = instr_at(m, 0);
-    ck_assert_str_eq(ptx_instr_opcode(add)->text, "add");
-    ck_assert_uint_eq(add->nops, 3);
-    ck_assert_str_eq(ptx_instr_opcode(instr_at(m, 1))->text, "ret");
+    ck_assert_str_eq(first_message(ctx), "unexpected dotted name 'add.s32', expected ',' or ';'");
+    ck_assert_str_eq(ptx_instr_opcode(instr_at(m, 0))->text, "ret");
+    ck_assert_ptr_null(stmt_at(m, 0)->next);
     ptx_context_free(ctx);
 }
 END_TEST
