@@ -8,7 +8,7 @@
  * common statement shapes arrive whole from the scanner's fast lane
  * (SIMPLE, STMTS, LOCLINE, LABEL and DATARUN tokens), built by
  * src/fastlane.c with the same builders in the order these rules call
- * them; ptx_context_set_fast_lane(ctx, false) sends them through these
+ * them (the statements as the scanner takes them, a token ahead); ptx_context_set_fast_lane(ctx, false) sends them through these
  * rules instead. */
 
 %require "3.8"
@@ -53,6 +53,14 @@ void ptx_scanner_close(ptx_parser_state *pp);
             (Cur).off = (Cur).end = YYRHSLOC(Rhs, 0).end;                 \
         }                                                                 \
     } while (0)
+/* Where a statement starts, the grammar tells the scanner (its fast lane
+ * takes whole statements only there): in the reductions of stmts and
+ * sec_items, which end a statement or open a body.  The parser makes
+ * them before it reads the next token, their states having nothing else
+ * to do; when it has read the token already (to end a label "name :",
+ * which may go on with ".callprototype" and the like), the scanner has
+ * seen the label itself. */
+#define STATEMENT_NEXT() ((void)(yychar == T_PTX_YYEMPTY && (pp->at_statement = true)))
 /* The parser's stack grows by two entries per open block: 10^7 entries
  * allow 5,000,000 nested blocks (ptxas stops near 100,000) and cap its
  * memory at a few hundred MB; ptx_yyerror names the limit. */
@@ -82,8 +90,9 @@ static void ptx_yyerror(PTX_YYLTYPE *loc, ptx_parser_state *pp, const char *msg)
 
 %token <tok> IDENT "identifier" DOTWORD "dot-word" INT "integer" FLOAT "floating-point number"
 %token <tok> F32BITS "0f constant" F64BITS "0d constant" STRING "string" DWARF "@@DWARF line"
-%token <tok> SINK "'_'" DOTTED "dotted name" DATARUN "section data" SIMPLE "instruction"
-%token <tok> LOCLINE "'.loc' line" LABEL "label" STMTS "statements"
+%token <tok> SINK "'_'" DOTTED "dotted name" DATARUN "section data"
+/* built by the fast lane as it takes them: their nodes, linked by `next` */
+%token <node> SIMPLE "instruction" LOCLINE "'.loc' line" LABEL "label" STMTS "statements"
 %token <tok> TYPE "type" SPACE "state space" LINK "linkage directive" VEC "vector size"
 %token <tok> FDIR "function directive"
 %token <tok> VERSION "'.version'" TARGET "'.target'" ADDRESS_SIZE "'.address_size'"
@@ -162,8 +171,11 @@ item
     | TARGET target_names               { $$ = ptx_b_target_item(CTX, $2, @$); }
     | DWARF                             { $$ = ptx_b_dwarf(CTX, &$1, @$); }
     | error ';'                         { $$ = NULL; if (ptx_b_recover(CTX)) YYABORT; }
-    | error SIMPLE                      { if (ptx_b_recover(CTX)) YYABORT; $$ = ptx_b_simple(CTX, &$2); }
-    | error STMTS                       { if (ptx_b_recover(CTX)) YYABORT; $$ = ptx_b_stmts(CTX, ptx_b_none(), &$2).first; }
+    | error SIMPLE                      { $$ = NULL; if (ptx_b_recover(CTX)) YYABORT; }
+    | error STMTS                       { bool synced;
+                                          $$ = ptx_after_error($2, false, &synced);
+                                          if (!synced) YYERROR;
+                                          if (ptx_b_recover(CTX)) YYABORT; }
     | error '}'                         { $$ = NULL; if (ptx_b_recover(CTX)) YYABORT; }
     ;
 
@@ -312,14 +324,19 @@ block
     ;
 
 /* the one-token statements, most of a body, are appended without a
- * reduction to stmt of their own; a STMTS token is a run of them */
+ * reduction to stmt of their own; a STMTS token is a run of them.  After
+ * a syntax error the parser reports the next one only once three tokens
+ * have been shifted; such a token stands for two or more of the scanner's
+ * (the last ';' or ':' of a statement shifted after the error being the
+ * first), so after it errors are reported again (yyerrok), as they are
+ * when the same text comes token by token. */
 stmts
-    : %empty                            { $$.first = $$.last = NULL; }
-    | stmts stmt                        { $$ = ptx_b_append($1, $2); }
-    | stmts SIMPLE                      { $$ = ptx_b_append($1, ptx_b_simple(CTX, &$2)); }
-    | stmts STMTS                       { $$ = ptx_b_stmts(CTX, $1, &$2); }
-    | stmts LABEL                       { $$ = ptx_b_append($1, ptx_b_label_line(CTX, &$2)); }
-    | stmts LOCLINE                     { $$ = ptx_b_append($1, ptx_b_loc_line(CTX, &$2)); }
+    : %empty                            { $$.first = $$.last = NULL; STATEMENT_NEXT(); }
+    | stmts stmt                        { $$ = ptx_b_append($1, $2); STATEMENT_NEXT(); }
+    | stmts SIMPLE                      { $$ = ptx_b_append($1, $2); yyerrok; STATEMENT_NEXT(); }
+    | stmts STMTS                       { $$ = ptx_b_append($1, $2); yyerrok; STATEMENT_NEXT(); }
+    | stmts LABEL                       { $$ = ptx_b_append($1, $2); yyerrok; STATEMENT_NEXT(); }
+    | stmts LOCLINE                     { $$ = ptx_b_append($1, $2); yyerrok; STATEMENT_NEXT(); }
     ;
 
 stmt
@@ -333,9 +350,17 @@ stmt
     | block                             { $$ = $1; }
     | PRAGMA strings ';'                { $$ = ptx_b_pragma(CTX, $2, @$); }
     | loc_stmt                          { $$ = $1; }
-    | error ';'                         { $$ = NULL; if (ptx_b_recover(CTX)) YYABORT; }
-    | error SIMPLE                      { if (ptx_b_recover(CTX)) YYABORT; $$ = ptx_b_simple(CTX, &$2); }
-    | error STMTS                       { if (ptx_b_recover(CTX)) YYABORT; $$ = ptx_b_stmts(CTX, ptx_b_none(), &$2).first; }
+    | error ';'                         { if (ptx_b_recover(CTX)) YYABORT;
+                                          $$ = ptx_b_kept_before_error(CTX, @1.off); }
+    | error SIMPLE                      { if (ptx_b_recover(CTX)) YYABORT;
+                                          $$ = ptx_b_kept_before_error(CTX, @1.off); }
+    | error STMTS                       { bool synced;
+                                          ptx_node *kept = ptx_after_error($2, true, &synced);
+                                          if (!synced) YYERROR;
+                                          if (ptx_b_recover(CTX)) YYABORT;
+                                          if (kept) yyerrok;
+                                          $$ = ptx_b_append(ptx_b_append(ptx_b_none(),
+                                                   ptx_b_kept_before_error(CTX, @1.off)), kept).first; }
     ;
 
 names
@@ -454,15 +479,15 @@ exprs
 /* ---- debug sections --------------------------------------------------------- */
 
 sec_items
-    : %empty                            { $$.first = $$.last = NULL; }
-    | sec_items section_item            { $$ = ptx_b_append($1, $2); }
+    : %empty                            { $$.first = $$.last = NULL; STATEMENT_NEXT(); }
+    | sec_items section_item            { $$ = ptx_b_append($1, $2); STATEMENT_NEXT(); }
     ;
 
 section_item
     : IDENT ':'                         { $$ = ptx_b_label(CTX, &$1, @$); }
-    | LABEL                             { $$ = ptx_b_label_line(CTX, &$1); }
+    | LABEL                             { $$ = $1; yyerrok; }
     | anyword sec_vals                  { $$ = ptx_b_data(CTX, &$1, $2, @$); }
-    | DATARUN                           { $$ = ptx_b_data_run(CTX, &$1); }
+    | DATARUN                           { $$ = ptx_b_data_run(CTX, &$1); yyerrok; }
     ;
 
 sec_vals
@@ -519,12 +544,38 @@ static bool is_structural(yysymbol_kind_t k)
     return false;
 }
 
+/* The k symbols of `more` added to the n expected, in order and once
+ * each, as Bison lists them. */
+static int add_expected(yysymbol_kind_t *expected, int n, const yysymbol_kind_t *more, int k)
+{
+    for (int j = 0; j < k; j++) {
+        int i = 0;
+        while (i < n && expected[i] < more[j])
+            i++;
+        if (i < n && expected[i] == more[j])
+            continue;
+        memmove(expected + i + 1, expected + i, (size_t)(n - i) * sizeof *expected);
+        expected[i] = more[j];
+        n++;
+    }
+    return n;
+}
+
 static int report_syntax_error(const yypcontext_t *yyctx, ptx_parser_state *pp)
 {
     enum { MAX_LISTED = 5, MAX_EXPECTED = 128 };
-    yysymbol_kind_t expected[MAX_EXPECTED];
-    const char *names[MAX_EXPECTED];
+    yysymbol_kind_t expected[MAX_EXPECTED + 3];   /* + after_label's */
+    const char *names[MAX_EXPECTED + 3];
     int n = yypcontext_expected_tokens(yyctx, expected, MAX_EXPECTED);
+    /* after a statement the fast lane took whole, what its tokens could
+     * have been followed by through the rules */
+    static const yysymbol_kind_t after_label[] = {
+        YYSYMBOL_CALLPROTOTYPE, YYSYMBOL_CALLTARGETS, YYSYMBOL_BRANCHTARGETS };
+    const yysymbol_kind_t after_loc[] = { YYTRANSLATE(',') };
+    if (pp->open_before == PTX_OPEN_LABEL)
+        n = add_expected(expected, n, after_label, 3);
+    else if (pp->open_before == PTX_OPEN_LOC)
+        n = add_expected(expected, n, after_loc, 1);
     for (int i = 0; i < n; i++)
         names[i] = yysymbol_name(expected[i]);
     if (n > MAX_LISTED) {
@@ -546,12 +597,16 @@ static int report_syntax_error(const yypcontext_t *yyctx, ptx_parser_state *pp)
     yysymbol_kind_t found = yypcontext_token(yyctx);
     const PTX_YYLTYPE *loc = yypcontext_location(yyctx);
     PTX_YYLTYPE first;
-    if (found == YYSYMBOL_STMTS) {
-        /* a run of statements is named by its first one */
-        const ptx_stmt_run *r = ptx_stmt_run_at(CTX, loc->off, loc->end - loc->off);
-        first.off = r->pieces[0].off;
-        first.end = r->pieces[0].off + r->pieces[0].len;
-        found = CTX->src[first.off] == '.' ? YYSYMBOL_LOCLINE : YYSYMBOL_SIMPLE;
+    if (found == YYSYMBOL_STMTS || found == YYSYMBOL_SIMPLE || found == YYSYMBOL_LABEL ||
+        found == YYSYMBOL_LOCLINE) {
+        /* a statement the fast lane took whole is named by its first
+         * token, as the scanner's rules would have made it */
+        uint32_t len;
+        ptx_fast_first k = ptx_fast_first_token(CTX->src + loc->off, &len);
+        found = k == PTX_FIRST_IDENT ? YYSYMBOL_IDENT : k == PTX_FIRST_DOTTED ? YYSYMBOL_DOTTED
+              : k == PTX_FIRST_LOC ? YYSYMBOL_LOC : YYTRANSLATE('@');
+        first.off = loc->off;
+        first.end = loc->off + len;
         loc = &first;
     }
     ptx_span span = { loc->off, loc->end - loc->off };

@@ -131,7 +131,7 @@ static void *grow(ptx_arena *a, size_t size)
     return b->data;
 }
 
-void *ptx_arena_alloc(ptx_arena *a, size_t size)
+void *ptx_arena_alloc_slow(ptx_arena *a, size_t size)
 {
     if (size > SIZE_MAX / 2) {
         /* no block can hold it, and rounding it up would wrap */

@@ -130,7 +130,7 @@ static inline size_t above(const ptx_context *ctx, size_t mark)
 /* Nodes of a list in one arena array. */
 static inline void *take(ptx_context *ctx, size_t mark, uint32_t *count)
 {
-    if (mark == PTX_NO_LIST) {
+    if (mark == PTX_NO_LIST || ctx->nscratch <= mark) {
         *count = 0;
         return NULL;
     }
@@ -184,6 +184,13 @@ static inline bool ptx_b_recover(ptx_context *ctx)
 {
     ctx->nscratch = 0;
     return ctx->stopped;
+}
+
+/* Whether e is a 'name = value' item or a list that may hold one. */
+static inline bool ptx_expr_may_hold_field(const ptx_expr *e)
+{
+    return e->kind == PTX_EXPR_FIELD || e->kind == PTX_EXPR_VEC || e->kind == PTX_EXPR_LIST ||
+           e->kind == PTX_EXPR_ADDR;
 }
 
 /* The first 'name = value' item in e, a list or a list nested in it

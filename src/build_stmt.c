@@ -74,7 +74,8 @@ ptx_node *ptx_b_instr(ptx_context *ctx, const ptx_tok *guard, bool neg,
     if (have)
         ctx->nscratch = ops;
     for (uint32_t i = 0; i < nops; i++) {
-        const ptx_expr *f = ptx_expr_find_field(&in->ops[i]);
+        const ptx_expr *f = ptx_expr_may_hold_field(&in->ops[i]) ? ptx_expr_find_field(&in->ops[i])
+                                                                 : NULL;
         if (f)
             error_at(ctx, PTX_DIAG_EXPR, ptx_expr_span(f),
                      "'name = value' is only allowed in initialisers of .texref, .samplerref and .surfref variables");

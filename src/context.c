@@ -274,17 +274,14 @@ ptx_position ptx_position_near(const ptx_context *cctx, uint32_t off, size_t *hi
 
 /* ---- list building ----------------------------------------------------- */
 
-void ptx_scratch_push(ptx_context *ctx, void *item)
+void ptx_scratch_grow(ptx_context *ctx)
 {
-    if (ctx->nscratch == ctx->scratchcap) {
-        size_t cap = ctx->scratchcap ? ctx->scratchcap * 2 : 256;
-        void **s = realloc(ctx->scratch, cap * sizeof *s);
-        if (!s)
-            longjmp(ctx->oom, 1);
-        ctx->scratch = s;
-        ctx->scratchcap = cap;
-    }
-    ctx->scratch[ctx->nscratch++] = item;
+    size_t cap = ctx->scratchcap ? ctx->scratchcap * 2 : 256;
+    void **s = realloc(ctx->scratch, cap * sizeof *s);
+    if (!s)
+        longjmp(ctx->oom, 1);
+    ctx->scratch = s;
+    ctx->scratchcap = cap;
 }
 
 void **ptx_scratch_take(ptx_context *ctx, size_t mark, uint32_t *count)

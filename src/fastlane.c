@@ -2,10 +2,12 @@
  * module (an instruction of the common shape, a .loc line, a label ending
  * its line, a run of data lines, and runs of the first three), taken whole
  * by the scanner (grammar/ptx.l asks ptx_fast_take) before Flex's
- * automaton reads their bytes, and built by the grammar's action for
- * their token with the grammar's own builders.  Each shape is one piece
- * of code that both measures and builds: what the fast lane takes and
- * what it builds cannot drift apart. */
+ * automaton reads their bytes.  Statements are built by the same walk
+ * that measures them, with the grammar's own builders, and their token
+ * hands the nodes to the grammar's action; a data run is taken apart as
+ * it is measured and built by its action.  Each shape is one piece of
+ * code that both measures and builds: what the fast lane takes and what
+ * it builds cannot drift apart. */
 #include <setjmp.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,8 +18,8 @@
 
 /* Character classes of the one-token shapes, as grammar/ptx.l spells
  * them: ID is [A-Za-z][A-Za-z0-9_$]* or [_$%][A-Za-z0-9_$]+, a dot-word's
- * word is [A-Za-z0-9_]+. */
-enum { CH_ALPHA = 1, CH_DIGIT = 2, CH_US = 4, CH_DOLLAR = 8, CH_PCT = 16 };
+ * word is [A-Za-z0-9_]+; blanks are ' ' and '\t'. */
+enum { CH_ALPHA = 1, CH_DIGIT = 2, CH_US = 4, CH_DOLLAR = 8, CH_PCT = 16, CH_BLANK = 32 };
 #define CH_ID (CH_ALPHA | CH_DIGIT | CH_US | CH_DOLLAR)
 #define CH_WORD (CH_ALPHA | CH_DIGIT | CH_US)
 #define Z4 0, 0, 0, 0
@@ -25,8 +27,9 @@ enum { CH_ALPHA = 1, CH_DIGIT = 2, CH_US = 4, CH_DOLLAR = 8, CH_PCT = 16 };
 #define A4 1, 1, 1, 1
 #define D4 2, 2, 2, 2
 static const unsigned char ch_class[256] = {
-    Z16, Z16,
-    0, 0, 0, 0, CH_DOLLAR, CH_PCT, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,   /* $ % */
+    0, 0, 0, 0, 0, 0, 0, 0, 0, CH_BLANK, 0, 0, 0, 0, 0, 0,         /* \t */
+    Z16,
+    CH_BLANK, 0, 0, 0, CH_DOLLAR, CH_PCT, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,   /* ' ' $ % */
     D4, D4, 2, 2, 0, 0, 0, 0, 0, 0,                                /* 0-9 */
     0, 1, 1, 1, A4, A4, A4,                                        /* A-O */
     A4, A4, 1, 1, 1, 0, 0, 0, 0, CH_US,                            /* P-Z _ */
@@ -39,9 +42,10 @@ static const unsigned char ch_class[256] = {
 #undef A4
 #undef D4
 
-/* The instruction walk runs twice per instruction, measuring and building:
- * each of its pieces is inlined into both, so that neither pays a call per
- * name or a test of `build` per piece. */
+/* The instruction walk builds what it measures; it also measures alone,
+ * to name the first statement of a run in a syntax error.  Each of its
+ * pieces is inlined into both, so that neither pays a call per name or a
+ * test of `build` per piece. */
 #if defined(__GNUC__)
 #define WALK static inline __attribute__((always_inline))
 #else
@@ -55,7 +59,7 @@ static bool is_ch(char c, unsigned cls)
 
 static const char *skip_blanks(const char *p)
 {
-    while (*p == ' ' || *p == '\t')
+    while (is_ch(*p, CH_BLANK))
         p++;
     return p;
 }
@@ -164,11 +168,13 @@ static const char *skip_hex_int(const char *p)
 /* ---- the instruction walk ---------------------------------------------- */
 
 /* An instruction of the one-token shape is read by one walk, which
- * measures it (build false: the scanner asks whether the text has the
- * shape) and builds it (build true: the grammar's action for its token).
- * Building, the walk calls the grammar's builders where the grammar's
- * rules would call them for the same tokens, in the same order, so that
- * the tree is the grammar's own; it then builds only text it measured. */
+ * measures it and, building (the scanner, when it takes the statement),
+ * calls the grammar's builders where the grammar's rules would call them
+ * for the same tokens, in the same order, so that the tree is the
+ * grammar's own.  The statement is built before the parser knows that it
+ * stands where a statement may (a token may be dropped by the parser's
+ * error recovery), so nothing built here may report anything: a shape
+ * whose builders could is left to the rules. */
 
 /* The token from p to end, as the scanner would make it. */
 static ptx_tok tok_at(const ptx_context *ctx, const char *p, const char *end, uint32_t k)
@@ -204,6 +210,40 @@ WALK const char *walk_operand(ptx_context *ctx, const char *p, bool build, ptx_e
 {
     const char *start = p, *q;
     ptx_tok t;
+    if (is_ch(*p, CH_ALPHA | CH_US | CH_DOLLAR | CH_PCT)) {
+        /* a name, most operands: first */
+        if (!(q = skip_id(p)))
+            return NULL;
+        if (*q == '.') {
+            /* a name and one selector: one DOTTED token */
+            if (!(q = skip_dotword(q)))
+                return NULL;
+            if (build) {
+                t = tok_at(ctx, p, q, 0);
+                *e = ptx_b_dotted_sym(ctx, &t);
+            }
+            return q;
+        }
+        if (build) {
+            t = tok_at(ctx, p, q, 0);
+            *e = ptx_b_sym(ctx, &t, NULL);
+        }
+        const char *bar = skip_blanks(q);
+        if (*bar != '|')
+            return q;
+        /* name '|' name: a pair of destinations (ptx_b_operand makes it one) */
+        p = skip_blanks(bar + 1);
+        if (!(q = skip_id(p))) {
+            if (build)
+                cell_free(ctx, *e);   /* another shape: the cell goes back */
+            return NULL;
+        }
+        if (build) {
+            t = tok_at(ctx, p, q, 0);
+            *e = ptx_b_binary(ctx, PTX_OP_BOR, *e, ptx_b_sym(ctx, &t, NULL));
+        }
+        return q;
+    }
     if (*p == '{') {
         /* '{' exprs_opt '}' of names */
         size_t inner = build ? ptx_mark(ctx) : 0;
@@ -240,19 +280,24 @@ WALK const char *walk_operand(ptx_context *ctx, const char *p, bool build, ptx_e
         p = skip_blanks(q);
         if (*p == '+') {
             if (!(q = walk_decimal(ctx, skip_blanks(p + 1), &t)))
-                return NULL;
+                goto give_back;
             if (build)
                 a = ptx_b_binary(ctx, PTX_OP_ADD, a, ptx_b_int(ctx, &t));
             p = skip_blanks(q);
         }
         if (*p != ']')
-            return NULL;
+            goto give_back;
         p++;
         if (build) {
             ptx_b_push(ctx, a);
             *e = ptx_b_list(ctx, PTX_EXPR_ADDR, inner, loc_at(ctx, start, p));
         }
         return p;
+    give_back:
+        /* another shape: the cell built goes back */
+        if (build)
+            cell_free(ctx, a);
+        return NULL;
     }
     if (*p == '-') {
         /* '-' expr of a decimal */
@@ -292,41 +337,23 @@ WALK const char *walk_operand(ptx_context *ctx, const char *p, bool build, ptx_e
             *e = ptx_b_int(ctx, &t);
         return q;
     }
-    if (!(q = skip_id(p)))
-        return NULL;
-    if (*q == '.') {
-        /* a name and one selector: one DOTTED token */
-        if (!(q = skip_dotword(q)))
-            return NULL;
-        if (build) {
-            t = tok_at(ctx, p, q, 0);
-            *e = ptx_b_dotted_sym(ctx, &t);
-        }
-        return q;
-    }
-    if (build) {
-        t = tok_at(ctx, p, q, 0);
-        *e = ptx_b_sym(ctx, &t, NULL);
-    }
-    const char *bar = skip_blanks(q);
-    if (*bar != '|')
-        return q;
-    /* name '|' name: a pair of destinations (ptx_b_operand makes it one) */
-    p = skip_blanks(bar + 1);
-    if (!(q = skip_id(p)))
-        return NULL;
-    if (build) {
-        t = tok_at(ctx, p, q, 0);
-        *e = ptx_b_binary(ctx, PTX_OP_BOR, *e, ptx_b_sym(ctx, &t, NULL));
-    }
-    return q;
+    return NULL;
+}
+
+/* Building, a walk that finds another shape after part of the statement
+ * gives back what it pushed, the cells of expressions, down to `mark`. */
+static void unwind(ptx_context *ctx, size_t mark)
+{
+    while (ctx->nscratch > mark)
+        cell_free(ctx, ctx->scratch[--ctx->nscratch]);
 }
 
 /* The instruction at s: an optional guard ('@' or "@!" and a name, then
  * blanks), the opcode with its dot-words (one DOTTED token), and operands
  * after blanks, separated by commas, then ';'.  Returns its length, ';'
  * included, or 0 for another shape; building, the instruction in *out,
- * as `instr` makes it. */
+ * as `instr` makes it.  More operands than ptx_b_instr holds (it reports
+ * them) are another shape. */
 WALK size_t walk_instr(ptx_context *ctx, const char *s, bool build, ptx_node **out)
 {
     const char *p = s, *q;
@@ -354,10 +381,10 @@ WALK size_t walk_instr(ptx_context *ctx, const char *s, bool build, ptx_node **o
     if (*p != ';') {
         if (p == q)
             return 0;   /* operands come after blanks */
-        for (;;) {
+        for (uint32_t nops = 1;; nops++) {
             ptx_expr *e = NULL;
-            if (!(q = walk_operand(ctx, p, build, &e)))
-                return 0;
+            if (nops > UINT16_MAX || !(q = walk_operand(ctx, p, build, &e)))
+                goto other;
             if (build)
                 ptx_b_push(ctx, ptx_b_operand(ctx, e));
             end = q;
@@ -367,18 +394,15 @@ WALK size_t walk_instr(ptx_context *ctx, const char *s, bool build, ptx_node **o
             p = skip_blanks(p + 1);
         }
         if (*p != ';')
-            return 0;
+            goto other;
     }
     if (build)
         *out = ptx_b_instr(ctx, guarded ? &guard : NULL, neg, &opcode, mark, mark, loc_at(ctx, s, end));
     return (size_t)(p + 1 - s);
-}
-
-ptx_node *ptx_b_simple(ptx_context *ctx, const ptx_tok *t)
-{
-    ptx_node *n = NULL;
-    walk_instr(ctx, ctx->src + t->off, true, &n);
-    return n;
+other:
+    if (build)
+        unwind(ctx, mark);
+    return 0;
 }
 
 /* 0|[1-9][0-9]{0,8}: a .loc number, which fits 32 bits */
@@ -422,6 +446,10 @@ static const char *loc_key(const char *p, const char *word, size_t n)
     return p + n;
 }
 
+/* ".loc FILE LINE COLUMN", then optionally ", function_name LABEL" and
+ * ", inlined_at FILE LINE COLUMN" in that order, numbers decimals of at
+ * most 9 digits, ending its line: its length at s (to its last number or
+ * name), or 0; its parts in *out. */
 static size_t loc_line(const char *s, struct loc_parts *out)
 {
     if (s[0] != '.' || s[1] != 'l' || s[2] != 'o' || s[3] != 'c' || (s[4] != ' ' && s[4] != '\t'))
@@ -445,34 +473,24 @@ static size_t loc_line(const char *s, struct loc_parts *out)
     return end_of_line(p) ? (size_t)(p - s) : 0;
 }
 
-/* ".loc FILE LINE COLUMN", then optionally ", function_name LABEL" and
- * ", inlined_at FILE LINE COLUMN" in that order, numbers decimals of at
- * most 9 digits, ending its line: its length at s (to its last number or
- * name), or 0.  ptx_b_loc_line takes the same line apart again. */
-static size_t loc_length(const char *s)
+/* The .loc line of `len` bytes at s that loc_line took apart. */
+static ptx_node *build_loc_line(ptx_context *ctx, const char *s, size_t len,
+                                const struct loc_parts *parts)
 {
-    struct loc_parts parts;
-    return loc_line(s, &parts);
-}
-
-ptx_node *ptx_b_loc_line(ptx_context *ctx, const ptx_tok *t)
-{
-    struct loc_parts parts;
-    loc_line(ctx->src + t->off, &parts);
-    ptx_loc_t loc = { t->off, t->off + t->len };
+    ptx_loc_t loc = loc_at(ctx, s, s + len);
     ptx_loc *l = node_new(ctx, PTX_NODE_LOC, sizeof *l, loc);
-    l->file = parts.v[0];
-    l->line = parts.v[1];
-    l->col = parts.v[2];
-    if (parts.name) {
-        ptx_tok name = { (uint32_t)(parts.name - ctx->src), (uint32_t)parts.name_len, 0, { 0 } };
+    l->file = parts->v[0];
+    l->line = parts->v[1];
+    l->col = parts->v[2];
+    if (parts->name) {
+        ptx_tok name = tok_at(ctx, parts->name, parts->name + parts->name_len, 0);
         l->function_name = tok_name(ctx, &name);
     }
-    if (parts.inlined) {
+    if (parts->inlined) {
         l->has_inlined_at = 1;
-        l->in_file = parts.v[3];
-        l->in_line = parts.v[4];
-        l->in_col = parts.v[5];
+        l->in_file = parts->v[3];
+        l->in_line = parts->v[4];
+        l->in_col = parts->v[5];
     }
     return &l->base;
 }
@@ -486,13 +504,6 @@ static size_t label_length(const char *s)
     return end_of_line(p + 1) ? (size_t)(p + 1 - s) : 0;
 }
 
-ptx_node *ptx_b_label_line(ptx_context *ctx, const ptx_tok *t)
-{
-    ptx_tok name = { t->off, t->len - 1, 0, { 0 } };
-    ptx_loc_t loc = { t->off, t->off + t->len };
-    return ptx_b_label(ctx, &name, loc);
-}
-
 /* ---- what the scanner takes ------------------------------------------- */
 
 /* Blank lines and '//' comments of plain ASCII from p on, skipped as the
@@ -500,6 +511,9 @@ ptx_node *ptx_b_label_line(ptx_context *ctx, const ptx_tok *t)
  * comment with a byte to report (left to the rules, which report it). */
 static const char *skip_layout(const char *p)
 {
+    /* most often a newline and a tab before the next statement */
+    if (p[0] == '\n' && p[1] == '\t' && (unsigned char)p[2] > ' ' && p[2] != '/')
+        return p + 2;
     for (;;) {
         if (*p == ' ' || *p == '\t' || *p == '\r' || *p == '\n') {
             p++;
@@ -543,60 +557,59 @@ static bool starts_line(const ptx_context *ctx, const char *p)
 /* The statement taken whole at p, at the start of a statement: an
  * instruction of the common shape alone at the start of its line, a .loc
  * line or a label ending its line, with nothing after it that continues
- * it; its length in *n.  PTX_FAST_NONE for anything else. */
-static ptx_fast_kind whole_statement(ptx_context *ctx, const char *p, size_t *n)
+ * it; its length in *n, and building, its node in *out.  PTX_FAST_NONE
+ * for anything else. */
+WALK ptx_fast_kind whole_statement(ptx_context *ctx, const char *p, size_t *n, bool build,
+                                   ptx_node **out)
 {
-    if (starts_line(ctx, p) && (*n = walk_instr(ctx, p, false, NULL)) != 0)
+    if (starts_line(ctx, p) && (*n = walk_instr(ctx, p, build, out)) != 0)
         return PTX_FAST_INSTR;
-    if (*p == '.' && (*n = loc_length(p)) != 0 && FOLLOWS(p + *n, loc_goes_on))
+    struct loc_parts parts;
+    if (*p == '.' && (*n = loc_line(p, &parts)) != 0 && FOLLOWS(p + *n, loc_goes_on)) {
+        if (build)
+            *out = build_loc_line(ctx, p, *n, &parts);
         return PTX_FAST_LOC;
-    if ((*n = label_length(p)) != 0 && FOLLOWS(p + *n, label_names))
+    }
+    if ((*n = label_length(p)) != 0 && FOLLOWS(p + *n, label_names)) {
+        if (build) {
+            ptx_tok name = tok_at(ctx, p, p + *n - 1, 0);
+            *out = ptx_b_label(ctx, &name, loc_at(ctx, p, p + *n));
+        }
         return PTX_FAST_LABEL;
+    }
     return PTX_FAST_NONE;
 }
 
-/* After an instruction or .loc line taken whole at p: the statements
- * taken whole that follow it, into one of ctx->stmt_runs (at most
- * PTX_RUN_PIECES; up to `limit` when measuring again).  A label does not
- * start a run: in a section, labels stand between data lines.  Returns
- * the end of the last. */
-static const char *take_stmts(ptx_context *ctx, ptx_stmt_run *r, const char *p, size_t n,
-                              const char *limit)
+/* The statement taken whole at p, built (one copy of the walk serves
+ * the scanner's every statement). */
+#if defined(__GNUC__)
+__attribute__((noinline))
+#endif
+static ptx_fast_kind take_statement(ptx_context *ctx, const char *p, size_t *n, ptx_node **out)
+{
+    return whole_statement(ctx, p, n, true, out);
+}
+
+/* After an instruction or .loc line taken whole at p, its node `first`:
+ * the statements taken whole that follow it (at most PTX_RUN_PIECES in
+ * all), built and linked after it.  A label does not start a run: in a
+ * section, labels stand between data lines.  Returns the end of the
+ * last. */
+static const char *take_stmts(ptx_context *ctx, const char *p, size_t n, ptx_node *first)
 {
     const char *end = p + n;
-    r->n = 0;
-    r->off = (uint32_t)(p - ctx->src);
-    r->pieces[r->n++] = (ptx_span){ (uint32_t)(p - ctx->src), (uint32_t)n };
-    while (r->n < PTX_RUN_PIECES && end < limit) {
+    ptx_node *last = first;
+    for (unsigned k = 1; k < PTX_RUN_PIECES; k++) {
         const char *q = skip_layout(end);
         size_t m;
-        ptx_fast_kind kind = q ? whole_statement(ctx, q, &m) : PTX_FAST_NONE;
-        if (!kind)
+        ptx_node *node = NULL;
+        if (!q || !take_statement(ctx, q, &m, &node))
             break;
-        if (kind == PTX_FAST_LABEL)
-            ptx_intern_prefetch(ctx, q, m - 1);
-        r->pieces[r->n++] = (ptx_span){ (uint32_t)(q - ctx->src), (uint32_t)m };
+        last->next = node;
+        last = node;
         end = q + m;
     }
     return end;
-}
-
-/* A STMTS token is built after the scanner has read the token after it,
- * so the last two are kept; an older one is measured again. */
-const ptx_stmt_run *ptx_stmt_run_at(ptx_context *ctx, uint32_t off, uint32_t len)
-{
-    for (unsigned i = 0; i < 2; i++) {
-        const ptx_stmt_run *r = &ctx->stmt_runs[(ctx->stmt_run_last + i) & 1];
-        if (r->n && r->off == off)
-            return r;
-    }
-    const char *p = ctx->src + off;
-    size_t n = 0;
-    whole_statement(ctx, p, &n);
-    ctx->stmt_run_last ^= 1;
-    ptx_stmt_run *r = &ctx->stmt_runs[ctx->stmt_run_last];
-    take_stmts(ctx, r, p, n, p + len);
-    return r;
 }
 
 /* What follows the '.' of a data run's first line, at b: "b8", "b16",
@@ -626,51 +639,107 @@ bool ptx_fast_may_take(const char *held, bool at_statement)
     return *p == '/' || (*p == '.' && data_run_after_dot(p + 1));
 }
 
-ptx_fast_kind ptx_fast_take(ptx_context *ctx, const char *p, bool at_statement, ptx_span *span)
+ptx_fast_kind ptx_fast_take(ptx_context *ctx, const char *p, bool at_statement, ptx_span *span,
+                           ptx_node **built)
 {
     p = skip_layout(p);
     size_t n = 0;
     ptx_fast_kind kind = PTX_FAST_NONE;
+    *built = NULL;
     if (!p)
         return PTX_FAST_NONE;
     /* a data run starts with ".b8 " and the like, which none of the
      * statements does */
-    if (at_statement && (kind = whole_statement(ctx, p, &n)) != PTX_FAST_NONE)
+    if (at_statement && (kind = take_statement(ctx, p, &n, built)) != PTX_FAST_NONE)
         ;
     else if (*p == '.' && (n = ptx_data_run_length(ctx, p)) != 0)
         kind = PTX_FAST_DATA;
     else
         return PTX_FAST_NONE;
     if (kind == PTX_FAST_INSTR || kind == PTX_FAST_LOC) {
-        ptx_stmt_run *r = &ctx->stmt_runs[ctx->stmt_run_last ^ 1];
-        const char *end = take_stmts(ctx, r, p, n, ctx->src + ctx->srclen);
-        if (r->n > 1) {
-            ctx->stmt_run_last ^= 1;
+        const char *end = take_stmts(ctx, p, n, *built);
+        if ((*built)->next) {
             n = (size_t)(end - p);
             kind = PTX_FAST_STMTS;
-        } else {
-            r->n = 0;
         }
     }
     *span = (ptx_span){ (uint32_t)(p - ctx->src), (uint32_t)n };
     return kind;
 }
 
-/* A run of instructions, .loc lines and labels, built one by one as if
- * each had been a token of its own (a .loc line starts with '.', which
- * an instruction never does; a label ends with ':', an instruction with
- * ';'). */
-ptx_nlist ptx_b_stmts(ptx_context *ctx, ptx_nlist list, const ptx_tok *t)
+/* ---- after a syntax error ---------------------------------------------- */
+
+/* Error recovery discards tokens up to a ';'.  Through the grammar that
+ * is the rest of the statement the error is in, then statements whole:
+ * of a STMTS token the .loc lines and labels before its first
+ * instruction and that instruction go.  In a body the rest stays.  At
+ * module scope each of the rest is an error of its own, which the parser
+ * does not report so soon after the last and recovers from by discarding
+ * again: nothing stays, and the run ends in step only when it ends with
+ * an instruction. */
+ptx_node *ptx_after_error(ptx_node *stmts, bool body, bool *synced)
 {
-    const ptx_stmt_run *r = ptx_stmt_run_at(ctx, t->off, t->len);
-    for (uint32_t i = 0; i < r->n; i++) {
-        ptx_tok piece = { r->pieces[i].off, r->pieces[i].len, 0, { 0 } };
-        ptx_node *n = ctx->src[piece.off] == '.' ? ptx_b_loc_line(ctx, &piece)
-                      : ctx->src[piece.off + piece.len - 1] == ':' ? ptx_b_label_line(ctx, &piece)
-                      : ptx_b_simple(ctx, &piece);
-        list = ptx_b_append(list, n);
+    ptx_node *n = stmts;
+    if (!body) {
+        while (n && n->next)
+            n = n->next;
+        *synced = n && n->kind == PTX_NODE_INSTR;
+        return NULL;
     }
-    return list;
+    while (n && n->kind != PTX_NODE_INSTR)
+        n = n->next;
+    *synced = n != NULL;
+    return n ? n->next : NULL;
+}
+
+ptx_fast_first ptx_fast_first_token(const char *p, uint32_t *len)
+{
+    if (*p == '@') {
+        *len = 1;
+        return PTX_FIRST_PUNCT;
+    }
+    if (*p == '.') {            /* a .loc line */
+        *len = 4;
+        return PTX_FIRST_LOC;
+    }
+    const char *q = skip_id(p), *w;
+    bool dotted = false;
+    while ((w = skip_dotword(q)) != NULL) {
+        q = w;
+        dotted = true;
+    }
+    *len = (uint32_t)(q - p);
+    return dotted ? PTX_FIRST_DOTTED : PTX_FIRST_IDENT;
+}
+
+ptx_node *ptx_b_kept_before_error(ptx_context *ctx, uint32_t off)
+{
+    const char *s = ctx->src + off;
+    if (*s == '.') {
+        struct loc_parts parts;
+        size_t n = loc_line(s, &parts);
+        if (n == 0 || !FOLLOWS(s + n, loc_goes_on))
+            return NULL;
+        return build_loc_line(ctx, s, n, &parts);
+    }
+    const char *p = skip_id(s);
+    if (!p)
+        return NULL;
+    const char *q = p;
+    for (;;) {                  /* the layout the scanner skips */
+        if (*q == ' ' || *q == '\t' || *q == '\r' || *q == '\n')
+            q++;
+        else if (q[0] == '/' && q[1] == '/')
+            q = q + 2 + strcspn(q + 2, "\n");
+        else if (q[0] == '/' && q[1] == '*' && strstr(q + 2, "*/"))
+            q = strstr(q + 2, "*/") + 2;
+        else
+            break;
+    }
+    if (*q != ':')
+        return NULL;
+    ptx_tok name = tok_at(ctx, s, p, 0);
+    return ptx_b_label(ctx, &name, loc_at(ctx, s, q + 1));
 }
 
 /* ---- data runs -------------------------------------------------------- */

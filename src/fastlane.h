@@ -7,14 +7,24 @@
 #include "ast_build.h"
 
 /* The parser's state, passed to the scanner (ptx_yylex) and to the
- * grammar's actions.  Where a statement starts is the scanner's own rule,
- * from the tokens it has returned: after ';', '{', '}', a label ("name :"
- * at the start of a statement) and the fast lane's statements. */
+ * grammar's actions.  Where a statement starts the grammar's reductions
+ * tell (STATEMENT_NEXT in grammar/ptx.y), but after a label ("name :"
+ * at the start of a statement), which the scanner sees itself. */
 typedef struct ptx_parser_state {
     ptx_context *ctx;
     void *scanner;
-    bool at_statement;          /* the next token starts a statement */
+    bool at_statement;          /* the next token starts a statement: the
+                                   grammar says so, or the scanner after a label */
     bool after_name;            /* the last token is a name that started one */
+    bool alone;                 /* the scanner runs without the parser
+                                   (ptx_run_scanner): it judges where a
+                                   statement starts from its own tokens */
+    size_t tokens;              /* tokens returned */
+    /* What the grammar's rules could still read after the last token and
+     * the one before it, when they are statements the fast lane took
+     * whole: through the rules the parser would not have ended them yet,
+     * and its expected tokens in a syntax error's message include those. */
+    unsigned char open, open_before;
     /* the scanner's position (grammar/ptx.l) */
     const char *end;            /* the end of the last token; NULL before the first */
     bool held;                  /* Flex holds the byte at `end` (a NUL stands there) */
@@ -24,6 +34,11 @@ typedef struct ptx_parser_state {
     char empty[2];              /* spare_buf's text: Flex's two NULs */
 } ptx_parser_state;
 
+/* What may continue a statement the fast lane took whole, when it ends a
+ * token: a label (".callprototype" and the like), a .loc line (an
+ * attribute after ','). */
+enum { PTX_OPEN_NONE, PTX_OPEN_LABEL, PTX_OPEN_LOC };
+
 /* What the fast lane takes whole: one token each. */
 typedef enum ptx_fast_kind {
     PTX_FAST_NONE,
@@ -32,15 +47,19 @@ typedef enum ptx_fast_kind {
     PTX_FAST_LOC,               /* a .loc line (LOCLINE) */
     PTX_FAST_LABEL,             /* a label ending its line (LABEL) */
     PTX_FAST_STMTS,             /* instructions and .loc lines that follow one
-                                   another so, and labels after them (STMTS) */
+                                   another so, and labels after them, at most
+                                   PTX_RUN_PIECES (STMTS) */
     PTX_FAST_DATA               /* a run of data lines (DATARUN) */
 } ptx_fast_kind;
 
 /* The statement or run that the fast lane takes after p, the end of the
  * last token (after the blank lines and '//' comments there), and its
  * span in *span; PTX_FAST_NONE to leave the text to the scanner's rules.
- * Statements are taken only `at_statement`; a data run anywhere. */
-ptx_fast_kind ptx_fast_take(ptx_context *ctx, const char *p, bool at_statement, ptx_span *span);
+ * Statements are taken only `at_statement`; a data run anywhere.  A
+ * statement or run of them is built as it is taken: its nodes, linked by
+ * `next`, in *built (for a data run NULL: ptx_b_data_run builds it). */
+ptx_fast_kind ptx_fast_take(ptx_context *ctx, const char *p, bool at_statement, ptx_span *span,
+                           ptx_node **built);
 
 /* Whether ptx_fast_take may take something after `held`, where Flex
  * holds the byte (a NUL stands there) and the text after it is intact:
@@ -48,16 +67,26 @@ ptx_fast_kind ptx_fast_take(ptx_context *ctx, const char *p, bool at_statement, 
  * only when it is needed. */
 bool ptx_fast_may_take(const char *held, bool at_statement);
 
-/* An instruction the fast lane took (SIMPLE), built by the same walk that
- * measured it. */
-ptx_node *ptx_b_simple(ptx_context *ctx, const ptx_tok *t);
-ptx_node *ptx_b_loc_line(ptx_context *ctx, const ptx_tok *t);
-ptx_node *ptx_b_label_line(ptx_context *ctx, const ptx_tok *t);
-/* The statements of a STMTS token, appended to `list` in order. */
-ptx_nlist ptx_b_stmts(ptx_context *ctx, ptx_nlist list, const ptx_tok *t);
-/* The statements of the STMTS token at [off, off + len): as the scanner
- * measured them, or measured again. */
-const ptx_stmt_run *ptx_stmt_run_at(ptx_context *ctx, uint32_t off, uint32_t len);
+/* What recovery from a syntax error keeps of the statements of a STMTS
+ * token (its nodes, linked) in a body (`body`) or at module scope, as
+ * through the grammar; *synced false when the parser is to go on
+ * discarding after it. */
+ptx_node *ptx_after_error(ptx_node *stmts, bool body, bool *synced);
+/* The scanner's first token in a statement the fast lane took at p (an
+ * instruction, a .loc line or a label), for a syntax error's message: its
+ * kind and its length in *len. */
+typedef enum ptx_fast_first {
+    PTX_FIRST_IDENT, PTX_FIRST_DOTTED, PTX_FIRST_PUNCT, PTX_FIRST_LOC
+} ptx_fast_first;
+ptx_fast_first ptx_fast_first_token(const char *p, uint32_t *len);
+/* What starts the tokens that error recovery discarded in a body, at
+ * off, when it is a whole statement: a label "name :", or a .loc line
+ * that the fast lane would take; NULL otherwise.  Through the grammar the
+ * parser reads the token after them before it makes a statement of them
+ * (".callprototype" may follow a label, an attribute a .loc line), so an
+ * error there discards them; the fast lane makes them at once: both ways
+ * they stay. */
+ptx_node *ptx_b_kept_before_error(ptx_context *ctx, uint32_t off);
 
 /* A run of debug-section lines (".b8 144", ".b32 7, 9", ".b64 $L__tmp3"):
  * lines of .b8, .b16, .b32 or .b64 and plain decimals, or after .b32 and

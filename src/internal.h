@@ -24,8 +24,21 @@ typedef struct ptx_arena {
 
 void ptx_arena_init(ptx_arena *a);
 void ptx_arena_release(ptx_arena *a);
-/* 8-byte aligned, uninitialised memory; on failure longjmps to a->oom. */
-void *ptx_arena_alloc(ptx_arena *a, size_t size);
+/* What ptx_arena_alloc does when the current block lacks room. */
+void *ptx_arena_alloc_slow(ptx_arena *a, size_t size);
+/* 8-byte aligned, uninitialised memory; on failure longjmps to a->oom.
+ * Inline: the tree's every node is one, and the call cost as much as the
+ * rest. */
+static inline void *ptx_arena_alloc(ptx_arena *a, size_t size)
+{
+    size_t rounded = (size + 7) & ~(size_t)7;   /* 0 for 0, and for sizes that wrap */
+    if (rounded != 0 && rounded <= (size_t)(a->end - a->cur)) {
+        void *p = a->cur;
+        a->cur += rounded;
+        return p;
+    }
+    return ptx_arena_alloc_slow(a, size);
+}
 void *ptx_arena_zalloc(ptx_arena *a, size_t size);
 char *ptx_arena_strndup(ptx_arena *a, const char *s, size_t n);
 
@@ -52,13 +65,25 @@ typedef struct ptx_intern_table {
     ptx_intern_slot *slots;
     size_t mask;              /* slots - 1 */
     size_t count;
+    size_t limit;             /* the count at which it doubles (0: no slots) */
 } ptx_intern_table;
+
+/* A name of at most 16 bytes that ptx_intern or ptx_intern_split
+ * returned lately, by its bytes: a lookup there needs no hash and no
+ * probe. */
+typedef struct ptx_intern_recent {
+    uint64_t key[2];          /* the bytes, packed (intern.c: recent_key) */
+    uint32_t len1;            /* the length + 1; 0: empty */
+    const void *value;        /* the ptx_name, or the ptx_split */
+} ptx_intern_recent;
 
 typedef struct ptx_interner {
     /* register names (those that start with '%': the most looked up,
      * a few thousand in a module) apart from the others (labels, mostly,
      * up to hundreds of thousands), so that their table stays in cache */
     ptx_intern_table regs, others;
+    ptx_intern_recent *recent;  /* names, direct-mapped; malloc'd with the
+                                   first table, and the splits' after them */
     size_t count;
     ptx_arena text;           /* the names, together and apart from the tree */
     ptx_split **splits;       /* dotted names already cut into words */
@@ -103,8 +128,8 @@ struct ptx_split {
 
 void ptx_interner_release(ptx_interner *in);
 /* Asks for the table slot where name s[0..len) is or would go, ahead of
- * ptx_intern: the scanner calls it for the labels of a run of
- * statements, which the parser builds a token later. */
+ * ptx_intern: the fast lane calls it for the labels of a data run, which
+ * it interns once the run is measured. */
 void ptx_intern_prefetch(const ptx_context *ctx, const char *s, size_t len);
 const ptx_name *ptx_intern(ptx_context *ctx, const char *s, size_t len);
 /* The interned name s[0..len), or NULL when there is none (interns nothing). */
@@ -136,15 +161,10 @@ void ptx_expr_set_parts(ptx_context *ctx, ptx_expr *e, ptx_expr_kind kind, uint8
 
 /* ---- the context (context.c; the parse driver: parse.c) ---------------- */
 
-/* A run of one-token statements (instructions of the common shape, .loc
- * lines and labels, each starting its line) that the fast lane took as
- * one STMTS token: where each one is, for ptx_b_stmts (fastlane.c). */
+/* The most one-token statements (instructions of the common shape, .loc
+ * lines and labels, each starting its line) that the fast lane takes as
+ * one STMTS token (fastlane.c). */
 enum { PTX_RUN_PIECES = 4096 };
-typedef struct ptx_stmt_run {
-    uint32_t off;             /* the token's offset: which run this is */
-    uint32_t n;               /* statements; 0: none measured */
-    ptx_span pieces[PTX_RUN_PIECES];
-} ptx_stmt_run;
 
 /* A data run that ptx_data_run_length measured (fastlane.c), taken
  * apart on the way, so that ptx_b_data_run copies it instead of reading
@@ -197,6 +217,7 @@ struct ptx_context {
     size_t src_mapped;        /* src's mapped length (ptx_big_alloc), or 0:
                                  from malloc */
     bool no_fast_lane;        /* every statement through the grammar's rules */
+    size_t tokens_parsed;     /* tokens the scanner gave the parser (tests) */
     char target[24];          /* ptx_context_set_target: the architecture the
                                  module is read as declaring, or "" */
     bool no_sema;             /* (the benchmark) check instructions against the
@@ -214,9 +235,6 @@ struct ptx_context {
                                  as ".b32 .debug_loc+39" after a run is
                                  measured before the run is built */
     unsigned run_last;        /* which of run[] holds the last run */
-    ptx_stmt_run stmt_runs[2];  /* the last STMTS token and the one before
-                                   (the scanner reads a token ahead) */
-    unsigned stmt_run_last;
     unsigned expr_depth;      /* open parentheses/braces/brackets in an operand */
     struct ptx_expr *free_exprs;  /* expression cells whose contents were moved
                                      into an array (build_expr.c), linked by u.i */
@@ -281,7 +299,14 @@ void ptx_suggest_directives(ptx_suggest *s);
 void ptx_error_directive(ptx_context *ctx, ptx_diag_code code, ptx_span span, const char *w, size_t len,
                          const char *msg);
 
-void ptx_scratch_push(ptx_context *ctx, void *item);
+/* Room for one more item on the scratch stack. */
+void ptx_scratch_grow(ptx_context *ctx);
+static inline void ptx_scratch_push(ptx_context *ctx, void *item)
+{
+    if (ctx->nscratch == ctx->scratchcap)
+        ptx_scratch_grow(ctx);
+    ctx->scratch[ctx->nscratch++] = item;
+}
 /* Moves the items above `mark` into an arena array and pops them. */
 void **ptx_scratch_take(ptx_context *ctx, size_t mark, uint32_t *count);
 

@@ -34,6 +34,7 @@ int ptx_run_parser(ptx_context *ctx)
     ptx_parser_state ps;
     ptx_scanner_open(&ps, ctx);
     int status = ptx_yyparse(&ps);
+    ctx->tokens_parsed = ps.tokens;
     ptx_scanner_close(&ps);
     return status;
 }
@@ -42,6 +43,7 @@ size_t ptx_run_scanner(ptx_context *ctx)
 {
     ptx_parser_state ps;
     ptx_scanner_open(&ps, ctx);
+    ps.alone = true;
     size_t n = 0;
     PTX_YYSTYPE lval;
     PTX_YYLTYPE lloc;

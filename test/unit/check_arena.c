@@ -265,6 +265,37 @@ START_TEST(intern_one_byte_apart)
 }
 END_TEST
 
+/* Dotted names of every length up to 20 that differ in one byte, at each
+ * position after the opcode's first: each has a split of its own, found
+ * again when the bytes after it differ (splits of up to 16 bytes are
+ * kept by their bytes, read as two overlapping words). */
+START_TEST(intern_split_one_byte_apart)
+{
+    ptx_context *ctx = ptx_context_new();
+    const ptx_split *seen[21][21];
+    char buf[32];
+    for (int pass = 0; pass < 2; pass++)
+        for (size_t len = 3; len <= 20; len++)
+            for (size_t at = 2; at <= len; at++) {
+                memset(buf, pass ? 'y' : 'z', sizeof buf);
+                memset(buf, 'a', len);
+                buf[1] = '.';
+                if (at < len)
+                    buf[at] = 'b';
+                const ptx_split *sp = ptx_intern_split(ctx, buf, len);
+                ck_assert_uint_eq(sp->whole->len, len);
+                ck_assert_int_eq(memcmp(sp->whole->text, buf, len), 0);
+                ck_assert_uint_eq(sp->nwords, 2);
+                ck_assert_uint_eq(sp->words[1]->len, len - 1);
+                if (pass == 0)
+                    seen[len][at] = sp;
+                else
+                    ck_assert_ptr_eq(sp, seen[len][at]);
+            }
+    ptx_context_free(ctx);
+}
+END_TEST
+
 /* Register names ('%' first) and the others have tables of their own;
  * each grows and keeps below 3/4 full, and every name is found again. */
 START_TEST(intern_rehash)
@@ -323,6 +354,7 @@ Suite *arena_suite(void)
     tcase_add_test(tc, intern_same_and_different);
     tcase_add_test(tc, intern_prefix_and_empty);
     tcase_add_test(tc, intern_one_byte_apart);
+    tcase_add_test(tc, intern_split_one_byte_apart);
     tcase_add_test(tc, intern_rehash);
     suite_add_tcase(s, tc);
     return s;
