@@ -30,6 +30,8 @@ typedef struct tclass {
     uint16_t bits;
 } tclass;
 
+static tclass decl_class(unsigned t);
+
 enum { S_REG = 1, S_VAR, S_FUNC, S_LABEL };
 
 typedef struct sym sym;
@@ -45,6 +47,7 @@ struct sym {
     uint8_t type, vec, space;   /* S_REG, S_VAR: as declared */
     uint8_t is_extern;
     uint8_t array;              /* S_VAR: declared with dimensions */
+    tclass cls;                 /* S_REG, S_VAR: decl_class of the type */
 };
 
 typedef struct slot {
@@ -52,20 +55,34 @@ typedef struct slot {
     sym *top;                   /* NULL once its scope is left */
 } slot;
 
-/* lookup's last answer for a name, good while the epoch lasts, and where
- * the name's number starts (%r12 is a name of %r<13>), which outlives the
- * epoch: a function's first use of %r12 then does not split the name
- * again (splitting each missed name was a third of the pass's time).
- * Direct-mapped by the name's hash, so that its memory is bounded. */
-typedef struct cache_entry {
-    const ptx_name *name;
+/* What the pass knows of a name it has looked up: lookup's last answer,
+ * and where the name's number starts (%r12 is a name of %r<13>), worked
+ * out once per name: a function's first use of %r12 then neither splits
+ * the name again nor, unless %r12 was ever declared on its own, searches
+ * the table of single names.  The answer changes only when a symbol of
+ * that name comes or goes, which stales this entry alone (epoch 0), or a
+ * range does, which stales them all (the pass's epoch moves on): the
+ * blocks of a function, which declare .param names, leave the answers
+ * for its registers standing.  An open table keyed by the interned name;
+ * it grows with the names used. */
+typedef struct name_entry {
+    const ptx_name *name;       /* NULL: an empty slot */
     sym *s;
     uint32_t epoch;
     uint32_t plen;              /* the prefix before the number; 0: none */
     uint64_t num;
-} cache_entry;
+    const ptx_name *prefix;     /* the prefix as interned, once a range had it */
+    bool single;                /* declared as a single name at some time */
+} name_entry;
 
-enum { CACHE_SIZE = 4096 };
+/* record_fit's last move from an unvalidated set of modifiers to a
+ * validated one, direct-mapped by the unvalidated set's address */
+typedef struct fit_memo {
+    const ptx_mods_set *from;
+    ptx_mods_set *to;
+} fit_memo;
+
+enum { FIT_MEMO_SIZE = 512 };
 
 typedef struct sema {
     ptx_context *ctx;           /* NULL for ptx_resolve_names */
@@ -80,16 +97,23 @@ typedef struct sema {
     size_t *marks;              /* nundo where each open scope began */
     size_t nmarks, capmarks;
     uint32_t scope;             /* 0: module */
-    uint32_t epoch;             /* changes with every declaration and scope exit */
+    uint32_t epoch;             /* changes when a range comes or goes; from 1, so
+                                   that an entry of epoch 0 is stale */
     slot *slots;
     size_t mask, nslots;
-    cache_entry *cache;
+    name_entry *names;          /* lookup's table (name_entry) */
+    size_t names_mask, nnames;
+    const ptx_node **open;      /* the functions and blocks the walk is in */
+    size_t nopen, capopen;
     unsigned target;            /* the sm number of the first .target (0: none) */
     unsigned version;           /* major * 10 + minor */
     const ptx_func *func;       /* the function whose body is walked */
     sym *free_syms;             /* symbols of closed scopes, for reuse */
     tclass *mod_classes;        /* mod_class of each modifier, once asked */
     uint8_t *mod_known;
+    fit_memo *fit_memo;         /* FIT_MEMO_SIZE entries */
+    struct shape *shapes;       /* check_instr's table (shape) */
+    size_t shapes_mask, nshapes;
     /* ptx_resolve_names: no checks, no diagnostics; each name to fn */
     ptx_name_fn visit;
     void *visit_user;
@@ -117,23 +141,109 @@ static slot *slot_of(const sema *S, const ptx_name *name)
     return &S->slots[i];
 }
 
+/* An open table (linear probing) of twice the entries of `old`, or of
+ * `first` when there is none, with old's entries put back in their order
+ * where home says each goes (false: an empty entry); *mask is the
+ * table's.  Frees old. */
+static inline void *table_double(sema *S, void *old, size_t *mask, size_t first, size_t size,
+                                 bool (*home)(const void *entry, size_t *hash))
+{
+    size_t oldn = old ? *mask + 1 : 0;
+    size_t n = old ? 2 * oldn : first;
+    char *t = calloc(n, size);
+    if (!t)
+        longjmp(*S->oom, 1);
+    for (size_t i = 0; i < oldn; i++) {
+        const char *e = (const char *)old + i * size;
+        size_t h;
+        if (!home(e, &h))
+            continue;
+        size_t j = h & (n - 1);
+        while (home(t + j * size, &h))
+            j = (j + 1) & (n - 1);
+        memcpy(t + j * size, e, size);
+    }
+    free(old);
+    *mask = n - 1;
+    return t;
+}
+
+static bool slot_home(const void *entry, size_t *hash)
+{
+    const slot *sl = entry;
+    if (!sl->key)
+        return false;
+    *hash = sl->key->hash;
+    return true;
+}
+
 static void table_grow(sema *S)
 {
     if (S->slots && (S->nslots + 1) * 2 <= S->mask + 1)
         return;
-    slot *old = S->slots;
-    size_t oldn = old ? S->mask + 1 : 0;
-    size_t n = old ? 2 * oldn : 256;
-    S->slots = calloc(n, sizeof *S->slots);
-    if (!S->slots) {
-        S->slots = old;
-        longjmp(*S->oom, 1);
+    S->slots = table_double(S, S->slots, &S->mask, 256, sizeof *S->slots, slot_home);
+}
+
+/* The number at the end of `name` (%r12: 12, prefix length 2); false
+ * when there is none. */
+static bool split_number(const ptx_name *name, uint32_t *plen, uint64_t *num)
+{
+    uint32_t d = 0;
+    while (d < name->len && name->text[name->len - 1 - d] >= '0' &&
+           name->text[name->len - 1 - d] <= '9')
+        d++;
+    if (!d || d == name->len || d > 9)     /* %q01 is a name of %q<10> too (ptxas) */
+        return false;
+    *plen = name->len - d;
+    uint64_t v = 0;
+    for (uint32_t i = *plen; i < name->len; i++)
+        v = v * 10 + (uint64_t)(name->text[i] - '0');
+    *num = v;
+    return true;
+}
+
+static bool name_home(const void *entry, size_t *hash)
+{
+    const name_entry *c = entry;
+    if (!c->name)
+        return false;
+    *hash = c->name->hash;
+    return true;
+}
+
+static void names_grow(sema *S)
+{
+    S->names = table_double(S, S->names, &S->names_mask, 1024, sizeof *S->names, name_home);
+}
+
+/* A new entry for `name`, which the table lacks. */
+static name_entry *name_add(sema *S, const ptx_name *name)
+{
+    if ((S->nnames + 1) * 2 > S->names_mask + 1)
+        names_grow(S);
+    size_t i = name->hash & S->names_mask;
+    while (S->names[i].name)
+        i = (i + 1) & S->names_mask;
+    name_entry *c = &S->names[i];
+    S->nnames++;
+    c->name = name;
+    if (!split_number(name, &c->plen, &c->num))
+        c->plen = 0;
+    return c;
+}
+
+/* The entry of `name`, made on first need. */
+static inline name_entry *entry_of(sema *S, const ptx_name *name)
+{
+    size_t i = name->hash & S->names_mask;
+    for (;;) {
+        name_entry *c = &S->names[i];
+        if (c->name == name)
+            return c;
+        if (!c->name)
+            return name_add(S, name);
+        i = (i + 1) & S->names_mask;
     }
-    S->mask = n - 1;
-    for (size_t i = 0; i < oldn; i++)
-        if (old[i].key)
-            *slot_of(S, old[i].key) = old[i];
-    free(old);
 }
 
 static sym *new_sym(sema *S, uint8_t kind, const ptx_name *name, ptx_span span,
@@ -159,14 +269,17 @@ static sym *new_sym(sema *S, uint8_t kind, const ptx_name *name, ptx_span span,
 /* Makes `s` visible from now until its scope ends. */
 static void push_sym(sema *S, sym *s)
 {
-    S->epoch++;
     S->undo = grow(S, S->undo, &S->capundo, S->nundo, sizeof *S->undo);
     S->undo[S->nundo++] = s;
     if (s->range) {
         S->ranges = grow(S, S->ranges, &S->capranges, S->nranges, sizeof *S->ranges);
         S->ranges[S->nranges++] = s;
+        S->epoch++;
         return;
     }
+    name_entry *c = entry_of(S, s->name);
+    c->single = true;
+    c->epoch = 0;
     table_grow(S);
     slot *sl = slot_of(S, s->name);
     if (!sl->key) {
@@ -187,35 +300,22 @@ static void open_scope(sema *S)
 static void close_scope(sema *S)
 {
     size_t mark = S->marks[--S->nmarks];
+    bool ranges = false;
     while (S->nundo > mark) {
         sym *s = S->undo[--S->nundo];
-        if (s->range)
+        if (s->range) {
             S->nranges--;
-        else
+            ranges = true;
+        } else {
             slot_of(S, s->name)->top = s->shadow;
+            entry_of(S, s->name)->epoch = 0;
+        }
         s->shadow = S->free_syms;
         S->free_syms = s;
     }
     S->scope--;
-    S->epoch++;
-}
-
-/* The number at the end of `name` (%r12: 12, prefix length 2); false
- * when there is none. */
-static bool split_number(const ptx_name *name, uint32_t *plen, uint64_t *num)
-{
-    uint32_t d = 0;
-    while (d < name->len && name->text[name->len - 1 - d] >= '0' &&
-           name->text[name->len - 1 - d] <= '9')
-        d++;
-    if (!d || d == name->len || d > 9)     /* %q01 is a name of %q<10> too (ptxas) */
-        return false;
-    *plen = name->len - d;
-    uint64_t v = 0;
-    for (uint32_t i = *plen; i < name->len; i++)
-        v = v * 10 + (uint64_t)(name->text[i] - '0');
-    *num = v;
-    return true;
+    if (ranges)
+        S->epoch++;
 }
 
 /* memcmp(a, b, n) == 0 without a call: a range's prefix is a few bytes */
@@ -226,42 +326,46 @@ static bool same_prefix(const char *a, const char *b, uint32_t n)
     return n == 0;
 }
 
-/* The range of the innermost scope that declares `name`, whose number
- * `num` starts after `plen` bytes (%r5 of %r<10>). */
-static sym *range_at(const sema *S, const ptx_name *name, uint32_t plen, uint64_t num)
+/* The range of the innermost scope that declares c's name, whose number
+ * c->num starts after c->plen bytes (%r5 of %r<10>).  The prefix of a
+ * range (%r) is an interned name: once one range has matched c's name by
+ * its bytes, c keeps the pointer, and later ranges are matched by it. */
+static sym *range_at(const sema *S, name_entry *c)
 {
     for (size_t i = S->nranges; i-- > 0;) {
         sym *r = S->ranges[i];
         /* an inner %t<2> hides %t0 and %t1 of an outer %t<4>, not %t3 */
-        if (r->name->len == plen && num < r->range && same_prefix(r->name->text, name->text, plen))
+        if (c->num >= r->range)
+            continue;
+        if (r->name == c->prefix)
             return r;
+        if (!c->prefix && r->name->len == c->plen &&
+            same_prefix(r->name->text, c->name->text, c->plen)) {
+            c->prefix = r->name;
+            return r;
+        }
     }
     return NULL;
 }
 
-static sym *range_of(const sema *S, const ptx_name *name)
+static sym *range_of(sema *S, const ptx_name *name)
 {
-    uint32_t plen;
-    uint64_t num;
-    if (!S->nranges || !split_number(name, &plen, &num))
+    if (!S->nranges)
         return NULL;
-    return range_at(S, name, plen, num);
+    name_entry *c = entry_of(S, name);
+    return c->plen ? range_at(S, c) : NULL;
 }
 
-/* lookup's answer when the cache has none for this epoch */
-static sym *resolve(sema *S, cache_entry *c, const ptx_name *name)
+/* lookup's answer when its entry's is stale */
+static sym *resolve(sema *S, name_entry *c)
 {
-    if (c->name != name) {
-        c->name = name;
-        if (!split_number(name, &c->plen, &c->num))
-            c->plen = 0;
-    }
+    const ptx_name *name = c->name;
     sym *s = NULL;
-    if (S->slots) {
+    if (c->single) {
         slot *sl = slot_of(S, name);
         s = sl->key ? sl->top : NULL;
     }
-    sym *r = c->plen && S->nranges ? range_at(S, name, c->plen, c->num) : NULL;
+    sym *r = c->plen && S->nranges ? range_at(S, c) : NULL;
     if (r && (!s || r->scope > s->scope))
         s = r;
     c->epoch = S->epoch;
@@ -269,14 +373,14 @@ static sym *resolve(sema *S, cache_entry *c, const ptx_name *name)
     return s;
 }
 
-/* Called several times for each operand: the answer of this epoch is
- * found without a call */
+/* Called for each name of each operand: an answer still good is found
+ * without a call */
 static inline sym *lookup(sema *S, const ptx_name *name)
 {
-    cache_entry *c = &S->cache[name->hash & (CACHE_SIZE - 1)];
-    if (c->name == name && c->epoch == S->epoch)
+    name_entry *c = entry_of(S, name);
+    if (c->epoch == S->epoch)
         return c->s;
-    return resolve(S, c, name);
+    return resolve(S, c);
 }
 
 static const char *kind_word(const sym *s)
@@ -351,10 +455,11 @@ static sym *clash(sema *S, const sym *s)
         size_t from = S->nmarks ? S->marks[S->nmarks - 1] : 0;
         for (size_t i = from; i < S->nundo; i++) {
             sym *o = S->undo[i];
-            uint32_t plen;
-            uint64_t num;
-            if (!o->range && split_number(o->name, &plen, &num) && num < s->range &&
-                plen == s->name->len && !memcmp(o->name->text, s->name->text, plen))
+            if (o->range)
+                continue;
+            const name_entry *c = entry_of(S, o->name);
+            if (c->plen && c->num < s->range && c->plen == s->name->len &&
+                !memcmp(o->name->text, s->name->text, c->plen))
                 return o;
         }
         return NULL;
@@ -413,6 +518,7 @@ static void declare_decl(sema *S, const ptx_decl *d)
         s->space = d->space;
         s->is_extern = d->linkage == PTX_LINK_EXTERN;
         s->array = v->ndims != 0;
+        s->cls = decl_class(d->type);
         s->range = v->has_range ? v->range : 0;
         if (v->has_range && !v->range)
             continue;           /* %r<0> declares nothing */
@@ -474,10 +580,8 @@ static void declare_func(sema *S, const ptx_func *f)
         previous_here(S, old);
         return;
     }
-    if (f->body) {
+    if (f->body)
         old->node = &f->base;   /* the definition is what calls see */
-        S->epoch++;
-    }
 }
 
 /* Labels of the block's own statements (not of blocks inside it): known
@@ -650,7 +754,18 @@ static bool is_int(char k)
  * for a .bN type (ld.b32 into .f64), an integer or .f16x2 one for .uN and
  * .sN (ld.u32 into .f16x2), a .bN one for float types (ld.f32 into .b64;
  * ld.f32 into .f64 is an error). */
-static bool fits(tclass e, tclass r, bool relaxed)
+static bool fits_slow(tclass e, tclass r, bool relaxed);
+
+static inline bool fits(tclass e, tclass r, bool relaxed)
+{
+    /* the common answers first: a register of the wanted kind and width,
+     * or a .bN register of the wanted width where no predicate goes */
+    if (e.bits == r.bits && (e.k == r.k || (r.k == 'b' && e.k != 'p')))
+        return true;
+    return fits_slow(e, r, relaxed);
+}
+
+static bool fits_slow(tclass e, tclass r, bool relaxed)
 {
     if (!e.k || !r.k || r.k == 'o')
         return true;
@@ -764,18 +879,32 @@ typedef struct ictx {
     const char *space;          /* the one space modifier (".global") or NULL */
     bool element;               /* checking the elements of a vector {...} */
     ptx_modifier types[4];      /* the type modifiers, in order (found once) */
+    tclass tcls[4];             /* mod_class of each of types[] */
 } ictx;
+
+static tclass wanted_late(const ictx *I, const ptx_isa_operand *op);
 
 /* The class an operand of the matched form wants: its own type, or one of
  * the instruction's type modifiers (an operand's ":T1" is the first). */
-static tclass wanted(const ictx *I, const ptx_isa_operand *op)
+static inline tclass wanted(const ictx *I, const ptx_isa_operand *op)
 {
     if (!op || !op->tkind)
         return (tclass){ 0, 0 };
     if (op->tkind != 'T')
         return (tclass){ (char)op->tkind, op->tbits };
     unsigned nth = op->tbits - 1u;
-    ptx_modifier id = nth < 4 ? I->types[nth] : ptx_instr_modifier(I->in, PTX_CAT_TYPE, nth);
+    if (nth >= 4)
+        return wanted_late(I, op);
+    tclass c = I->tcls[nth];
+    if (op->tflags & PTX_OT_WIDE)
+        c.bits *= 2;
+    return c;
+}
+
+/* wanted for the fifth type modifier and after, which I does not hold */
+static tclass wanted_late(const ictx *I, const ptx_isa_operand *op)
+{
+    ptx_modifier id = ptx_instr_modifier(I->in, PTX_CAT_TYPE, op->tbits - 1u);
     if (!id)
         return (tclass){ 0, 0 };
     tclass c = mod_class_of(I->S, id);
@@ -783,7 +912,6 @@ static tclass wanted(const ictx *I, const ptx_isa_operand *op)
         c.bits *= 2;
     return c;
 }
-
 
 static bool target_at_least(const sema *S, unsigned sm)
 {
@@ -958,7 +1086,7 @@ static void check_name(sema *S, const ictx *I, const ptx_expr *e, const ptx_isa_
     }
     if (!typed)
         return;
-    tclass r = decl_class(s->type);
+    tclass r = s->cls;
     if (s->vec && !sel)
         return;                 /* a whole vector register */
     tclass w = wanted(I, op);
@@ -1126,7 +1254,7 @@ static void check_address(sema *S, const ictx *I, const ptx_expr *e)
     default:
         break;
     }
-    tclass r = decl_class(s->type);
+    tclass r = s->cls;
     if (r.k == 'f' || r.k == 'x' || r.k == 'p') {
         char b[16];
         error(S, PTX_DIAG_TYPE, sp, "'%s' is declared %s: an address register must be an "
@@ -1162,7 +1290,7 @@ static void check_items(sema *S, const ictx *outer, const ptx_expr *e, const ptx
         if (x->kind == PTX_EXPR_SYM && !ptx_expr_sel(x)) {
             sym *s = lookup(S, ptx_expr_name(x));
             if (s && s->kind == S_REG && !s->vec) {
-                unsigned b = decl_class(s->type).bits;
+                unsigned b = s->cls.bits;
                 if (bits && b && b != bits)
                     mixed = true;
                 if (b)
@@ -1362,7 +1490,7 @@ static bool set_says(const ptx_mods_set *s, unsigned n, const ptx_isa_fit *fit)
  * of their spelling that says the same, made on first need; the
  * unvalidated set stays as it is for the instructions that do not
  * validate. */
-static void record_fit(ptx_context *ctx, ptx_instr *in, const ptx_isa_fit *fit)
+static void record_fit(sema *S, ptx_instr *in, const ptx_isa_fit *fit)
 {
     in->family = fit->family;
     ptx_mod *mods = in->mods;
@@ -1370,14 +1498,25 @@ static void record_fit(ptx_context *ctx, ptx_instr *in, const ptx_isa_fit *fit)
         ptx_mods_set *cur = ptx_mods_set_of(in->mods);
         if (cur->validated && set_says(cur, in->nmods, fit))
             return;
+        /* the set the last instruction written alike moved to, most often
+         * the one; else the first of the chain that says the same (there
+         * is at most one) */
+        fit_memo *fm = &S->fit_memo[((uintptr_t)cur / sizeof(void *)) & (FIT_MEMO_SIZE - 1)];
+        if (fm->from == cur && set_says(fm->to, in->nmods, fit)) {
+            in->mods = fm->to->mods + 1;
+            return;
+        }
+        fm->from = cur;
         for (ptx_mods_set *s = *cur->head; s; s = s->next) {
             if (s->validated && s->at == cur->at && set_says(s, in->nmods, fit)) {
+                fm->to = s;
                 in->mods = s->mods + 1;
                 return;
             }
         }
-        ptx_mods_set *s = ptx_mods_set_new(ctx, cur->head, cur->at, true, in->nmods);
+        ptx_mods_set *s = ptx_mods_set_new(S->ctx, cur->head, cur->at, true, in->nmods);
         memcpy(s->mods, cur->mods, (in->nmods + 1u) * sizeof(ptx_mod));
+        fm->to = s;
         mods = in->mods = s->mods + 1;
     }
     for (unsigned i = 0; i < in->nmods; i++) {
@@ -1386,41 +1525,247 @@ static void record_fit(ptx_context *ctx, ptx_instr *in, const ptx_isa_fit *fit)
     }
 }
 
-static void check_instr(sema *S, ptx_instr *in)
+/* Would check_name say nothing of register s, a scalar named with no
+ * selector, as operand op (NULL: none in the matched form) of I's
+ * instruction?  The common case, answered without the full check; false
+ * sends the operand there, which gives the diagnostics. */
+static inline bool register_fits(const ictx *I, const ptx_isa_operand *op, const sym *s)
 {
-    uint8_t rc_small[64];
-    uint8_t *rc = in->nops <= 64 ? rc_small : ptx_arena_alloc(&S->ctx->arena, in->nops);
-    for (unsigned i = 0; i < in->nops; i++)
-        rc[i] = name_class(S, &in->ops[i]);
-    ptx_isa_fit fit;
-    const ptx_isa_form *form = ptx_isa_check(S->ctx, S->m, in, rc, &fit);
-    if (form)
-        record_fit(S->ctx, in, &fit);
-    if (S->ctx->no_sema)
-        return;
-    ictx I = { S, in, form, ptx_instr_opcode(in)->text, 0, NULL, false, { 0, 0, 0, 0 } };
+    if (!op)
+        return true;
+    if ((op->accept & PTX_ACC_LABEL) && !(op->accept & (PTX_ACC_NAME | PTX_ACC_PRED)))
+        return false;
+    if ((op->accept & PTX_ACC_VEC) && op->vec == PTX_VEC_FROM_MOD)
+        return false;
+    if (!op->tkind)
+        return true;
+    return fits(wanted(I, op), s->cls, op->tflags & PTX_OT_RELAXED);
+}
+
+/* What check_instr works out from the modifiers and the matched form of
+ * an instruction, kept for the instructions written alike: those whose
+ * modifiers are one shared set (internal.h) and which match one form. */
+enum { SHAPE_OPS = 8 };
+
+typedef struct shape {
+    const ptx_mod *mods;        /* with form, the key; NULL: an empty slot */
+    const ptx_isa_form *form;
+    ictx I;                     /* I.in: the instruction being checked */
+    bool cvta32;                /* the error of cvta with .u32 applies */
+    bool call;                  /* a call, matched */
+    uint32_t asked[SHAPE_OPS];  /* register types (1 << ptx_type), and SHAPE_INT,
+                                   asked of operand i */
+    uint32_t fit[SHAPE_OPS];    /* those of them that go no further (slot_fits) */
+    uint64_t sig;               /* operands that all went no further (check_instr) */
+} shape;
+
+/* check_instr's signature of an instruction's operands: up to SIG_OPS of
+ * them, each a register type or SIG_INT, an integer constant */
+enum { SIG_OPS = 12, SIG_INT = 31 };
+
+/* an integer constant, among the register types of shape.asked */
+#define SHAPE_INT (1u << 31)
+_Static_assert(PTX_TYPE_COUNT < 31, "a register type is a bit of shape.asked");
+
+static size_t shape_hash(const ptx_mod *mods, const ptx_isa_form *form)
+{
+    uint64_t h = ((uint64_t)(uintptr_t)mods ^ (uint64_t)(uintptr_t)form * 31u) * 0x9e3779b97f4a7c15ULL;
+    return (size_t)(h >> 32);
+}
+
+/* What check_instr works out from an instruction's modifiers and its
+ * matched form, for `in` (whose I.in it is) */
+static void shape_fill(sema *S, shape *sh, const ptx_instr *in, const ptx_isa_form *form)
+{
+    memset(sh, 0, sizeof *sh);
+    sh->mods = in->mods;
+    sh->form = form;
+    ictx *I = &sh->I;
+    I->S = S;
+    I->in = in;
+    I->form = form;
+    I->op = ptx_instr_opcode(in)->text;
     unsigned ntypes = 0;
     for (unsigned i = 0; i < in->nmods; i++) {
         if (in->mods[i].category == PTX_CAT_SPACE && form) {
-            I.spaces++;
-            I.space = in->mods[i].name->text;
+            I->spaces++;
+            I->space = in->mods[i].name->text;
         } else if (in->mods[i].category == PTX_CAT_TYPE && ntypes < 4) {
-            I.types[ntypes++] = (ptx_modifier)in->mods[i].id;
+            ptx_modifier id = (ptx_modifier)in->mods[i].id;
+            I->types[ntypes] = id;
+            if (id)
+                I->tcls[ntypes] = mod_class_of(S, id);
+            ntypes++;
         }
     }
-    if (I.spaces != 1)
-        I.space = NULL;
+    if (I->spaces != 1)
+        I->space = NULL;
     /* ptxas 13: "Program uses 32-bit address", then no 32-bit compilation
      * (an .address_size 32 module has had its error at the directive) */
-    if (form && ntypes == 1 && I.types[0] == PTX_MOD_U32 && S->m->address_size != 32 &&
-        ptx_name_is(ptx_instr_opcode(in), "cvta"))
+    sh->cvta32 = form && ntypes == 1 && I->types[0] == PTX_MOD_U32 &&
+                 S->m->address_size != 32 && ptx_name_is(ptx_instr_opcode(in), "cvta");
+    sh->call = form && ptx_name_is(ptx_instr_opcode(in), "call");
+}
+
+static bool shape_home(const void *entry, size_t *hash)
+{
+    const shape *sh = entry;
+    if (!sh->mods)
+        return false;
+    *hash = shape_hash(sh->mods, sh->form);
+    return true;
+}
+
+static void shapes_grow(sema *S)
+{
+    S->shapes = table_double(S, S->shapes, &S->shapes_mask, 256, sizeof *S->shapes, shape_home);
+}
+
+/* The shape of `in`, whose modifiers are shared with the instructions
+ * written alike, made on first need. */
+static shape *shape_of(sema *S, const ptx_instr *in, const ptx_isa_form *form)
+{
+    size_t i = shape_hash(in->mods, form) & S->shapes_mask;
+    for (;;) {
+        shape *sh = &S->shapes[i];
+        if (sh->mods == in->mods && sh->form == form)
+            return sh;
+        if (!sh->mods)
+            break;
+        i = (i + 1) & S->shapes_mask;
+    }
+    if ((S->nshapes + 1) * 2 > S->shapes_mask + 1) {
+        shapes_grow(S);
+        i = shape_hash(in->mods, form) & S->shapes_mask;
+        while (S->shapes[i].mods)
+            i = (i + 1) & S->shapes_mask;
+    }
+    S->nshapes++;
+    shape_fill(S, &S->shapes[i], in, form);
+    return &S->shapes[i];
+}
+
+/* Would check_constant say nothing of an integer constant as operand op
+ * of I's instruction?  (check_expr_names has nothing to say of one.) */
+static bool int_fits(const ictx *I, const ptx_isa_operand *op)
+{
+    if (!op || !op->tkind)
+        return true;
+    tclass w = wanted(I, op);
+    return !w.k || w.k == 'p' || !constant_refused(w, 'i');
+}
+
+/* Does operand i of sh's instructions go no further: a register (s) of
+ * its type, or an integer constant (s NULL)?  Asked once per operand and
+ * type for the first few operands; in is the instruction asking. */
+static inline bool slot_fits(shape *sh, const ptx_instr *in, unsigned i,
+                             const ptx_isa_operand *op, const sym *s)
+{
+    sh->I.in = in;
+    if (i >= SHAPE_OPS)
+        return s ? register_fits(&sh->I, op, s) : int_fits(&sh->I, op);
+    uint32_t bit = s ? 1u << s->type : SHAPE_INT;
+    if (!(sh->asked[i] & bit)) {
+        sh->asked[i] |= bit;
+        if (s ? register_fits(&sh->I, op, s) : int_fits(&sh->I, op))
+            sh->fit[i] |= bit;
+    }
+    return (sh->fit[i] & bit) != 0;
+}
+
+/* The operands of `in` (sy: their symbols, sig: their signature, as
+ * check_instr found them): the operands the matched form has, then any it
+ * lacks; a register or constant that fits goes no further. */
+static void check_operands(sema *S, shape *sh, const ptx_instr *in, const ptx_isa_form *form,
+                           const sym *const *sy, uint64_t sig)
+{
+    const unsigned nops = in->nops;
+    const ptx_expr *const ops = in->ops;
+    bool all_fit = true;
+    unsigned nform = form ? (form->nops < nops ? form->nops : nops) : 0;
+    for (unsigned i = 0; i < nops; i++) {
+        const ptx_isa_operand *op = i < nform ? &form->ops[i] : NULL;
+        const sym *s = sy[i];
+        if (s) {
+            if (s->kind == S_REG && !s->vec && slot_fits(sh, in, i, op, s))
+                continue;
+            /* a label where labels go (check_name) */
+            if (s->kind == S_LABEL && (!op || (op->accept & PTX_ACC_LABEL)))
+                continue;
+        } else if (ops[i].kind == PTX_EXPR_INT && slot_fits(sh, in, i, op, NULL)) {
+            continue;
+        }
+        sh->I.in = in;
+        check_operand(S, &sh->I, &ops[i], op);
+        all_fit = false;
+    }
+    if (all_fit)
+        sh->sig = sig;
+}
+
+static void check_instr(sema *S, ptx_instr *in)
+{
+    /* each operand's register class for the tables (name_class) and, for
+     * one that is a name with no selector, its symbol: looked up once */
+    const unsigned nops = in->nops;
+    const ptx_expr *const ops = in->ops;
+    uint8_t rc_small[64];
+    const sym *sy_small[64];
+    uint8_t *rc = rc_small;
+    const sym **sy = sy_small;
+    if (nops > 64) {
+        rc = ptx_arena_alloc(&S->ctx->arena, nops);
+        sy = ptx_arena_alloc(&S->ctx->arena, nops * sizeof *sy);
+    }
+    /* and the operands' signature: when every one is a scalar register
+     * or an integer constant, a 1 then 5 bits each (its type, or
+     * SIG_INT); 0 once one is neither */
+    uint64_t sig = nops <= SIG_OPS;
+    for (unsigned i = 0; i < nops; i++) {
+        const ptx_expr *e = &ops[i];
+        sy[i] = NULL;
+        if (e->kind == PTX_EXPR_SYM && !ptx_expr_sel(e)) {
+            const sym *s = lookup(S, ptx_expr_name(e));
+            if (s) {
+                sy[i] = s;
+                if (s->kind == S_REG) {
+                    rc[i] = s->type == PTX_TYPE_PRED ? PTX_RC_PRED : PTX_RC_OTHER;
+                    sig = sig && !s->vec ? sig << 5 | s->type : 0;
+                } else {
+                    rc[i] = PTX_RC_UNKNOWN;
+                    sig = 0;
+                }
+                continue;
+            }
+        }
+        sig = sig && e->kind == PTX_EXPR_INT ? sig << 5 | SIG_INT : 0;
+        rc[i] = name_class(S, e);
+    }
+    ptx_isa_fit fit;
+    const ptx_isa_form *form = ptx_isa_check(S->ctx, S->m, in, rc, &fit);
+    if (form)
+        record_fit(S, in, &fit);
+    if (S->ctx->no_sema)
+        return;
+    /* an instruction of its own modifiers has a shape of its own */
+    shape own, *sh = &own;
+    if (in->flags & PTX_INSTR_SHARED_MODS)
+        sh = shape_of(S, in, form);
+    else
+        shape_fill(S, sh, in, form);
+    if (sh->cvta32)
         error(S, PTX_DIAG_TYPE, in->base.span,
               "'cvta' with .u32 makes a 32-bit address, which ptxas 13 no longer compiles (write .u64)");
     check_guard(S, in);
-    for (unsigned i = 0; i < in->nops; i++)
-        check_operand(S, &I, &in->ops[i], form && i < form->nops ? &form->ops[i] : NULL);
-    if (form && ptx_name_is(ptx_instr_opcode(in), "call"))
-        check_call(S, &I);
+    /* operands of the signature that went no further last time go no
+     * further again: what slot_fits answers depends on the shape and
+     * the types alone */
+    if (!sig || sig != sh->sig)
+        check_operands(S, sh, in, form, sy, sig);
+    if (sh->call) {
+        sh->I.in = in;
+        check_call(S, &sh->I);
+    }
 }
 
 /* Names in .branchtargets (labels) and .calltargets (functions). */
@@ -1546,24 +1891,43 @@ static void check_decl_init(sema *S, const ptx_decl *d, const ptx_var *v)
         check_init_values(S, decl_class(d->type), e);
 }
 
+/* The walk goes into function or block n: its children come next. */
+static void enter(sema *S, const ptx_node *n)
+{
+    S->open = grow(S, S->open, &S->capopen, S->nopen, sizeof *S->open);
+    S->open[S->nopen++] = n;
+}
+
+/* The module in source order, depth first, with a stack of its own so
+ * that nesting of any depth costs heap, not C stack; a function's body
+ * shares its parameters' scope, every other block opens one. */
 static void walk(sema *S, ptx_module *m)
 {
-    ptx_iter *it = ptx_iter_new(m);
-    if (!it)
-        longjmp(*S->oom, 1);
-    const ptx_node *n;
-    ptx_event ev;
-    /* whether each open block opened a scope (a function's body shares
-     * its parameters') */
-    bool body_next = false;
-    while ((ev = ptx_iter_next(it, &n)) > 0 && !(S->ctx && S->ctx->stopped) && !S->stop) {
+    const ptx_node *n = m->first;
+    bool body_next = false;     /* the next block is a function's body */
+    while (!(S->ctx && S->ctx->stopped) && !S->stop) {
+        if (!n) {
+            if (!S->nopen)
+                break;
+            /* out of the innermost function or block */
+            const ptx_node *c = S->open[--S->nopen];
+            if (c->kind == PTX_NODE_FUNC) {
+                close_scope(S);
+                S->func = NULL;
+            } else if (!S->func || c != &S->func->body->base) {
+                close_scope(S);
+            }
+            /* a function's body is its only child */
+            n = S->nopen && S->open[S->nopen - 1]->kind == PTX_NODE_FUNC ? NULL : c->next;
+            continue;
+        }
+        const ptx_node *next = n->next;
         switch ((ptx_node_kind)n->kind) {
         case PTX_NODE_INSTR:
             if (S->visit)
                 visit_instr(S, (const ptx_instr *)n);
             else    /* ptx_sema_run's module, which the context owns and
-                       hands over to be written; the iterator gives its
-                       nodes back const */
+                       hands over to be written */
                 check_instr(S, (ptx_instr *)n);
             break;
         case PTX_NODE_DECL: {
@@ -1583,11 +1947,6 @@ static void walk(sema *S, ptx_module *m)
         }
         case PTX_NODE_FUNC: {
             const ptx_func *f = (const ptx_func *)n;
-            if (ev == PTX_EVENT_EXIT) {
-                close_scope(S);
-                S->func = NULL;
-                break;
-            }
             declare_func(S, f);
             if (f->body) {
                 open_scope(S);
@@ -1595,20 +1954,19 @@ static void walk(sema *S, ptx_module *m)
                 declare_params(S, f->ret, f->nret);
                 declare_params(S, f->params, f->nparams);
                 body_next = true;
+                enter(S, n);
+                next = &f->body->base;
             }
             break;
         }
         case PTX_NODE_BLOCK: {
             const ptx_block *b = (const ptx_block *)n;
-            if (ev == PTX_EVENT_EXIT) {
-                if (!S->func || b != S->func->body)
-                    close_scope(S);
-                break;
-            }
             if (!body_next)
                 open_scope(S);
             body_next = false;
             declare_labels(S, b->first);
+            enter(S, n);
+            next = b->first;
             break;
         }
         case PTX_NODE_TARGETS:
@@ -1620,28 +1978,25 @@ static void walk(sema *S, ptx_module *m)
                 check_targets(S, (const ptx_targets *)n);
             }
             break;
-        case PTX_NODE_SECTION:
-            ptx_iter_skip_children(it);
-            break;
-        default:
+        default:                /* a section's contents hold no names */
             break;
         }
+        n = next;
     }
-    bool nomem = ev == PTX_EVENT_NOMEM;
-    ptx_iter_free(it);
-    if (nomem)
-        longjmp(*S->oom, 1);
 }
 
 static void sema_free(sema *S)
 {
-    free(S->cache);
+    free(S->names);
+    free(S->open);
     free(S->slots);
     free(S->ranges);
     free(S->undo);
     free(S->marks);
     free(S->mod_classes);
     free(S->mod_known);
+    free(S->fit_memo);
+    free(S->shapes);
     ptx_arena_release(&S->arena);
 }
 
@@ -1659,10 +2014,13 @@ static bool sema_walk(sema *S, ptx_module *m)
         sema_free(S);
         return false;
     }
-    S->cache = calloc(CACHE_SIZE, sizeof *S->cache);
+    S->epoch = 1;
+    names_grow(S);
+    shapes_grow(S);
     S->mod_classes = calloc(PTX_MOD_COUNT, sizeof *S->mod_classes);
     S->mod_known = calloc(PTX_MOD_COUNT, 1);
-    if (!S->cache || !S->mod_classes || !S->mod_known)
+    S->fit_memo = calloc(FIT_MEMO_SIZE, sizeof *S->fit_memo);
+    if (!S->mod_classes || !S->mod_known || !S->fit_memo)
         longjmp(oom, 1);
     /* called through a volatile pointer so that the walk is not inlined
      * here: its locals must not live in the frame that setjmp saved */

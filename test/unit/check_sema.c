@@ -244,6 +244,62 @@ START_TEST(sema_redefinition_note)
 }
 END_TEST
 
+/* The pass keeps what it has worked out (an instruction shape's operand
+ * types, a name's symbol) for the statements after: each statement is
+ * still judged on its own.  Instructions written alike, one with
+ * registers or a constant that fit and one without; a register that a
+ * block's own declaration hides and that is the range's again after it;
+ * a name whose range has another type in the function before. */
+START_TEST(sema_statements_alike_judged_each)
+{
+    static const char src[] = TEST_HDR
+        ".visible .entry a()\n{\n"
+        ".reg .f32 %r<3>;\n"                                            /* 6 */
+        "add.f32 %r1, %r2, %r2;\n"
+        "ret;\n}\n"
+        ".visible .entry k()\n{\n"
+        ".reg .s32 %r<3>; .reg .f32 %f<3>;\n"                           /* 12 */
+        "add.s32 %r1, %r2, %r2;\n"
+        "add.s32 %r1, %f1, %r2;\n"
+        "add.s32 %r1, %r2, %r2;\n"
+        "add.s32 %r1, %r2, %f2;\n"
+        "add.f32 %f1, %f2, 0f3F800000;\n"
+        "add.f32 %f1, %f2, 1;\n"
+        "add.f32 %f1, %f2, 1;\n"
+        "add.f32 %r1, %r2, %r2;\n"                                      /* 20 */
+        "{ .reg .f32 %r1; add.f32 %r1, %r1, %f1; add.s32 %r2, %r1, 1; }\n"
+        "add.s32 %r2, %r1, 1;\n"
+        "L: add.s32 %r2, L, 1;\n"
+        "bra L;\n"
+        "ret;\n}\n";
+    static const struct { unsigned line, col; const char *message; } want[] = {
+        { 14, 14, "operand '%f1' of 'add' is declared .f32; the instruction needs .s32" },
+        { 16, 19, "operand '%f2' of 'add' is declared .f32; the instruction needs .s32" },
+        { 18, 19, "an integer constant where 'add' needs a .f32 value: write a floating-point "
+                  "constant (1.0, 0f3F800000)" },
+        { 19, 19, "an integer constant where 'add' needs a .f32 value: write a floating-point "
+                  "constant (1.0, 0f3F800000)" },
+        { 20, 9, "operand '%r1' of 'add' is declared .s32; the instruction needs .f32" },
+        { 20, 14, "operand '%r2' of 'add' is declared .s32; the instruction needs .f32" },
+        { 20, 19, "operand '%r2' of 'add' is declared .s32; the instruction needs .f32" },
+        { 21, 54, "operand '%r1' of 'add' is declared .f32; the instruction needs .s32" },
+        { 23, 17, "'L' is a label: only branches and branch-target lists take labels" },
+    };
+    enum { N = sizeof want / sizeof want[0] };
+    ptx_context *ctx = ptx_context_new();
+    ck_assert_int_eq(ptx_parse_buffer(ctx, "t.ptx", src, strlen(src), NULL), PTX_ERR_INPUT);
+    ck_assert_uint_eq(ptx_diag_count(ctx), N);
+    for (unsigned i = 0; i < N; i++) {
+        const ptx_diag *d = ptx_diag_get(ctx, i);
+        ck_assert_int_eq(d->severity, PTX_SEV_ERROR);
+        ck_assert_str_eq(d->message, want[i].message);
+        ck_assert_uint_eq(ptx_context_position(ctx, d->span.off).line, want[i].line);
+        ck_assert_uint_eq(ptx_context_position(ctx, d->span.off).col, want[i].col);
+    }
+    ptx_context_free(ctx);
+}
+END_TEST
+
 /* Module-scope .local and .reg before PTX ISA 3.0: accepted with a
  * warning, as ptxas gives one ("... disabling ABI") and exits 0. */
 START_TEST(legacy_module_scope_local_warns)
@@ -398,6 +454,7 @@ Suite *sema_suite(void)
     TCase *tc = tcase_create("rules");
     tcase_add_loop_test(tc, sema_group, 0, NGROUPS);
     tcase_add_test(tc, sema_redefinition_note);
+    tcase_add_test(tc, sema_statements_alike_judged_each);
     tcase_add_test(tc, sema_off_without_validation);
     tcase_add_test(tc, legacy_module_scope_local_warns);
     suite_add_tcase(s, tc);
