@@ -211,15 +211,23 @@ static bool name_home(const void *entry, size_t *hash)
     return true;
 }
 
+/* The table of names starts with room for every name the module
+ * interned, at most three quarters full, so that it need not double: at
+ * its doubling it held the old table and the new at once, which made the
+ * pass's share of a large check's peak memory. */
 static void names_grow(sema *S)
 {
-    S->names = table_double(S, S->names, &S->names_mask, 1024, sizeof *S->names, name_home);
+    size_t first = 1024;
+    if (S->ctx)
+        while (first / 4 * 3 < S->ctx->names.count + 1)
+            first *= 2;
+    S->names = table_double(S, S->names, &S->names_mask, first, sizeof *S->names, name_home);
 }
 
 /* A new entry for `name`, which the table lacks. */
 static name_entry *name_add(sema *S, const ptx_name *name)
 {
-    if ((S->nnames + 1) * 2 > S->names_mask + 1)
+    if ((S->nnames + 1) * 4 > (S->names_mask + 1) * 3)
         names_grow(S);
     size_t i = name->hash & S->names_mask;
     while (S->names[i].name)
