@@ -4,12 +4,13 @@
  * nesting grow the C stack; list items collect on the context's scratch
  * stack ("marks") or in linked lists, never through recursion.  An
  * instruction is read by its shape (opcode, dot-words, operands) whatever
- * its opcode; the instruction tables check it later (src/isa.c).  The
- * common statement shapes arrive whole from the scanner's fast lane
+ * its opcode; the instruction tables check it later (src/isa_check.c).
+ * The common statement shapes arrive whole from the scanner's fast lane
  * (SIMPLE, STMTS, LOCLINE, LABEL and DATARUN tokens), built by
  * src/fastlane.c with the same builders in the order these rules call
- * them (the statements as the scanner takes them, a token ahead); ptx_context_set_fast_lane(ctx, false) sends them through these
- * rules instead. */
+ * them (the statements as the scanner takes them, a token ahead);
+ * ptx_context_set_fast_lane(ctx, false) sends them through these rules
+ * instead. */
 
 %require "3.8"
 %define api.pure full

@@ -725,14 +725,14 @@ ptx_node *ptx_b_kept_before_error(ptx_context *ctx, uint32_t off)
     const char *p = skip_id(s);
     if (!p)
         return NULL;
-    const char *q = p;
+    const char *q = p, *close;
     for (;;) {                  /* the layout the scanner skips */
         if (*q == ' ' || *q == '\t' || *q == '\r' || *q == '\n')
             q++;
         else if (q[0] == '/' && q[1] == '/')
             q = q + 2 + strcspn(q + 2, "\n");
-        else if (q[0] == '/' && q[1] == '*' && strstr(q + 2, "*/"))
-            q = strstr(q + 2, "*/") + 2;
+        else if (q[0] == '/' && q[1] == '*' && (close = strstr(q + 2, "*/")) != NULL)
+            q = close + 2;
         else
             break;
     }
