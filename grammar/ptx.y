@@ -62,6 +62,11 @@ void ptx_scanner_close(ptx_parser_state *pp);
  * which may go on with ".callprototype" and the like), the scanner has
  * seen the label itself. */
 #define STATEMENT_NEXT() ((void)(yychar == T_PTX_YYEMPTY && (pp->at_statement = true)))
+/* A module item made goes to the parse's on_item (parse.c: the semantic
+ * pass checks it at once), told whether the parser has read a token past
+ * it: it has not in the reductions of a function, which end at its '}'. */
+#define ITEM_DONE(n) \
+    ((void)(CTX->on_item && (CTX->on_item(CTX, (n), yychar == T_PTX_YYEMPTY), true)))
 /* The parser's stack grows by two entries per open block: 10^7 entries
  * allow 5,000,000 nested blocks (ptxas stops near 100,000) and cap its
  * memory at a few hundred MB; ptx_yyerror names the limit. */
@@ -158,7 +163,7 @@ address_size_opt
 
 items
     : %empty                            { $$.first = $$.last = NULL; }
-    | items item                        { $$ = ptx_b_append($1, $2); }
+    | items item                        { $$ = ptx_b_append($1, $2); ITEM_DONE($2); }
     ;
 
 item
@@ -639,6 +644,7 @@ static int report_syntax_error(const yypcontext_t *yyctx, ptx_parser_state *pp)
 
 static int yyreport_syntax_error(const yypcontext_t *yyctx, ptx_parser_state *pp)
 {
+    CTX->syntax_error = true;
     if (CTX->stopped)
         return 0;
     return report_syntax_error(yyctx, pp);
@@ -647,6 +653,7 @@ static int yyreport_syntax_error(const yypcontext_t *yyctx, ptx_parser_state *pp
 static void ptx_yyerror(PTX_YYLTYPE *loc, ptx_parser_state *pp, const char *msg)
 {
     ptx_span span = { loc->off, loc->end - loc->off };
+    CTX->syntax_error = true;
     if (strcmp(msg, "memory exhausted") == 0)   /* Bison's word for a full stack */
         ptx_diag_add(CTX, PTX_SEV_ERROR, PTX_DIAG_LIMIT, span,
                      "nested too deeply: the parser's stack is full (the limit is %d entries, "

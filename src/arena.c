@@ -98,6 +98,29 @@ void ptx_arena_release(ptx_arena *a)
     a->total = 0;
 }
 
+/* Keeps the newest block, the largest of the ordinary ones: the next
+ * function's nodes then reuse memory that is mapped and in the cache. */
+void ptx_arena_reset(ptx_arena *a)
+{
+    ptx_arena_block *keep = a->head;
+    if (!PTX_ARENA_RESET_KEEPS || !keep) {
+        size_t next = a->next_size;
+        ptx_arena_release(a);
+        a->next_size = next;
+        return;
+    }
+    ptx_arena_block *b = keep->prev;
+    while (b) {
+        ptx_arena_block *prev = b->prev;
+        free_block(b);
+        b = prev;
+    }
+    keep->prev = NULL;
+    a->total = keep->size;
+    a->cur = (char *)keep->data;
+    a->end = (char *)keep->data + keep->size;
+}
+
 static void *grow(ptx_arena *a, size_t size)
 {
     size_t want = a->next_size;

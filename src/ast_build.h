@@ -41,7 +41,7 @@ static inline const ptx_name *tok_name(ptx_context *ctx, const ptx_tok *t)
 /* A node of `size` bytes, zeroed, of `kind`, spanning loc. */
 static inline void *node_new(ptx_context *ctx, ptx_node_kind kind, size_t size, ptx_loc_t loc)
 {
-    ptx_node *n = ptx_arena_zalloc(&ctx->arena, size);
+    ptx_node *n = ptx_arena_zalloc(ctx->tree, size);
     n->kind = (uint8_t)kind;
     n->span = (ptx_span){ loc.off, loc.end - loc.off };
     return n;
@@ -147,7 +147,7 @@ static inline ptx_expr *cell_new(ptx_context *ctx)
     if (e)
         ctx->free_exprs = (ptx_expr *)(uintptr_t)e->u.i;
     else
-        e = ptx_arena_alloc(&ctx->arena, sizeof *e);
+        e = ptx_arena_alloc(ctx->tree, sizeof *e);
     return e;
 }
 

@@ -23,7 +23,7 @@ static const uint8_t fdir_arity[PTX_FDIR_COUNT][2] = {   /* min, max values */
 
 void ptx_b_fdir(ptx_context *ctx, const ptx_tok *kind, size_t values, ptx_loc_t loc)
 {
-    ptx_fdir *d = ptx_arena_zalloc(&ctx->arena, sizeof *d);
+    ptx_fdir *d = ptx_arena_zalloc(ctx->tree, sizeof *d);
     d->kind = (uint8_t)kind->k;
     d->span = span_of(loc);
     uint32_t n;
@@ -53,7 +53,7 @@ void ptx_b_fdir(ptx_context *ctx, const ptx_tok *kind, size_t values, ptx_loc_t 
 
 void ptx_b_fdir_pragma(ptx_context *ctx, size_t strings, ptx_loc_t loc)
 {
-    ptx_fdir *d = ptx_arena_zalloc(&ctx->arena, sizeof *d);
+    ptx_fdir *d = ptx_arena_zalloc(ctx->tree, sizeof *d);
     d->kind = PTX_FDIR_PRAGMA;
     d->span = span_of(loc);
     uint32_t n;
@@ -70,7 +70,7 @@ static ptx_fdir *take_fdirs(ptx_context *ctx, size_t mark, uint32_t *count)
     ptx_fdir **ds = (ptx_fdir **)take(ctx, mark, &n);
     ptx_fdir *out = NULL;
     if (n) {
-        out = ptx_arena_alloc(&ctx->arena, n * sizeof *out);
+        out = ptx_arena_alloc(ctx->tree, n * sizeof *out);
         for (uint32_t i = 0; i < n; i++)
             out[i] = *ds[i];
     }
@@ -164,7 +164,7 @@ static const char *const instruction_only_types[] = {
 
 void ptx_b_spec(ptx_context *ctx, ptx_spec_kind kind, const ptx_tok *t, ptx_loc_t loc)
 {
-    ptx_spec *s = ptx_arena_zalloc(&ctx->arena, sizeof *s);
+    ptx_spec *s = ptx_arena_zalloc(ctx->tree, sizeof *s);
     s->kind = (uint8_t)kind;
     s->span = span_of(loc);
     switch (kind) {
@@ -195,7 +195,7 @@ void ptx_b_spec(ptx_context *ctx, ptx_spec_kind kind, const ptx_tok *t, ptx_loc_
 ptx_spec *ptx_b_attr(ptx_context *ctx, const ptx_tok *word, const ptx_tok *a,
                      const ptx_tok *b, ptx_loc_t loc)
 {
-    ptx_spec *s = ptx_arena_zalloc(&ctx->arena, sizeof *s);
+    ptx_spec *s = ptx_arena_zalloc(ctx->tree, sizeof *s);
     s->span = span_of(loc);
     if (!a && tok_is(ctx, word, ".managed")) {
         s->attrs = PTX_ATTR_MANAGED;
@@ -235,7 +235,7 @@ ptx_spec *ptx_b_attr_spec(ptx_context *ctx, ptx_spec *attrs, ptx_loc_t loc)
 
 ptx_var *ptx_b_var(ptx_context *ctx, const ptx_tok *name, bool sink)
 {
-    ptx_var *v = ptx_arena_zalloc(&ctx->arena, sizeof *v);
+    ptx_var *v = ptx_arena_zalloc(ctx->tree, sizeof *v);
     v->name = sink ? ptx_intern(ctx, "_", 1) : tok_name(ctx, name);
     v->span = tok_span(name);
     return v;
@@ -243,7 +243,7 @@ ptx_var *ptx_b_var(ptx_context *ctx, const ptx_tok *name, bool sink)
 
 void ptx_b_var_dim(ptx_context *ctx, ptx_var *v, const ptx_tok *n, ptx_loc_t loc)
 {
-    uint64_t *dims = ptx_arena_alloc(&ctx->arena, (v->ndims + 1) * sizeof *dims);
+    uint64_t *dims = ptx_arena_alloc(ctx->tree, (v->ndims + 1) * sizeof *dims);
     if (v->ndims)
         memcpy(dims, v->dims, v->ndims * sizeof *dims);
     if (!n && v->ndims)
@@ -443,7 +443,7 @@ ptx_decl *ptx_b_decl(ptx_context *ctx, size_t specs, size_t vars, ptx_loc_t loc)
     ptx_var **vs = (ptx_var **)take(ctx, vars, &n);
     ptx_decl *d = decl_from(ctx, specs, loc);
     d->nvars = n;
-    d->vars = ptx_arena_alloc(&ctx->arena, n * sizeof *d->vars);
+    d->vars = ptx_arena_alloc(ctx->tree, n * sizeof *d->vars);
     for (uint32_t i = 0; i < n; i++)
         d->vars[i] = *vs[i];
     return d;
@@ -584,12 +584,24 @@ ptx_func *ptx_b_func_head(ptx_context *ctx, size_t specs, bool entry, size_t ret
         check_entry_dirs(ctx, f->dirs, f->ndirs);
     else
         check_func_dirs(ctx, f->dirs, f->ndirs, f->nret > 0, ".func");
+    /* a parse that keeps no tree builds what comes until ptx_b_func, the
+     * body if there is one, where it can let it go (parse.c) */
+    if (!ctx->keep_tree && ctx->on_item) {
+        ctx->tree = &ctx->body;
+        ctx->in_body = true;
+    }
     return f;
 }
 
 ptx_node *ptx_b_func(ptx_context *ctx, ptx_func *head, ptx_node *body, ptx_loc_t loc)
 {
-    (void)ctx;
+    if (ctx->in_body) {
+        /* expression cells freed in the body are in it: none may serve
+         * what is built outside */
+        ctx->tree = &ctx->arena;
+        ctx->in_body = false;
+        ctx->free_exprs = NULL;
+    }
     head->body = (ptx_block *)body;
     head->base.span = span_of(loc);
     return &head->base;

@@ -34,7 +34,7 @@ void ptx_expr_set_leaf(ptx_context *ctx, ptx_expr *e, ptx_expr_kind kind, uint8_
         memcpy(&e->u, &v, sizeof v);    /* the member of `v` that kind uses */
         return;
     }
-    ptx_expr_box *b = ptx_arena_alloc(&ctx->arena, sizeof *b);
+    ptx_expr_box *b = ptx_arena_alloc(ctx->tree, sizeof *b);
     b->len = span.len;
     memcpy(&b->v, &v, sizeof v);
     b->sel = sel;
@@ -54,7 +54,7 @@ static ptx_expr *leaf_new(ptx_context *ctx, ptx_expr_kind kind, uint8_t flags, p
 void ptx_expr_set_parts(ptx_context *ctx, ptx_expr *e, ptx_expr_kind kind, uint8_t op,
                         ptx_span span, ptx_expr *const *parts, uint32_t n, uint32_t count)
 {
-    ptx_expr_more *m = ptx_arena_alloc(&ctx->arena, sizeof *m + (size_t)n * sizeof(ptx_expr));
+    ptx_expr_more *m = ptx_arena_alloc(ctx->tree, sizeof *m + (size_t)n * sizeof(ptx_expr));
     m->len = span.len;
     m->count = count;
     m->name = NULL;

@@ -59,7 +59,7 @@ ptx_node *ptx_b_instr(ptx_context *ctx, const ptx_tok *guard, bool neg,
     if (have > UINT16_MAX)
         error_at(ctx, PTX_DIAG_LIMIT, span_of(loc),
                  "too many operands (the limit is %u)", (unsigned)UINT16_MAX);
-    ptx_instr *in = ptx_arena_alloc(&ctx->arena,
+    ptx_instr *in = ptx_arena_alloc(ctx->tree,
                                     sizeof *in + (nops + (guard != NULL)) * sizeof(ptx_expr));
     memset(in, 0, sizeof *in);
     in->base.kind = PTX_NODE_INSTR;
@@ -106,7 +106,7 @@ ptx_node *ptx_b_instr(ptx_context *ctx, const ptx_tok *guard, bool neg,
         in->flags |= PTX_INSTR_SHARED_MODS;
         return &in->base;
     }
-    in->mods = (ptx_mod *)ptx_arena_alloc(&ctx->arena, (in->nmods + 1u) * sizeof *in->mods) + 1;
+    in->mods = (ptx_mod *)ptx_arena_alloc(ctx->tree, (in->nmods + 1u) * sizeof *in->mods) + 1;
     fill_mods(in->mods - 1, sp, at, words);
     for (unsigned i = words; i < in->nmods; i++) {
         in->mods[i].name = pairs[2 * (i - words)];
@@ -135,7 +135,7 @@ ptx_node *ptx_b_block(ptx_context *ctx, ptx_nlist body, ptx_loc_t loc)
 void ptx_b_loc_attr(ptx_context *ctx, const ptx_tok *key, const ptx_tok *a,
                     const ptx_tok *b, const ptx_tok *c, ptx_loc_t loc)
 {
-    ptx_tok *copy = ptx_arena_alloc(&ctx->arena, 4 * sizeof *copy);
+    ptx_tok *copy = ptx_arena_alloc(ctx->tree, 4 * sizeof *copy);
     memset(copy, 0, 4 * sizeof *copy);
     copy[0] = *key;
     copy[1] = *a;

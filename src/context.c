@@ -21,6 +21,10 @@ ptx_context *ptx_context_new(void)
         return NULL;
     ptx_arena_init(&ctx->arena);
     ctx->arena.oom = &ctx->oom;
+    ptx_arena_init(&ctx->body);
+    ctx->body.oom = &ctx->oom;
+    ctx->tree = &ctx->arena;
+    ctx->keep_tree = true;
     ctx->max_errors = 20;
     ctx->filename = "<input>";
     return ctx;
@@ -31,6 +35,7 @@ void ptx_context_free(ptx_context *ctx)
     if (!ctx)
         return;
     ptx_arena_release(&ctx->arena);
+    ptx_arena_release(&ctx->body);
     ptx_interner_release(&ctx->names);
     free(ctx->diags);
     free(ctx->scratch);
@@ -55,6 +60,11 @@ void ptx_context_set_validation(ptx_context *ctx, bool validate)
 void ptx_context_set_fast_lane(ptx_context *ctx, bool on)
 {
     ctx->no_fast_lane = !on;
+}
+
+void ptx_context_set_keep_tree(ptx_context *ctx, bool keep)
+{
+    ctx->keep_tree = keep;
 }
 
 void ptx_context_set_max_errors(ptx_context *ctx, unsigned max_errors)
@@ -289,7 +299,7 @@ void **ptx_scratch_take(ptx_context *ctx, size_t mark, uint32_t *count)
     size_t n = ctx->nscratch > mark ? ctx->nscratch - mark : 0;
     void **items = NULL;
     if (n) {
-        items = ptx_arena_alloc(&ctx->arena, n * sizeof *items);
+        items = ptx_arena_alloc(ctx->tree, n * sizeof *items);
         memcpy(items, ctx->scratch + mark, n * sizeof *items);
     }
     ctx->nscratch = mark < ctx->nscratch ? mark : ctx->nscratch;

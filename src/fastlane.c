@@ -951,7 +951,7 @@ static void *run_copy(ptx_context *ctx, const void *p, size_t n)
 {
     if (!n)
         return NULL;
-    void *q = ptx_arena_alloc(&ctx->arena, n);
+    void *q = ptx_arena_alloc(ctx->tree, n);
     memcpy(q, p, n);
     return q;
 }

@@ -24,6 +24,21 @@ typedef struct ptx_arena {
 
 void ptx_arena_init(ptx_arena *a);
 void ptx_arena_release(ptx_arena *a);
+/* Lets go of everything allocated from `a` at once, keeping its newest
+ * block for what comes next.  Built with AddressSanitizer, it keeps none
+ * but gives every block back, so that a use of what was let go is
+ * reported, not read. */
+void ptx_arena_reset(ptx_arena *a);
+#if defined(__SANITIZE_ADDRESS__)
+#define PTX_ARENA_RESET_KEEPS 0
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define PTX_ARENA_RESET_KEEPS 0
+#endif
+#endif
+#ifndef PTX_ARENA_RESET_KEEPS
+#define PTX_ARENA_RESET_KEEPS 1
+#endif
 /* What ptx_arena_alloc does when the current block lacks room. */
 void *ptx_arena_alloc_slow(ptx_arena *a, size_t size);
 /* 8-byte aligned, uninitialised memory; on failure longjmps to a->oom.
@@ -197,6 +212,14 @@ typedef struct ptx_removed {
 
 struct ptx_context {
     ptx_arena arena;
+    /* Where the builders put the tree's nodes: the arena, but while the
+     * body of a function is read in a parse that keeps no tree
+     * (ptx_context_set_keep_tree), `body`, which is reset once the
+     * function has been checked (parse.c).  Whatever must outlive the
+     * function (names, diagnostics, shared modifier sets, the memos, the
+     * parser's stacks) is allocated from the arena itself. */
+    ptx_arena *tree;
+    ptx_arena body;
     ptx_interner names;
     jmp_buf oom;
 
@@ -239,6 +262,17 @@ struct ptx_context {
     struct ptx_expr *free_exprs;  /* expression cells whose contents were moved
                                      into an array (build_expr.c), linked by u.i */
     ptx_module *module;
+    /* the parse under way (parse.c): each module item the grammar makes
+     * goes to on_item; `at_rest` says the parser has read no token past
+     * it.  NULL outside the parse of a whole module. */
+    void (*on_item)(ptx_context *ctx, ptx_node *item, bool at_rest);
+    bool keep_tree;           /* ptx_context_set_keep_tree (default true) */
+    bool syntax_error;        /* the grammar has reported one */
+    bool in_body;             /* a parse keeping no tree is in a function's
+                                 body: ctx->tree is &body */
+    bool bodies_kept;         /* a body could not be let go: none is from
+                                 then on */
+    struct sema *sema;        /* the semantic pass of the parse under way */
     ptx_removed *removed;     /* source text of removed nodes (edit.c),
                                  malloc'd; the lossless printer leaves it out */
     size_t nremoved, removedcap;
@@ -355,6 +389,12 @@ const struct ptx_isa_form *ptx_isa_check(ptx_context *ctx, const ptx_module *m, 
 /* The semantic pass (sema.c): scopes, symbols and operand types, with each
  * instruction checked against the tables on the way. */
 void ptx_sema_run(ptx_context *ctx, ptx_module *m);
+/* The same pass item by item, as the parser makes the module's items in
+ * source order: each call checks `item` (and any items linked after it)
+ * against what the items before it declared.  The pass's tables live in
+ * ctx->sema from the first call to ptx_sema_end. */
+void ptx_sema_item(ptx_context *ctx, ptx_node *item);
+void ptx_sema_end(ptx_context *ctx);
 /* Whether the instruction tables have the opcode (an instruction's first
  * word, interned). */
 bool ptx_isa_knows(const ptx_name *opcode);

@@ -132,13 +132,58 @@ static void sort_diags(ptx_context *ctx)
     ctx->diags = sorted;
 }
 
+/* Each module item as the grammar makes it: the semantic pass checks it
+ * against the items before it, as ptxas reads a module, so that the tree
+ * is read while it is in the cache.  In a parse that keeps no tree, a
+ * function's body, built in ctx->body (build_decl.c), is then let go, and
+ * the next function's nodes reuse its memory: a check's memory stays near
+ * the input's size.  What outlives the body is allocated elsewhere (the
+ * context's arena, the names, the pass's tables), and nothing refers into
+ * it once the pass is out of the function, its scopes closed.  The body
+ * is kept, and none after it let go, when the parser has read a token
+ * past the function (it could hold nodes built in the body arena) or a
+ * syntax error came (recovery can leave what follows built in it). */
+static void item_done(ptx_context *ctx, ptx_node *item, bool at_rest)
+{
+    if (!item)
+        return;
+    if (!ctx->no_validate)
+        ptx_sema_item(ctx, item);
+    if (ctx->keep_tree || ctx->bodies_kept || item->kind != PTX_NODE_FUNC)
+        return;
+    ptx_func *f = (ptx_func *)item;
+    if (!f->body)
+        return;
+    if (!at_rest || ctx->syntax_error || ctx->in_body) {
+        ctx->bodies_kept = true;
+        return;
+    }
+    /* a definition still: the pass tells a second one by its body */
+    ptx_block *empty = ptx_arena_zalloc(&ctx->arena, sizeof *empty);
+    empty->base = f->body->base;
+    empty->base.next = NULL;
+    f->body = empty;
+    ptx_arena_reset(&ctx->body);
+}
+
+/* Out of memory, or the parse over: the pass's tables go. */
+static void parse_over(ptx_context *ctx)
+{
+    ctx->on_item = NULL;
+    ptx_sema_end(ctx);
+    ctx->tree = &ctx->arena;
+    ctx->in_body = false;
+    if (!ctx->keep_tree)
+        ctx->module = NULL;
+}
+
 /* Runs after the caller has armed ctx->oom with setjmp. */
 static ptx_status parse_owned(ptx_context *ctx)
 {
     _Static_assert(PTX_INPUT_MAX < UINT32_MAX - 2, "offsets up to srclen + 1 fit in 32 bits");
+    ctx->on_item = item_done;
     ptx_run_parser(ctx);
-    if (ctx->module && !ctx->stopped && !ctx->no_validate)
-        ptx_sema_run(ctx, ctx->module);
+    parse_over(ctx);
     sort_diags(ctx);
     return ctx->nerrors ? PTX_ERR_INPUT : PTX_OK;
 }
@@ -153,6 +198,7 @@ ptx_status ptx_parse_buffer(ptx_context *ctx, const char *name,
     if (out)
         *out = NULL;
     if (setjmp(ctx->oom)) {
+        parse_over(ctx);
         ctx->module = NULL;
         return PTX_ERR_NOMEM;
     }
@@ -239,6 +285,7 @@ ptx_status ptx_parse_file(ptx_context *ctx, const char *path,
     if (setjmp(ctx->oom)) {
         if (f && !is_stdin)
             fclose(f);
+        parse_over(ctx);
         ctx->module = NULL;
         return PTX_ERR_NOMEM;
     }

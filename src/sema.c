@@ -1906,12 +1906,12 @@ static void enter(sema *S, const ptx_node *n)
     S->open[S->nopen++] = n;
 }
 
-/* The module in source order, depth first, with a stack of its own so
+/* The module from `first` on, in source order, depth first, with a stack of its own so
  * that nesting of any depth costs heap, not C stack; a function's body
  * shares its parameters' scope, every other block opens one. */
-static void walk(sema *S, ptx_module *m)
+static void walk(sema *S, const ptx_node *first)
 {
-    const ptx_node *n = m->first;
+    const ptx_node *n = first;
     bool body_next = false;     /* the next block is a function's body */
     while (!(S->ctx && S->ctx->stopped) && !S->stop) {
         if (!n) {
@@ -2008,20 +2008,15 @@ static void sema_free(sema *S)
     ptx_arena_release(&S->arena);
 }
 
-/* Walks m with the tables set up; false when out of memory. */
-static bool sema_walk(sema *S, ptx_module *m)
+/* The tables, for module m; out of memory jumps to *oom. */
+static void sema_setup(sema *S, ptx_module *m, jmp_buf *oom)
 {
-    jmp_buf oom;
-    S->oom = &oom;
+    S->oom = oom;
     ptx_arena_init(&S->arena);
-    S->arena.oom = &oom;
+    S->arena.oom = oom;
     S->m = m;
     S->target = ptx_module_sm(m);
     S->version = m->version_major * 10u + m->version_minor;
-    if (setjmp(oom)) {
-        sema_free(S);
-        return false;
-    }
     S->epoch = 1;
     names_grow(S);
     shapes_grow(S);
@@ -2029,11 +2024,23 @@ static bool sema_walk(sema *S, ptx_module *m)
     S->mod_known = calloc(PTX_MOD_COUNT, 1);
     S->fit_memo = calloc(FIT_MEMO_SIZE, sizeof *S->fit_memo);
     if (!S->mod_classes || !S->mod_known || !S->fit_memo)
-        longjmp(oom, 1);
-    /* called through a volatile pointer so that the walk is not inlined
-     * here: its locals must not live in the frame that setjmp saved */
-    void (*volatile run)(sema *, ptx_module *) = walk;
-    run(S, m);
+        longjmp(*oom, 1);
+}
+
+/* Walks m with the tables set up; false when out of memory. */
+static bool sema_walk(sema *S, ptx_module *m)
+{
+    jmp_buf oom;
+    if (setjmp(oom)) {
+        sema_free(S);
+        return false;
+    }
+    /* called through volatile pointers so that neither is inlined here:
+     * their locals must not live in the frame that setjmp saved */
+    void (*volatile setup)(sema *, ptx_module *, jmp_buf *) = sema_setup;
+    void (*volatile run)(sema *, const ptx_node *) = walk;
+    setup(S, m, &oom);
+    run(S, m->first);
     sema_free(S);
     return true;
 }
@@ -2046,6 +2053,33 @@ void ptx_sema_run(ptx_context *ctx, ptx_module *m)
     S.src = ctx->src;
     if (!sema_walk(&S, m))
         longjmp(ctx->oom, 1);
+}
+
+/* Out of memory jumps to the parse's ctx->oom; the parse driver then
+ * calls ptx_sema_end, which frees what the tables hold. */
+void ptx_sema_item(ptx_context *ctx, ptx_node *item)
+{
+    sema *S = ctx->sema;
+    if (!item || !ctx->module)
+        return;
+    if (!S) {
+        S = ctx->sema = calloc(1, sizeof *S);
+        if (!S)
+            longjmp(ctx->oom, 1);
+        S->ctx = ctx;
+        S->src = ctx->src;
+        sema_setup(S, ctx->module, &ctx->oom);
+    }
+    walk(S, item);
+}
+
+void ptx_sema_end(ptx_context *ctx)
+{
+    if (!ctx->sema)
+        return;
+    sema_free(ctx->sema);
+    free(ctx->sema);
+    ctx->sema = NULL;
 }
 
 ptx_status ptx_resolve_names(const ptx_module *m, ptx_name_fn fn, void *user)

@@ -768,30 +768,48 @@ static bool parser_recovered(const ptx_context *ctx)
 int ptx_parse_both_ways(const char *name, const char *data, size_t len, unsigned max_errors,
                         bool *recovered, char *why, size_t whylen)
 {
-    ptx_context *c[2] = { ptx_context_new(), ptx_context_new() };
-    const ptx_module *m[2] = { NULL, NULL };
-    ptx_status st[2] = { PTX_ERR_NOMEM, PTX_ERR_NOMEM };
-    for (int i = 0; i < 2 && c[0] && c[1]; i++) {
+    /* 0: fast lane on, 1: off, 2: on and no tree kept */
+    ptx_context *c[3] = { ptx_context_new(), ptx_context_new(), ptx_context_new() };
+    const ptx_module *m[3] = { NULL, NULL, NULL };
+    ptx_status st[3] = { PTX_ERR_NOMEM, PTX_ERR_NOMEM, PTX_ERR_NOMEM };
+    for (int i = 0; i < 3 && c[0] && c[1] && c[2]; i++) {
         ptx_context_set_max_errors(c[i], max_errors);
-        ptx_context_set_fast_lane(c[i], i == 0);
+        ptx_context_set_fast_lane(c[i], i != 1);
+        ptx_context_set_keep_tree(c[i], i != 2);
         st[i] = ptx_parse_buffer(c[i], name, data, len, &m[i]);
     }
     int same;
     if (recovered)
-        *recovered = c[0] && c[1] && (parser_recovered(c[0]) || parser_recovered(c[1]));
-    if (st[0] == PTX_ERR_NOMEM || st[1] == PTX_ERR_NOMEM) {
+        *recovered = false;
+    if (st[0] == PTX_ERR_NOMEM || st[1] == PTX_ERR_NOMEM || st[2] == PTX_ERR_NOMEM) {
         same = -1;
         if (why && whylen)
             snprintf(why, whylen, "out of memory");
-    } else if (st[0] != st[1]) {
+    } else if (st[2] != st[0] || m[2] || !ptx_diags_equal(c[0], c[2], why, whylen)) {
+        /* letting each body go changes nothing the parse says, errors
+         * or not */
         same = 0;
-        if (why && whylen)
-            snprintf(why, whylen, "status %d vs %d", (int)st[0], (int)st[1]);
+        if (why && whylen && (st[2] != st[0] || m[2]))
+            snprintf(why, whylen, "without the tree: status %d vs %d%s", (int)st[2], (int)st[0],
+                     m[2] ? ", and a module" : "");
+        else if (why && whylen) {
+            char inner[768];
+            snprintf(inner, sizeof inner, "%s", why);
+            snprintf(why, whylen, "without the tree: %s", inner);
+        }
     } else {
-        same = ptx_tree_equal(c[0], m[0], c[1], m[1], why, whylen) &&
-               ptx_diags_equal(c[0], c[1], why, whylen);
+        if (recovered)
+            *recovered = parser_recovered(c[0]) || parser_recovered(c[1]);
+        if (st[0] != st[1]) {
+            same = 0;
+            if (why && whylen)
+                snprintf(why, whylen, "status %d vs %d", (int)st[0], (int)st[1]);
+        } else {
+            same = ptx_tree_equal(c[0], m[0], c[1], m[1], why, whylen) &&
+                   ptx_diags_equal(c[0], c[1], why, whylen);
+        }
     }
-    ptx_context_free(c[0]);
-    ptx_context_free(c[1]);
+    for (int i = 0; i < 3; i++)
+        ptx_context_free(c[i]);
     return same;
 }

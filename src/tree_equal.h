@@ -29,17 +29,20 @@ bool ptx_tree_equal(const ptx_context *a, const ptx_module *ma, const ptx_contex
  * above ("diagnostic 3: message '...' vs '...'"). */
 bool ptx_diags_equal(const ptx_context *a, const ptx_context *b, char *why, size_t whylen);
 
-/* Parses `len` bytes at `data` twice, in two new contexts that differ only
- * in the scanner's fast lane (on in the first, off in the second), both
- * with `max_errors` (0: no limit), and compares the statuses, the trees
- * and the diagnostics.  `name` labels the input, as for ptx_parse_buffer.
- * *recovered (when not NULL) says whether either parse reported an error
- * of the scanner or the grammar (a syntax error, a bad character or
- * literal, an unterminated comment or string, a preprocessor line), after
- * which the parser's error recovery may see different tokens the two
- * ways.  Returns 1 when they are
- * the same, 0 when they differ (why says where, in the first tree's
- * terms), -1 when memory ran out. */
+/* Parses `len` bytes at `data` three times, in new contexts that differ
+ * only in the scanner's fast lane (on in the first, off in the second)
+ * and in keeping the tree (not in the third, fast lane on), all with
+ * `max_errors` (0: no limit).  The third must give the first's status and
+ * diagnostics and no module, on any input; the first two the same status,
+ * tree and diagnostics.  `name` labels the input, as for ptx_parse_buffer.
+ * *recovered (when not NULL) says whether either of the first two parses
+ * reported an error of the scanner or the grammar (a syntax error, a bad
+ * character or literal, an unterminated comment or string, a
+ * preprocessor line), after which the parser's error recovery may see
+ * different tokens the two ways; it is false when the third parse is the
+ * one that differs.  Returns 1 when they agree, 0 when they differ (why
+ * says where, in the first tree's terms, after "without the tree: " when
+ * the third differs), -1 when memory ran out. */
 int ptx_parse_both_ways(const char *name, const char *data, size_t len, unsigned max_errors,
                         bool *recovered, char *why, size_t whylen);
 

@@ -556,6 +556,9 @@ static int run_file(const settings *s, const char *file, filter *flt, ptx_diag_d
     }
     ptx_context_set_max_errors(ctx, s->max_errors);
     ptx_context_set_fast_lane(ctx, !s->given[O_NO_FAST_LANE]);
+    /* a check prints diagnostics only: each function's tree goes once
+     * checked, and memory stays near the file's size */
+    ptx_context_set_keep_tree(ctx, s->mode != CHECK);
     if (s->target)
         (void)ptx_context_set_target(ctx, s->target);   /* checked by parse_options */
     const ptx_module *m = NULL;

@@ -82,6 +82,15 @@ void ptx_context_set_validation(ptx_context *ctx, bool validate);
  * large modules.  Set before parsing. */
 void ptx_context_set_fast_lane(ptx_context *ctx, bool on);
 
+/* Whether a parse keeps the module's tree (the default) or only checks it.
+ * With `keep` false each function is checked as soon as it has been read
+ * and its body is then let go, so that memory stays near the input's size
+ * plus the largest function's tree instead of growing with the module:
+ * the diagnostics are the same, but the parse gives no module (*out and
+ * ptx_context_module() are NULL).  For a check such as the CLI's run
+ * without an output option.  Set before parsing. */
+void ptx_context_set_keep_tree(ptx_context *ctx, bool keep);
+
 /* Parses `len` bytes at `data` as one PTX module.  `name` labels the input in
  * diagnostics (may be NULL: "<input>").  The bytes are copied: the caller may
  * free `data` afterwards.  A context parses once; a second call returns

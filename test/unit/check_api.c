@@ -7,6 +7,7 @@
 #include "check_suites.h"
 #include "internal.h"
 #include "ptx/ptx.h"
+#include "tree_equal.h"
 
 #define HDR TEST_HDR
 
@@ -248,6 +249,106 @@ START_TEST(stats_json_escapes_pragma_strings)
 }
 END_TEST
 
+/* Parses text keeping the tree or not; the context is the caller's. */
+static ptx_context *parse_keeping(const char *text, bool keep, ptx_status *st, const ptx_module **m)
+{
+    ptx_context *ctx = ptx_context_new();
+    ptx_context_set_keep_tree(ctx, keep);
+    *st = ptx_parse_buffer(ctx, "t.ptx", text, strlen(text), m);
+    return ctx;
+}
+
+START_TEST(check_without_tree_lets_bodies_go)
+{
+    /* 300 kernels of the same size: kept, the tree grows with them; let
+     * go, the bodies reuse one block and the rest is the kernels' heads */
+    char *text = big_module(300);
+    ptx_status st[2];
+    const ptx_module *m[2];
+    ptx_context *keep = parse_keeping(text, true, &st[0], &m[0]);
+    ptx_context *go = parse_keeping(text, false, &st[1], &m[1]);
+    ck_assert_int_eq(st[0], PTX_OK);
+    ck_assert_int_eq(st[1], PTX_OK);
+    ck_assert_ptr_nonnull(m[0]);
+    ck_assert_ptr_null(m[1]);
+    ck_assert_ptr_null(ptx_context_module(go));
+    ck_assert(!go->bodies_kept);
+    /* one kernel's body is a few hundred bytes: the body arena never
+     * needs more than its first block */
+    ck_assert_uint_le(go->body.total, 64 * 1024);
+    ck_assert_uint_eq(keep->body.total, 0);
+    ck_assert_msg(go->arena.total * 2 < keep->arena.total, "arena %zu bytes without the tree, %zu with it",
+                  go->arena.total, keep->arena.total);
+    ptx_context_free(keep);
+    ptx_context_free(go);
+    free(text);
+}
+END_TEST
+
+START_TEST(check_without_tree_same_diagnostics)
+{
+    /* what later items ask of earlier ones, once those bodies are gone:
+     * a call's parameters, a global, a second definition of f, and
+     * errors inside bodies */
+    static const char *const texts[] = {
+        HDR ".func (.reg .b32 r) f(.reg .b32 a)\n{\n\tmov.b32 r, a;\n\tret;\n}\n"
+        ".global .u32 g;\n"
+        ".visible .entry k()\n{\n\t.reg .b32 %r<3>;\n\tld.global.u32 %r1, [g];\n"
+        "\tcall (%r2), f, (%r1);\n\tcall (%r2), f, (%r1, %r1);\n\tbra $L_none;\n\tret;\n}\n"
+        ".func (.reg .b32 r) f(.reg .b32 a)\n{\n\tret;\n}\n"
+        ".visible .entry k2()\n{\n\t.reg .f32 %f<2>;\n\tld.global.u32 %f1, [g];\n\tret;\n}\n",
+        /* a syntax error in the first body: what follows is kept */
+        HDR ".visible .entry a()\n{\n\tmov.u32 %r1 %r2;\n\tret;\n}\n.global .u32 h;\n"
+        ".visible .entry b()\n{\n\t.reg .b32 %r<2>;\n\tld.global.u32 %r1, [h];\n\tadd.u32 %r1, %q, 1;\n\tret;\n}\n",
+        /* a syntax error that leaves the function: recovery at module scope */
+        HDR ".visible .entry a()\n{\n\t.reg .b32 %r<2>;\n\t} } ;\n.global .u32 h;\n"
+        ".visible .entry b()\n{\n\t.reg .b32 %r<2>;\n\tld.global.u32 %r1, [h];\n\tret;\n}\n",
+    };
+    for (size_t i = 0; i < sizeof texts / sizeof *texts; i++) {
+        ptx_status st[2];
+        const ptx_module *m[2];
+        ptx_context *keep = parse_keeping(texts[i], true, &st[0], &m[0]);
+        ptx_context *go = parse_keeping(texts[i], false, &st[1], &m[1]);
+        char why[512] = "";
+        ck_assert_int_eq(st[0], PTX_ERR_INPUT);
+        ck_assert_int_eq(st[1], st[0]);
+        ck_assert_msg(ptx_diags_equal(keep, go, why, sizeof why), "text %zu: %s", i, why);
+        /* after a syntax error no body is let go */
+        ck_assert(go->bodies_kept == (i > 0));
+        ptx_context_free(keep);
+        ptx_context_free(go);
+    }
+}
+END_TEST
+
+/* The semantic pass checks each function as soon as it is read: with
+ * more errors than the limit, those reported are the first in the file,
+ * whichever part of the parse finds them (the pass's error in k1 comes
+ * before the syntax errors of k2). */
+START_TEST(error_limit_keeps_the_first_errors)
+{
+    static const char text[] = HDR
+        ".visible .entry k1()\n{\n\t.reg .b32 %r<2>;\n\tmov.b32 %r1, %nowhere;\n\tret;\n}\n"
+        ".visible .entry k2()\n{\n\t.reg .b32 %r<2>;\n\tmov.b32 %r1 %r1;\n\tmov.b32 %r1 %r1;\n"
+        "\tmov.b32 %r1 %r1;\n\tret;\n}\n";
+    for (int keep = 0; keep < 2; keep++) {
+        ptx_context *ctx = ptx_context_new();
+        ptx_context_set_max_errors(ctx, 2);
+        ptx_context_set_keep_tree(ctx, keep);
+        const ptx_module *m;
+        ck_assert_int_eq(ptx_parse_buffer(ctx, "t.ptx", text, strlen(text), &m), PTX_ERR_INPUT);
+        ck_assert_uint_eq(ptx_diag_count(ctx), 3);
+        const ptx_diag *d0 = ptx_diag_get(ctx, 0), *d1 = ptx_diag_get(ctx, 1), *d2 = ptx_diag_get(ctx, 2);
+        ck_assert_int_eq(d0->code, PTX_DIAG_SYMBOL);
+        ck_assert_uint_eq(ptx_context_position(ctx, d0->span.off).line, 7);
+        ck_assert_int_eq(d1->code, PTX_DIAG_SYNTAX);
+        ck_assert_uint_eq(ptx_context_position(ctx, d1->span.off).line, 13);
+        ck_assert_int_eq(d2->severity, PTX_SEV_NOTE);
+        ptx_context_free(ctx);
+    }
+}
+END_TEST
+
 Suite *api_suite(void)
 {
     Suite *s = suite_create("api");
@@ -260,6 +361,9 @@ Suite *api_suite(void)
     tcase_add_test(tc, json_and_stats_share_words);
     tcase_add_test(tc, stats_without_functions);
     tcase_add_test(tc, stats_json_escapes_pragma_strings);
+    tcase_add_test(tc, check_without_tree_lets_bodies_go);
+    tcase_add_test(tc, check_without_tree_same_diagnostics);
+    tcase_add_test(tc, error_limit_keeps_the_first_errors);
     suite_add_tcase(s, tc);
     return s;
 }
