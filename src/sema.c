@@ -513,16 +513,17 @@ static sym *clash(sema *S, const sym *s)
             if (r->name == s->name)
                 return r;
         }
-        /* .reg %r1 then .reg %r<4>: a name of the scope in the range */
+        /* .reg %r1 then .reg %r<4>: a name of the scope in the range.
+         * Its text first, so that the entries of the others (a kernel's
+         * parameters, most) are not read */
         size_t from = S->nmarks ? S->marks[S->nmarks - 1] : 0;
+        uint32_t plen = s->name->len;
         for (size_t i = from; i < S->nundo; i++) {
             sym *o = S->undo[i];
-            if (o->range)
+            if (o->range || o->name->len <= plen || !same_prefix(o->name->text, s->name->text, plen))
                 continue;
             const name_entry *c = entry_of(S, o->name);
-            uint32_t digits = number_digits(c);
-            if (digits && number_of(c) < s->range && o->name->len - digits == s->name->len &&
-                !memcmp(o->name->text, s->name->text, s->name->len))
+            if (number_digits(c) == o->name->len - plen && number_of(c) < s->range)
                 return o;
         }
         return NULL;
