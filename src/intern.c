@@ -189,9 +189,12 @@ SLOW const ptx_name *add_name(ptx_context *ctx, ptx_intern_table *t, size_t i, c
                               size_t len, uint32_t h)
 {
     ptx_interner *in = &ctx->names;
+    if (in->count >= UINT32_MAX)        /* no id left for it */
+        longjmp(ctx->oom, 1);
     ptx_name *n = ptx_arena_alloc(&in->text, sizeof *n + len + 1);
     n->len = (uint32_t)len;
     n->hash = h;
+    n->id = (uint32_t)in->count;
     memcpy(n->text, s, len);
     n->text[len] = '\0';
     t->slots[i] = (ptx_intern_slot){ h, (uint32_t)len, n };

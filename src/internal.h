@@ -99,7 +99,7 @@ typedef struct ptx_interner {
     ptx_intern_table regs, others;
     ptx_intern_recent *recent;  /* names, direct-mapped; malloc'd with the
                                    first table, and the splits' after them */
-    size_t count;
+    size_t count;             /* the names interned: the next one's id */
     ptx_arena text;           /* the names, together and apart from the tree */
     ptx_split **splits;       /* dotted names already cut into words */
     size_t split_mask, nsplits;

@@ -21,6 +21,12 @@
 
 /* ---- symbols ------------------------------------------------------------ */
 
+#if defined(__GNUC__)
+#define NOINLINE __attribute__((noinline))
+#else
+#define NOINLINE
+#endif
+
 /* What a register holds or an operand wants, as far as ptxas compares
  * them: kind u s b f, 'x' (.f16x2), 'p' (.pred), 'B' (a type that lives
  * in .bN registers only: .bf16, .tf32, .f32x2...), 'o' (opaque), 0
@@ -50,30 +56,37 @@ struct sym {
     tclass cls;                 /* S_REG, S_VAR: decl_class of the type */
 };
 
-typedef struct slot {
-    const ptx_name *key;
-    sym *top;                   /* NULL once its scope is left */
-} slot;
-
-/* What the pass knows of a name it has looked up: lookup's last answer,
- * and where the name's number starts (%r12 is a name of %r<13>), worked
- * out once per name: a function's first use of %r12 then neither splits
- * the name again nor, unless %r12 was ever declared on its own, searches
- * the table of single names.  The answer changes only when a symbol of
- * that name comes or goes, which stales this entry alone (epoch 0), or a
- * range does, which stales them all (the pass's epoch moves on): the
- * blocks of a function, which declare .param names, leave the answers
- * for its registers standing.  An open table keyed by the interned name;
- * it grows with the names used. */
+/* What the pass knows of a name: the innermost symbol of that name in
+ * scope (a range's names aside), lookup's last answer, and the number at
+ * the name's end (%r12 is a name of %r<13>), worked out once per name:
+ * a function's first use of %r12 then does not split the name again.
+ * The answer changes only when a symbol of that name comes or goes,
+ * which stales this entry alone (epoch 0), or a range does, which stales
+ * them all (the pass's epoch moves on): the blocks of a function, which
+ * declare .param names, leave the answers for its registers standing.
+ *
+ * The entries are an array indexed by the name's id (ptx/ast.h), in the
+ * order the context interned the names: no hash, no probe, no key to
+ * compare, and a function's registers and labels, interned as it was
+ * read, sit together.  A name of another context (a node inserted from
+ * one) whose id is taken has its entry in an open table by pointer
+ * (foreign_entry).  40 bytes: what lookup reads first (name, s, epoch)
+ * comes first. */
 typedef struct name_entry {
-    const ptx_name *name;       /* NULL: an empty slot */
-    sym *s;
+    const ptx_name *name;       /* whose entry; NULL: not yet anyone's */
+    sym *s;                     /* lookup's answer, while epoch is the pass's */
     uint32_t epoch;
-    uint32_t plen;              /* the prefix before the number; 0: none */
-    uint64_t num;
+    uint32_t number;            /* NUMBER_* below: the number at the end */
+    sym *top;                   /* the innermost single symbol (shadow: the
+                                   one it hides); NULL: none in scope */
     const ptx_name *prefix;     /* the prefix as interned, once a range had it */
-    bool single;                /* declared as a single name at some time */
 } name_entry;
+
+/* name_entry.number: the count of the name's final digits (0: it has no
+ * number) in the top four bits, their value in the low 28, NUMBER_MAX
+ * when it is NUMBER_MAX or more (number_of then reads the name again) */
+enum { NUMBER_SHIFT = 28 };
+#define NUMBER_MAX ((1u << NUMBER_SHIFT) - 1)
 
 /* record_fit's last move from an unvalidated set of modifiers to a
  * validated one, direct-mapped by the unvalidated set's address */
@@ -99,10 +112,12 @@ typedef struct sema {
     uint32_t scope;             /* 0: module */
     uint32_t epoch;             /* changes when a range comes or goes; from 1, so
                                    that an entry of epoch 0 is stale */
-    slot *slots;
-    size_t mask, nslots;
-    name_entry *names;          /* lookup's table (name_entry) */
-    size_t names_mask, nnames;
+    name_entry *names;          /* the entry of each name, by id */
+    size_t nnames, capnames;    /* zeroed entries (ids below nnames), room */
+    name_entry *foreign;        /* entries of names whose id another name
+                                   holds, by pointer (open table) */
+    size_t foreign_mask, nforeign;
+    bool singles;               /* a single name has been declared */
     const ptx_node **open;      /* the functions and blocks the walk is in */
     size_t nopen, capopen;
     unsigned target;            /* the sm number of the first .target (0: none) */
@@ -133,14 +148,6 @@ static void *grow(sema *S, void *p, size_t *cap, size_t n, size_t size)
     return q;
 }
 
-static slot *slot_of(const sema *S, const ptx_name *name)
-{
-    size_t i = name->hash & S->mask;
-    while (S->slots[i].key && S->slots[i].key != name)
-        i = (i + 1) & S->mask;
-    return &S->slots[i];
-}
-
 /* An open table (linear probing) of twice the entries of `old`, or of
  * `first` when there is none, with old's entries put back in their order
  * where home says each goes (false: an empty entry); *mask is the
@@ -168,25 +175,9 @@ static inline void *table_double(sema *S, void *old, size_t *mask, size_t first,
     return t;
 }
 
-static bool slot_home(const void *entry, size_t *hash)
-{
-    const slot *sl = entry;
-    if (!sl->key)
-        return false;
-    *hash = sl->key->hash;
-    return true;
-}
-
-static void table_grow(sema *S)
-{
-    if (S->slots && (S->nslots + 1) * 2 <= S->mask + 1)
-        return;
-    S->slots = table_double(S, S->slots, &S->mask, 256, sizeof *S->slots, slot_home);
-}
-
 /* The number at the end of `name` (%r12: 12, prefix length 2); false
  * when there is none. */
-static bool split_number(const ptx_name *name, uint32_t *plen, uint64_t *num)
+static bool split_number(const ptx_name *name, uint32_t *plen, uint32_t *num)
 {
     uint32_t d = 0;
     while (d < name->len && name->text[name->len - 1 - d] >= '0' &&
@@ -195,11 +186,37 @@ static bool split_number(const ptx_name *name, uint32_t *plen, uint64_t *num)
     if (!d || d == name->len || d > 9)     /* %q01 is a name of %q<10> too (ptxas) */
         return false;
     *plen = name->len - d;
-    uint64_t v = 0;
+    uint32_t v = 0;
     for (uint32_t i = *plen; i < name->len; i++)
-        v = v * 10 + (uint64_t)(name->text[i] - '0');
+        v = v * 10 + (uint32_t)(name->text[i] - '0');
     *num = v;
     return true;
+}
+
+/* name_entry.number of `name` */
+static uint32_t number_code(const ptx_name *name)
+{
+    uint32_t plen, num;
+    if (!split_number(name, &plen, &num))
+        return 0;
+    return (name->len - plen) << NUMBER_SHIFT | (num < NUMBER_MAX ? num : NUMBER_MAX);
+}
+
+/* The count of the final digits of c's name; 0 when it has no number. */
+static inline uint32_t number_digits(const name_entry *c)
+{
+    return c->number >> NUMBER_SHIFT;
+}
+
+/* The number at the end of c's name, which has one. */
+static inline uint32_t number_of(const name_entry *c)
+{
+    uint32_t v = c->number & NUMBER_MAX;
+    if (v == NUMBER_MAX) {
+        uint32_t plen;
+        split_number(c->name, &plen, &v);
+    }
+    return v;
 }
 
 static bool name_home(const void *entry, size_t *hash)
@@ -211,47 +228,80 @@ static bool name_home(const void *entry, size_t *hash)
     return true;
 }
 
-/* The table of names starts with room for every name the module
- * interned, at most three quarters full, so that it need not double: at
- * its doubling it held the old table and the new at once, which made the
- * pass's share of a large check's peak memory. */
-static void names_grow(sema *S)
+/* A fresh entry for `name` in `c`. */
+static name_entry *entry_init(name_entry *c, const ptx_name *name)
 {
-    size_t first = 1024;
-    if (S->ctx)
-        while (first / 4 * 3 < S->ctx->names.count + 1)
-            first *= 2;
-    S->names = table_double(S, S->names, &S->names_mask, first, sizeof *S->names, name_home);
+    c->name = name;
+    c->number = number_code(name);
+    return c;
 }
 
-/* A new entry for `name`, which the table lacks. */
-static name_entry *name_add(sema *S, const ptx_name *name)
+/* The entry of a name whose id is another's: a node from another
+ * context, whose names are numbered apart. */
+static name_entry *foreign_entry(sema *S, const ptx_name *name)
 {
-    if ((S->nnames + 1) * 4 > (S->names_mask + 1) * 3)
-        names_grow(S);
-    size_t i = name->hash & S->names_mask;
-    while (S->names[i].name)
-        i = (i + 1) & S->names_mask;
-    name_entry *c = &S->names[i];
-    S->nnames++;
-    c->name = name;
-    if (!split_number(name, &c->plen, &c->num))
-        c->plen = 0;
-    return c;
+    if (!S->foreign || (S->nforeign + 1) * 2 > S->foreign_mask + 1)
+        S->foreign = table_double(S, S->foreign, &S->foreign_mask, 64, sizeof *S->foreign,
+                                  name_home);
+    size_t i = name->hash & S->foreign_mask;
+    while (S->foreign[i].name && S->foreign[i].name != name)
+        i = (i + 1) & S->foreign_mask;
+    name_entry *c = &S->foreign[i];
+    if (c->name)
+        return c;
+    S->nforeign++;
+    return entry_init(c, name);
+}
+
+/* Makes the entries of ids up to `id` usable (zeroed), and with a
+ * context those of every name it has interned so far: a pass over a
+ * whole module makes its table once, of the size it needs.  The room
+ * at least doubles when it grows, so that names interned while the pass
+ * runs cost no copy each; room past what is zeroed is never touched. */
+static void names_reach(sema *S, size_t id)
+{
+    size_t want = id + 1;
+    if (S->ctx && S->ctx->names.count > want)
+        want = S->ctx->names.count;
+    if (want > S->capnames) {
+        size_t cap = S->capnames ? 2 * S->capnames : 256;
+        if (cap < want)
+            cap = want;
+        name_entry *t = realloc(S->names, cap * sizeof *t);
+        if (!t)
+            longjmp(*S->oom, 1);
+        S->names = t;
+        S->capnames = cap;
+    }
+    memset(S->names + S->nnames, 0, (want - S->nnames) * sizeof *S->names);
+    S->nnames = want;
+}
+
+/* Room for every name the context has interned so far. */
+static void names_grow(sema *S)
+{
+    if (S->ctx && S->ctx->names.count)
+        names_reach(S, S->ctx->names.count - 1);
+}
+
+/* entry_of's way when the entry of name's id is not name's */
+static name_entry *entry_new(sema *S, const ptx_name *name)
+{
+    if (name->id >= S->nnames)
+        names_reach(S, name->id);
+    name_entry *c = &S->names[name->id];
+    return c->name ? foreign_entry(S, name) : entry_init(c, name);
 }
 
 /* The entry of `name`, made on first need. */
 static inline name_entry *entry_of(sema *S, const ptx_name *name)
 {
-    size_t i = name->hash & S->names_mask;
-    for (;;) {
-        name_entry *c = &S->names[i];
+    if (name->id < S->nnames) {
+        name_entry *c = &S->names[name->id];
         if (c->name == name)
             return c;
-        if (!c->name)
-            return name_add(S, name);
-        i = (i + 1) & S->names_mask;
     }
+    return entry_new(S, name);
 }
 
 static sym *new_sym(sema *S, uint8_t kind, const ptx_name *name, ptx_span span,
@@ -286,16 +336,10 @@ static void push_sym(sema *S, sym *s)
         return;
     }
     name_entry *c = entry_of(S, s->name);
-    c->single = true;
     c->epoch = 0;
-    table_grow(S);
-    slot *sl = slot_of(S, s->name);
-    if (!sl->key) {
-        sl->key = s->name;
-        S->nslots++;
-    }
-    s->shadow = sl->top;
-    sl->top = s;
+    s->shadow = c->top;
+    c->top = s;
+    S->singles = true;
 }
 
 static void open_scope(sema *S)
@@ -315,8 +359,9 @@ static void close_scope(sema *S)
             S->nranges--;
             ranges = true;
         } else {
-            slot_of(S, s->name)->top = s->shadow;
-            entry_of(S, s->name)->epoch = 0;
+            name_entry *c = entry_of(S, s->name);
+            c->top = s->shadow;
+            c->epoch = 0;
         }
         s->shadow = S->free_syms;
         S->free_syms = s;
@@ -335,20 +380,22 @@ static bool same_prefix(const char *a, const char *b, uint32_t n)
 }
 
 /* The range of the innermost scope that declares c's name, whose number
- * c->num starts after c->plen bytes (%r5 of %r<10>).  The prefix of a
- * range (%r) is an interned name: once one range has matched c's name by
- * its bytes, c keeps the pointer, and later ranges are matched by it. */
-static sym *range_at(const sema *S, name_entry *c)
+ * `num` starts after its prefix (%r5 of %r<10>).  The prefix of a range
+ * (%r) is an interned name: once one range has matched c's name by its
+ * bytes, c keeps the pointer, and later ranges are matched by it. */
+static inline sym *range_find(const sema *S, name_entry *c, uint32_t num)
 {
     for (size_t i = S->nranges; i-- > 0;) {
         sym *r = S->ranges[i];
         /* an inner %t<2> hides %t0 and %t1 of an outer %t<4>, not %t3 */
-        if (c->num >= r->range)
+        if (num >= r->range)
             continue;
         if (r->name == c->prefix)
             return r;
-        if (!c->prefix && r->name->len == c->plen &&
-            same_prefix(r->name->text, c->name->text, c->plen)) {
+        if (c->prefix)
+            continue;
+        uint32_t plen = c->name->len - number_digits(c);
+        if (r->name->len == plen && same_prefix(r->name->text, c->name->text, plen)) {
             c->prefix = r->name;
             return r;
         }
@@ -356,24 +403,31 @@ static sym *range_at(const sema *S, name_entry *c)
     return NULL;
 }
 
-static sym *range_of(sema *S, const ptx_name *name)
+/* range_at for a name whose number the entry could not keep: out of
+ * line, so that range_at calls nothing and saves no registers */
+static NOINLINE sym *range_at_whole(const sema *S, name_entry *c)
 {
-    if (!S->nranges)
-        return NULL;
-    name_entry *c = entry_of(S, name);
-    return c->plen ? range_at(S, c) : NULL;
+    return range_find(S, c, number_of(c));
 }
 
-/* lookup's answer when its entry's is stale */
+static sym *range_at(const sema *S, name_entry *c)
+{
+    uint32_t num = c->number & NUMBER_MAX;
+    return num == NUMBER_MAX ? range_at_whole(S, c) : range_find(S, c, num);
+}
+
+/* The range c's name is a name of, if any */
+static sym *range_of(const sema *S, name_entry *c)
+{
+    return S->nranges && number_digits(c) ? range_at(S, c) : NULL;
+}
+
+/* lookup's answer when its entry's is stale: the innermost of the
+ * single symbol and the range */
 static sym *resolve(sema *S, name_entry *c)
 {
-    const ptx_name *name = c->name;
-    sym *s = NULL;
-    if (c->single) {
-        slot *sl = slot_of(S, name);
-        s = sl->key ? sl->top : NULL;
-    }
-    sym *r = c->plen && S->nranges ? range_at(S, c) : NULL;
+    sym *s = c->top;
+    sym *r = range_of(S, c);
     if (r && (!s || r->scope > s->scope))
         s = r;
     c->epoch = S->epoch;
@@ -459,31 +513,26 @@ static sym *clash(sema *S, const sym *s)
             if (r->name == s->name)
                 return r;
         }
-        /* .reg %r1 then .reg %r<4>: a name of the scope in the range */
+        /* .reg %r1 then .reg %r<4>: a name of the scope in the range.
+         * Its text first, so that the entries of the others (a kernel's
+         * parameters, most) are not read */
         size_t from = S->nmarks ? S->marks[S->nmarks - 1] : 0;
+        uint32_t plen = s->name->len;
         for (size_t i = from; i < S->nundo; i++) {
             sym *o = S->undo[i];
-            if (o->range)
+            if (o->range || o->name->len <= plen || !same_prefix(o->name->text, s->name->text, plen))
                 continue;
             const name_entry *c = entry_of(S, o->name);
-            if (c->plen && c->num < s->range && c->plen == s->name->len &&
-                !memcmp(o->name->text, s->name->text, c->plen))
+            if (number_digits(c) == o->name->len - plen && number_of(c) < s->range)
                 return o;
         }
         return NULL;
     }
-    sym *old = NULL;
-    if (S->slots) {
-        slot *sl = slot_of(S, s->name);
-        if (sl->key && sl->top && sl->top->scope == S->scope)
-            old = sl->top;
-    }
-    if (!old) {
-        sym *r = range_of(S, s->name);
-        if (r && r->scope == S->scope)
-            old = r;
-    }
-    return old;
+    name_entry *c = entry_of(S, s->name);
+    if (c->top && c->top->scope == S->scope)
+        return c->top;
+    sym *r = range_of(S, c);
+    return r && r->scope == S->scope ? r : NULL;
 }
 
 static void declare(sema *S, sym *s)
@@ -939,16 +988,19 @@ static void unknown_symbol(sema *S, const ptx_expr *e)
     else {
         /* "did you mean": the names in scope now (not the numbered ones of
          * a %r<N> range), by edit distance; a bounded number of times, as
-         * each asks the whole table; a name of fewer than four characters
+         * each offers every name in scope; a name of fewer than four characters
          * is too close to too many to guess */
         char hint[PTX_SUGGEST_TEXT] = "";
         ptx_suggest sg;
         ptx_suggest_init(&sg, t, n->len);
-        if (S->slots && n->len >= 4 && S->suggested < 64) {
+        if (S->singles && n->len >= 4 && S->suggested < 64) {
             S->suggested++;
-            for (size_t i = 0; i <= S->mask; i++)
-                if (S->slots[i].key && S->slots[i].top)
-                    ptx_suggest_offer(&sg, S->slots[i].key->text, S->slots[i].key->len);
+            /* the single names in scope are those of the symbols of the
+             * open scopes (a hidden one names what hides it), offered in
+             * the order they were declared */
+            for (size_t i = 0; i < S->nundo; i++)
+                if (!S->undo[i]->range)
+                    ptx_suggest_offer(&sg, S->undo[i]->name->text, S->undo[i]->name->len);
             ptx_suggest_text(&sg, hint, sizeof hint);
         }
         ptx_diag_add_fix(S->ctx, PTX_SEV_ERROR, PTX_DIAG_SYMBOL, ptx_expr_span(e), hint[0] ? ptx_suggest_fix(&sg) : NULL,
@@ -1997,7 +2049,7 @@ static void sema_free(sema *S)
 {
     free(S->names);
     free(S->open);
-    free(S->slots);
+    free(S->foreign);
     free(S->ranges);
     free(S->undo);
     free(S->marks);

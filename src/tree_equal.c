@@ -6,7 +6,8 @@
  * the build here until its comparison is written and the size updated.
  * A field put into padding does not grow the struct; the holes are named
  * next to the assertions.  ptx_name's hash is not compared: it follows
- * from the text.
+ * from the text; nor its id, the order in which its context interned
+ * it, which two parses need not share.
  *
  * The path to the node being compared is kept as a stack of frames and
  * put into words only when a difference is found. */

@@ -47,10 +47,15 @@ typedef struct ptx_span {
 #define PTX_NO_OFFSET UINT32_MAX
 
 /* An interned name: identifier, dot-word, string contents.  `text` is
- * NUL-terminated; `len` excludes the NUL. */
+ * NUL-terminated; `len` excludes the NUL.  `id` numbers the names of one
+ * context densely, 0, 1, 2... in the order it interned them (roughly
+ * source order): every id is below the count of names the context has
+ * interned, so an array indexed by id is a side table of names with no
+ * hashing.  Names of two contexts may share an id. */
 typedef struct ptx_name {
     uint32_t len;
     uint32_t hash;
+    uint32_t id;
     PTX_EXTENSION char text[];
 } ptx_name;
 

@@ -376,6 +376,49 @@ START_TEST(intern_rehash)
 }
 END_TEST
 
+/* Ids number a context's names 0, 1, 2... in the order they were first
+ * interned, across both tables, through their growth and through the
+ * words of dotted names; the same name keeps its id, a lookup that finds
+ * nothing takes none, and another context numbers from 0 again. */
+START_TEST(intern_ids_dense)
+{
+    enum { N = 5000 };
+    ptx_context *ctx = ptx_context_new();
+    const ptx_name **names = malloc(N * sizeof *names);
+    ck_assert_ptr_nonnull(names);
+    char buf[32];
+    for (int pass = 0; pass < 2; pass++)
+        for (int i = 0; i < N; i++) {
+            /* %r0, lbl1, %r2, lbl3... */
+            int len = snprintf(buf, sizeof buf, "%s%d", i % 2 ? "lbl" : "%r", i);
+            const ptx_name *n = ptx_intern(ctx, buf, (size_t)len);
+            ck_assert_uint_eq(n->id, (uint32_t)i);
+            if (pass == 0)
+                names[i] = n;
+            else
+                ck_assert_ptr_eq(n, names[i]);
+        }
+    ck_assert_uint_eq(ctx->names.count, N);
+    ck_assert_ptr_null(ptx_intern_find(ctx, "nowhere", 7));
+    /* ld.shared.u32: the whole, then its new words (.shared, .u32);
+     * "ld" was interned first */
+    const ptx_name *ld = ptx_intern(ctx, "ld", 2);
+    ck_assert_uint_eq(ld->id, N);
+    const ptx_split *sp = ptx_intern_split(ctx, "ld.shared.u32", 13);
+    ck_assert_uint_eq(sp->whole->id, N + 1);
+    ck_assert_ptr_eq(sp->words[0], ld);
+    ck_assert_uint_eq(sp->words[1]->id, N + 2);
+    ck_assert_uint_eq(sp->words[2]->id, N + 3);
+    ck_assert_uint_eq(ctx->names.count, N + 4);
+    ck_assert_uint_eq(ptx_intern(ctx, "%r2", 3)->id, 2);
+    ptx_context *other = ptx_context_new();
+    ck_assert_uint_eq(ptx_intern(other, "lbl3", 4)->id, 0);
+    ptx_context_free(other);
+    free(names);
+    ptx_context_free(ctx);
+}
+END_TEST
+
 Suite *arena_suite(void)
 {
     Suite *s = suite_create("arena");
@@ -397,6 +440,7 @@ Suite *arena_suite(void)
     tcase_add_test(tc, intern_one_byte_apart);
     tcase_add_test(tc, intern_split_one_byte_apart);
     tcase_add_test(tc, intern_rehash);
+    tcase_add_test(tc, intern_ids_dense);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -424,6 +424,81 @@ START_TEST(resolve_names_unknown_and_stop)
 }
 END_TEST
 
+/* A range's declaration clashes with the single names of its scope that
+ * are its names, numbers past 2^28 (which the pass's table of names
+ * keeps apart) compared whole.  (cases.tsv has the lookups of such
+ * names; ptxas takes minutes over these declarations.) */
+START_TEST(sema_range_clash_past_2_28)
+{
+    static const char *const bodies[] = {
+        ".reg .u32 %w268435457; .reg .u32 %w<268435457>;",   /* not one of its names */
+        ".reg .u32 %w268435456; .reg .u32 %w<268435457>;",   /* its last name */
+    };
+    for (int i = 0; i < 2; i++) {
+        char src[256];
+        snprintf(src, sizeof src, TEST_HDR ".visible .entry k()\n{\n%s\nret;\n}\n", bodies[i]);
+        ptx_context *ctx = ptx_context_new();
+        ptx_status st = ptx_parse_buffer(ctx, "t.ptx", src, strlen(src), NULL);
+        if (i == 0) {
+            ck_assert_int_eq(st, PTX_OK);
+            ck_assert_uint_eq(ptx_diag_count(ctx), 0);
+        } else {
+            ck_assert_int_eq(st, PTX_ERR_INPUT);
+            ck_assert_str_eq(ptx_diag_get(ctx, 0)->message,
+                             "redefinition of register '%w<268435457>'");
+        }
+        ptx_context_free(ctx);
+    }
+}
+END_TEST
+
+/* The item of m named `name` (a function) */
+static ptx_node *item_named(const ptx_module *m, const char *name)
+{
+    for (ptx_node *n = m->first; n; n = n->next)
+        if (n->kind == PTX_NODE_FUNC && !strcmp(((const ptx_func *)n)->name->text, name))
+            return n;
+    ck_abort_msg("no function %s", name);
+    return NULL;
+}
+
+/* A kernel moved from another context keeps its own names, whose ids
+ * (numbered in that context) are those of other names here, or past any
+ * this context has: each name still stands for its own declaration, in
+ * the pass and in ptx_resolve_names. */
+START_TEST(names_of_two_contexts)
+{
+    static const char a_src[] = TEST_HDR ".visible .entry ka()\n{\n"
+                                ".reg .b32 %r<4>;\nmov.b32 %r1, 1;\nret;\n}\n";
+    static const char b_src[] = TEST_HDR ".visible .entry kb()\n{\n"
+                                ".reg .b64 %q<4>;\nmov.b64 %q1, 2;\n"
+                                ".reg .b64 %more;\nmov.b64 %more, %q1;\nEND: ret;\n}\n";
+    ptx_context *a = ptx_context_new(), *b = ptx_context_new();
+    const ptx_module *ma = NULL, *mb = NULL;
+    ck_assert_int_eq(ptx_parse_buffer(a, "a.ptx", a_src, strlen(a_src), &ma), PTX_OK);
+    ck_assert_int_eq(ptx_parse_buffer(b, "b.ptx", b_src, strlen(b_src), &mb), PTX_OK);
+    ptx_node *ka = item_named(ma, "ka"), *kb = item_named(mb, "kb");
+    /* the two texts intern alike: the kernels' names share an id */
+    ck_assert_uint_eq(((const ptx_func *)ka)->name->id, ((const ptx_func *)kb)->name->id);
+    ck_assert_int_eq(ptx_module_remove(b, kb), PTX_OK);
+    ck_assert_int_eq(ptx_module_insert_after(a, ka, kb), PTX_OK);
+    ck_assert_int_eq(ptx_validate(a), PTX_OK);
+    ck_assert_uint_eq(ptx_diag_count(a), 0);
+    seen s = { 0 };
+    ck_assert_int_eq(ptx_resolve_names(ma, note_name, &s), PTX_OK);
+    static const char *const names[] = { "%r1", "%q1", "%more", "%q1" };
+    static const ptx_type types[] = { PTX_TYPE_B32, PTX_TYPE_B64, PTX_TYPE_B64, PTX_TYPE_B64 };
+    ck_assert_uint_eq(s.n, 4);
+    for (unsigned i = 0; i < s.n; i++) {
+        ck_assert_str_eq(s.names[i], names[i]);
+        ck_assert_int_eq(s.syms[i].kind, PTX_SYM_REGISTER);
+        ck_assert_int_eq(s.syms[i].type, types[i]);
+    }
+    ptx_context_free(a);
+    ptx_context_free(b);
+}
+END_TEST
+
 START_TEST(find_function_and_variable)
 {
     static const char src[] = TEST_HDR
@@ -457,10 +532,12 @@ Suite *sema_suite(void)
     tcase_add_test(tc, sema_statements_alike_judged_each);
     tcase_add_test(tc, sema_off_without_validation);
     tcase_add_test(tc, legacy_module_scope_local_warns);
+    tcase_add_test(tc, sema_range_clash_past_2_28);
     suite_add_tcase(s, tc);
     tc = tcase_create("api");
     tcase_add_test(tc, resolve_names_kinds);
     tcase_add_test(tc, resolve_names_unknown_and_stop);
+    tcase_add_test(tc, names_of_two_contexts);
     tcase_add_test(tc, find_function_and_variable);
     suite_add_tcase(s, tc);
     return s;
