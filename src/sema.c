@@ -82,6 +82,10 @@ typedef struct name_entry {
     const ptx_name *prefix;     /* the prefix as interned, once a range had it */
 } name_entry;
 
+#if UINTPTR_MAX == UINT64_MAX
+_Static_assert(sizeof(name_entry) == 40, "name_entry is 40 bytes on LP64 (see above)");
+#endif
+
 /* name_entry.number: the count of the name's final digits (0: it has no
  * number) in the top four bits, their value in the low 28, NUMBER_MAX
  * when it is NUMBER_MAX or more (number_of then reads the name again) */
@@ -592,9 +596,12 @@ static void declare_params(sema *S, ptx_decl *const *ds, uint32_t n)
 static void declare_func(sema *S, const ptx_func *f)
 {
     sym *s = new_sym(S, S_FUNC, f->name, f->base.span, &f->base);
-    /* point at the name, not the whole function */
+    /* point at the name, not the whole function (when the range is in
+     * this context's source: a function moved from another context has
+     * a range in that one's) */
     const char *src = S->src;
-    if (f->base.span.off != PTX_NO_OFFSET && src) {
+    if (f->base.span.off != PTX_NO_OFFSET && src &&
+        (size_t)f->base.span.off + f->base.span.len <= S->ctx->srclen) {
         const char *p = src + f->base.span.off, *end = p + f->base.span.len;
         while (p + f->name->len <= end) {
             const char *q = memchr(p, f->name->text[0], (size_t)(end - p));
