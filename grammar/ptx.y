@@ -98,7 +98,8 @@ static void ptx_yyerror(PTX_YYLTYPE *loc, ptx_parser_state *pp, const char *msg)
 %token <tok> F32BITS "0f constant" F64BITS "0d constant" STRING "string" DWARF "@@DWARF line"
 %token <tok> SINK "'_'" DOTTED "dotted name" DATARUN "section data"
 /* built by the fast lane as it takes them: their nodes, linked by `next` */
-%token <node> SIMPLE "instruction" LOCLINE "'.loc' line" LABEL "label" STMTS "statements"
+%token <node> SIMPLE "instruction" LOCLINE "'.loc' line" LABEL "label"
+%token <list> STMTS "statements"
 %token <tok> TYPE "type" SPACE "state space" LINK "linkage directive" VEC "vector size"
 %token <tok> FDIR "function directive"
 %token <tok> VERSION "'.version'" TARGET "'.target'" ADDRESS_SIZE "'.address_size'"
@@ -179,7 +180,7 @@ item
     | error ';'                         { $$ = NULL; if (ptx_b_recover(CTX)) YYABORT; }
     | error SIMPLE                      { $$ = NULL; if (ptx_b_recover(CTX)) YYABORT; }
     | error STMTS                       { bool synced;
-                                          $$ = ptx_after_error($2, false, &synced);
+                                          $$ = ptx_after_error($2.first, false, &synced);
                                           if (!synced) YYERROR;
                                           if (ptx_b_recover(CTX)) YYABORT; }
     | error '}'                         { $$ = NULL; if (ptx_b_recover(CTX)) YYABORT; }
@@ -340,7 +341,7 @@ stmts
     : %empty                            { $$.first = $$.last = NULL; STATEMENT_NEXT(); }
     | stmts stmt                        { $$ = ptx_b_append($1, $2); STATEMENT_NEXT(); }
     | stmts SIMPLE                      { $$ = ptx_b_append($1, $2); yyerrok; STATEMENT_NEXT(); }
-    | stmts STMTS                       { $$ = ptx_b_append($1, $2); yyerrok; STATEMENT_NEXT(); }
+    | stmts STMTS                       { $$ = ptx_b_append_run($1, $2); yyerrok; STATEMENT_NEXT(); }
     | stmts LABEL                       { $$ = ptx_b_append($1, $2); yyerrok; STATEMENT_NEXT(); }
     | stmts LOCLINE                     { $$ = ptx_b_append($1, $2); yyerrok; STATEMENT_NEXT(); }
     ;
@@ -361,7 +362,7 @@ stmt
     | error SIMPLE                      { if (ptx_b_recover(CTX)) YYABORT;
                                           $$ = ptx_b_kept_before_error(CTX, @1.off); }
     | error STMTS                       { bool synced;
-                                          ptx_node *kept = ptx_after_error($2, true, &synced);
+                                          ptx_node *kept = ptx_after_error($2.first, true, &synced);
                                           if (!synced) YYERROR;
                                           if (ptx_b_recover(CTX)) YYABORT;
                                           if (kept) yyerrok;

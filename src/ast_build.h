@@ -173,6 +173,17 @@ static inline ptx_nlist ptx_b_append(ptx_nlist list, ptx_node *n)
     return list;
 }
 
+/* A run of nodes whose last is known (a STMTS token's): no walk to it. */
+static inline ptx_nlist ptx_b_append_run(ptx_nlist list, ptx_nlist run)
+{
+    if (list.last)
+        list.last->next = run.first;
+    else
+        list.first = run.first;
+    list.last = run.last;
+    return list;
+}
+
 static inline ptx_nlist ptx_b_none(void)
 {
     ptx_nlist none = { NULL, NULL };

@@ -595,7 +595,8 @@ static ptx_fast_kind take_statement(ptx_context *ctx, const char *p, size_t *n, 
  * all), built and linked after it.  A label does not start a run: in a
  * section, labels stand between data lines.  Returns the end of the
  * last. */
-static const char *take_stmts(ptx_context *ctx, const char *p, size_t n, ptx_node *first)
+static const char *take_stmts(ptx_context *ctx, const char *p, size_t n, ptx_node *first,
+                              ptx_node **out_last)
 {
     const char *end = p + n;
     ptx_node *last = first;
@@ -609,6 +610,7 @@ static const char *take_stmts(ptx_context *ctx, const char *p, size_t n, ptx_nod
         last = node;
         end = q + m;
     }
+    *out_last = last;
     return end;
 }
 
@@ -640,25 +642,25 @@ bool ptx_fast_may_take(const char *held, bool at_statement)
 }
 
 ptx_fast_kind ptx_fast_take(ptx_context *ctx, const char *p, bool at_statement, ptx_span *span,
-                           ptx_node **built)
+                           ptx_nlist *built)
 {
     p = skip_layout(p);
     size_t n = 0;
     ptx_fast_kind kind = PTX_FAST_NONE;
-    *built = NULL;
+    built->first = built->last = NULL;
     if (!p)
         return PTX_FAST_NONE;
     /* a data run starts with ".b8 " and the like, which none of the
      * statements does */
-    if (at_statement && (kind = take_statement(ctx, p, &n, built)) != PTX_FAST_NONE)
-        ;
+    if (at_statement && (kind = take_statement(ctx, p, &n, &built->first)) != PTX_FAST_NONE)
+        built->last = built->first;
     else if (*p == '.' && (n = ptx_data_run_length(ctx, p)) != 0)
         kind = PTX_FAST_DATA;
     else
         return PTX_FAST_NONE;
     if (kind == PTX_FAST_INSTR || kind == PTX_FAST_LOC) {
-        const char *end = take_stmts(ctx, p, n, *built);
-        if ((*built)->next) {
+        const char *end = take_stmts(ctx, p, n, built->first, &built->last);
+        if (built->first->next) {
             n = (size_t)(end - p);
             kind = PTX_FAST_STMTS;
         }

@@ -57,9 +57,10 @@ typedef enum ptx_fast_kind {
  * span in *span; PTX_FAST_NONE to leave the text to the scanner's rules.
  * Statements are taken only `at_statement`; a data run anywhere.  A
  * statement or run of them is built as it is taken: its nodes, linked by
- * `next`, in *built (for a data run NULL: ptx_b_data_run builds it). */
+ * `next`, from built->first to built->last (for a data run NULL:
+ * ptx_b_data_run builds it). */
 ptx_fast_kind ptx_fast_take(ptx_context *ctx, const char *p, bool at_statement, ptx_span *span,
-                           ptx_node **built);
+                           ptx_nlist *built);
 
 /* Whether ptx_fast_take may take something after `held`, where Flex
  * holds the byte (a NUL stands there) and the text after it is intact:
