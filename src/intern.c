@@ -105,11 +105,6 @@ INLINE bool same_bytes(const char *a, const char *b, size_t len)
 static void rehash(ptx_context *ctx, ptx_intern_table *t)
 {
     size_t cap = t->slots ? (t->mask + 1) * 2 : 1024;
-    if (!t->slots && ctx->srclen >= 4u << 20) {
-        size_t want = t == &ctx->names.regs ? 12288 : ctx->srclen / 384;
-        while (cap / 4 * 3 < want)
-            cap *= 2;
-    }
     ptx_intern_slot *slots = calloc(cap, sizeof *slots);
     if (!slots)
         longjmp(ctx->oom, 1);
@@ -181,8 +176,6 @@ SLOW void grow_table(ptx_context *ctx, ptx_intern_table *t)
     if (!in->regs.slots && !in->others.slots) {
         ptx_arena_init(&in->text);
         in->text.oom = &ctx->oom;
-        if (ctx->srclen >= 4u << 20)
-            in->text.next_size = 2u << 20;
         in->recent = calloc(((size_t)1 << RECENT_BITS) + ((size_t)1 << SPLIT_BITS),
                             sizeof *in->recent);
         if (!in->recent)
