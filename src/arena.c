@@ -59,6 +59,14 @@ void *ptx_big_alloc(size_t bytes, size_t *mapped)
     return malloc(bytes);
 }
 
+void *ptx_big_zalloc(size_t bytes, size_t *mapped)
+{
+    void *p = ptx_big_alloc(bytes, mapped);
+    if (p && !*mapped)
+        memset(p, 0, bytes);
+    return p;
+}
+
 void ptx_big_free(void *p, size_t mapped)
 {
 #if defined(MADV_HUGEPAGE) && defined(MAP_ANONYMOUS)
@@ -96,6 +104,12 @@ void ptx_arena_release(ptx_arena *a)
     a->head = NULL;
     a->cur = a->end = NULL;
     a->total = 0;
+}
+
+void ptx_arena_size_for(ptx_arena *a, size_t srclen)
+{
+    if (srclen >= 2 * (size_t)HUGE_PAGE && a->next_size < HUGE_PAGE)
+        a->next_size = HUGE_PAGE;
 }
 
 /* Keeps the newest block, the largest of the ordinary ones: the next

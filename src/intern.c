@@ -104,8 +104,8 @@ INLINE bool same_bytes(const char *a, const char *b, size_t len)
 
 static void rehash(ptx_context *ctx, ptx_intern_table *t)
 {
-    size_t cap = t->slots ? (t->mask + 1) * 2 : 1024;
-    ptx_intern_slot *slots = calloc(cap, sizeof *slots);
+    size_t cap = t->slots ? (t->mask + 1) * 2 : 1024, mapped;
+    ptx_intern_slot *slots = ptx_big_zalloc(cap * sizeof *slots, &mapped);
     if (!slots)
         longjmp(ctx->oom, 1);
     for (size_t i = 0; t->slots && i <= t->mask; i++) {
@@ -116,8 +116,9 @@ static void rehash(ptx_context *ctx, ptx_intern_table *t)
             j = (j + 1) & (cap - 1);
         slots[j] = t->slots[i];
     }
-    free(t->slots);
+    ptx_big_free(t->slots, t->mapped);
     t->slots = slots;
+    t->mapped = mapped;
     t->mask = cap - 1;
     t->limit = cap / 4 * 3;
 }
@@ -176,6 +177,7 @@ SLOW void grow_table(ptx_context *ctx, ptx_intern_table *t)
     if (!in->regs.slots && !in->others.slots) {
         ptx_arena_init(&in->text);
         in->text.oom = &ctx->oom;
+        ptx_arena_size_for(&in->text, ctx->srclen);
         in->recent = calloc(((size_t)1 << RECENT_BITS) + ((size_t)1 << SPLIT_BITS),
                             sizeof *in->recent);
         if (!in->recent)
@@ -345,10 +347,10 @@ void ptx_interner_release(ptx_interner *in)
     in->split_mask = in->nsplits = 0;
     if (in->regs.slots || in->others.slots)
         ptx_arena_release(&in->text);
-    free(in->regs.slots);
-    free(in->others.slots);
+    ptx_big_free(in->regs.slots, in->regs.mapped);
+    ptx_big_free(in->others.slots, in->others.mapped);
     free(in->recent);
     in->recent = NULL;
-    in->regs = in->others = (ptx_intern_table){ NULL, 0, 0, 0 };
+    in->regs = in->others = (ptx_intern_table){ NULL, 0, 0, 0, 0 };
     in->count = 0;
 }

@@ -24,6 +24,10 @@ typedef struct ptx_arena {
 
 void ptx_arena_init(ptx_arena *a);
 void ptx_arena_release(ptx_arena *a);
+/* An arena that a parse of `srclen` bytes will fill with megabytes
+ * starts with a block of 2 MB, mapped with huge pages: one page fault for
+ * what the first blocks of 64 KB to 1 MB took 500 for. */
+void ptx_arena_size_for(ptx_arena *a, size_t srclen);
 /* Lets go of everything allocated from `a` at once, keeping its newest
  * block for what comes next.  Built with AddressSanitizer, it keeps none
  * but gives every block back, so that a use of what was let go is
@@ -62,6 +66,9 @@ char *ptx_arena_strndup(ptx_arena *a, const char *s, size_t n);
  * 0).  NULL when out of memory.  ptx_big_free takes both back. */
 void *ptx_big_alloc(size_t bytes, size_t *mapped);
 void ptx_big_free(void *p, size_t mapped);
+/* The same, zeroed (a fresh mapping is: the pages are zeroed as they are
+ * first touched, 2 MB at a time): for tables that grow large. */
+void *ptx_big_zalloc(size_t bytes, size_t *mapped);
 
 /* ---- interning (intern.c) ------------------------------------------- */
 
@@ -78,6 +85,7 @@ typedef struct ptx_intern_slot {
 /* Open addressing with linear probing; doubles at 3/4 full. */
 typedef struct ptx_intern_table {
     ptx_intern_slot *slots;
+    size_t mapped;            /* slots' ptx_big_zalloc mapping, or 0 */
     size_t mask;              /* slots - 1 */
     size_t count;
     size_t limit;             /* the count at which it doubles (0: no slots) */

@@ -209,6 +209,43 @@ START_TEST(reset_keeps_newest_block)
 }
 END_TEST
 
+/* A parse of 4 MB and more starts its arenas with a 2 MB block; a smaller
+ * one keeps the 64 KB start, and a larger next block stays larger. */
+START_TEST(arena_sized_for_large_inputs)
+{
+    ptx_arena a;
+    ptx_arena_init(&a);
+    size_t first = a.next_size;
+    ptx_arena_size_for(&a, 4u * 1024 * 1024 - 1);
+    ck_assert_uint_eq(a.next_size, first);
+    ptx_arena_size_for(&a, 4u * 1024 * 1024);
+    ck_assert_uint_eq(a.next_size, 2u * 1024 * 1024);
+    a.next_size = 8u * 1024 * 1024;
+    ptx_arena_size_for(&a, 100u * 1024 * 1024);
+    ck_assert_uint_eq(a.next_size, 8u * 1024 * 1024);
+    ptx_arena_release(&a);
+}
+END_TEST
+
+/* ptx_big_zalloc's memory is zeroed, mapped or not. */
+START_TEST(big_zalloc_zeroes)
+{
+    static const size_t sizes[] = { 1, 4096, 2u * 1024 * 1024 - 1, 2u * 1024 * 1024, 5u * 1024 * 1024 + 3 };
+    for (size_t k = 0; k < sizeof sizes / sizeof *sizes; k++) {
+        size_t mapped;
+        unsigned char *p = ptx_big_zalloc(sizes[k], &mapped);
+        ck_assert_ptr_nonnull(p);
+        size_t nonzero = 0;
+        for (size_t i = 0; i < sizes[k]; i += 997)
+            nonzero += p[i] != 0;
+        nonzero += p[sizes[k] - 1] != 0;
+        ck_assert_uint_eq(nonzero, 0);
+        memset(p, 0xAB, sizes[k]);
+        ptx_big_free(p, mapped);
+    }
+}
+END_TEST
+
 /* Regression (fixed): the rounding of the request size to a multiple of 8 overflows for
  * sizes within 7 of SIZE_MAX: ptx_arena_alloc(a, SIZE_MAX - 3) rounds to 0,
  * then to 8, and hands out an 8-byte block as if it had the size asked
@@ -431,6 +468,8 @@ Suite *arena_suite(void)
     tcase_add_test(tc, zalloc_and_strndup);
     tcase_add_test(tc, release_and_reuse);
     tcase_add_test(tc, reset_keeps_newest_block);
+    tcase_add_test(tc, arena_sized_for_large_inputs);
+    tcase_add_test(tc, big_zalloc_zeroes);
     tcase_add_test(tc, alloc_size_overflow);
     suite_add_tcase(s, tc);
 
