@@ -133,6 +133,7 @@ typedef struct sema {
     fit_memo *fit_memo;         /* FIT_MEMO_SIZE entries */
     struct shape *shapes;       /* check_instr's table (shape) */
     size_t shapes_mask, nshapes;
+    struct answer *answers;     /* check_instr's memo (answer): ANSWERS */
     /* ptx_resolve_names: no checks, no diagnostics; each name to fn */
     ptx_name_fn visit;
     void *visit_user;
@@ -1602,7 +1603,8 @@ static inline bool register_fits(const ictx *I, const ptx_isa_operand *op, const
         return true;
     if ((op->accept & PTX_ACC_LABEL) && !(op->accept & (PTX_ACC_NAME | PTX_ACC_PRED)))
         return false;
-    if ((op->accept & PTX_ACC_VEC) && op->vec == PTX_VEC_FROM_MOD)
+    /* a scalar where the modifiers ask for a vector (.v2, .v4) */
+    if ((op->accept & PTX_ACC_VEC) && op->vec == PTX_VEC_FROM_MOD && vector_modifier(I->in) > 1)
         return false;
     if (!op->tkind)
         return true;
@@ -1633,6 +1635,28 @@ enum { SIG_OPS = 12, SIG_INT = 31 };
 /* an integer constant, among the register types of shape.asked */
 #define SHAPE_INT (1u << 31)
 _Static_assert(PTX_TYPE_COUNT < 31, "a register type is a bit of shape.asked");
+
+/* What check_instr found of an instruction written alike to one it
+ * accepted before, keyed by the modifiers as written (shared: internal.h,
+ * one list for each spelling, so of one count) and each operand's part
+ * (answer_part, never 0, so that the parts tell the operands' count):
+ * all the validator's verdict depends on but the module's version and
+ * target, the same for all the answers (answer_of), and all that
+ * check_operands looks at to tell whether an operand goes no further.  The answer: the form, the
+ * family, the validated modifiers record_fit moved the instruction to,
+ * the shape, and which operands check_operand is to see.  Direct-mapped:
+ * an answer pushed out is found again the long way. */
+enum { ANSWER_OPS = 8, ANSWERS = 1024 };
+
+typedef struct answer {
+    const ptx_mod *mods;        /* NULL: an empty slot */
+    uint64_t ops[2];            /* the operands' parts, 16 bits each, then 0 */
+    uint8_t family;
+    uint8_t check;              /* operand i goes to check_operand: bit i */
+    const ptx_isa_form *form;
+    ptx_mod *validated;
+    struct shape *sh;
+} answer;
 
 static size_t shape_hash(const ptx_mod *mods, const ptx_isa_form *form)
 {
@@ -1686,6 +1710,9 @@ static bool shape_home(const void *entry, size_t *hash)
 static void shapes_grow(sema *S)
 {
     S->shapes = table_double(S, S->shapes, &S->shapes_mask, 256, sizeof *S->shapes, shape_home);
+    /* the answers point at shapes */
+    if (S->answers)
+        memset(S->answers, 0, ANSWERS * sizeof *S->answers);
 }
 
 /* The shape of `in`, whose modifiers are shared with the instructions
@@ -1742,13 +1769,14 @@ static inline bool slot_fits(shape *sh, const ptx_instr *in, unsigned i,
 
 /* The operands of `in` (sy: their symbols, sig: their signature, as
  * check_instr found them): the operands the matched form has, then any it
- * lacks; a register or constant that fits goes no further. */
-static void check_operands(sema *S, shape *sh, const ptx_instr *in, const ptx_isa_form *form,
-                           const sym *const *sy, uint64_t sig)
+ * lacks; a register or constant that fits goes no further.  Returns
+ * which of the first ANSWER_OPS went to check_operand (bit i). */
+static unsigned check_operands(sema *S, shape *sh, const ptx_instr *in, const ptx_isa_form *form,
+                               const sym *const *sy, uint64_t sig)
 {
     const unsigned nops = in->nops;
     const ptx_expr *const ops = in->ops;
-    bool all_fit = true;
+    unsigned checked = 0;
     unsigned nform = form ? (form->nops < nops ? form->nops : nops) : 0;
     for (unsigned i = 0; i < nops; i++) {
         const ptx_isa_operand *op = i < nform ? &form->ops[i] : NULL;
@@ -1764,50 +1792,147 @@ static void check_operands(sema *S, shape *sh, const ptx_instr *in, const ptx_is
         }
         sh->I.in = in;
         check_operand(S, &sh->I, &ops[i], op);
-        all_fit = false;
+        checked |= i < ANSWER_OPS ? 1u << i : 0;
+        sig = 0;
     }
-    if (all_fit)
+    if (sig)
         sh->sig = sig;
+    return checked;
 }
 
-static void check_instr(sema *S, ptx_instr *in)
+/* An operand's part of an answer's key (answer), 0 for an operand that
+ * has none: a scalar register (s), 1 + its type; a vector register,
+ * ANSWER_VREG and its type; another symbol (a variable, a label, a
+ * function), ANSWER_SYM and its kind; an address that cannot be an
+ * image's, ANSWER_ADDR; a vector {...} of up to 15 names without a
+ * selector, sinks and literals, ANSWER_VEC, which of those kinds it
+ * holds and its size; an integer literal below 0x8000, ANSWER_INT and
+ * its value; one from 0 to 255 negated, ANSWER_NEG and its value.  That
+ * holds what the validator reads of the operand (isa_check.c, the key of
+ * instructions written alike: the kind, the register class, which a
+ * register's type gives and which is PTX_RC_UNKNOWN for another symbol,
+ * an address and a vector; whether a name is WARP_SZ, never in a key;
+ * a vector's size and the kinds of its elements; a literal's value) and
+ * what check_operands does (a scalar register's type; a label). */
+enum {
+    ANSWER_VREG = 0x20, ANSWER_SYM = 0x40, ANSWER_ADDR = 0x80, ANSWER_VEC = 0x100,
+    ANSWER_NEG = 0x200, ANSWER_INT = 0x8000
+};
+_Static_assert((int)PTX_TYPE_COUNT < (int)ANSWER_VREG, "a register's part is 1 + its type");
+
+static inline bool is_warp_sz_name(const ptx_name *n)
 {
-    /* each operand's register class for the tables (name_class) and, for
-     * one that is a name with no selector, its symbol: looked up once */
+    return n->len == 7 && ptx_name_is(n, "WARP_SZ");
+}
+
+/* The element kinds of a vector in its part (ANSWER_VEC); 0 for another */
+static unsigned vec_item(const ptx_expr *e)
+{
+    switch ((ptx_expr_kind)e->kind) {
+    case PTX_EXPR_SYM:
+        return ptx_expr_sel(e) || is_warp_sz_name(ptx_expr_name(e)) ? 0 : 1;
+    case PTX_EXPR_SINK:
+        return 2;
+    case PTX_EXPR_INT: case PTX_EXPR_FLOAT: case PTX_EXPR_F32: case PTX_EXPR_F64:
+        return 4;
+    default:
+        return 0;
+    }
+}
+
+/* The part of operand e, not a name without a selector (answer_part) */
+static unsigned answer_part_other(const ptx_expr *e)
+{
+    switch ((ptx_expr_kind)e->kind) {
+    case PTX_EXPR_INT:
+        return !(e->flags & PTX_EXPR_BOXED) && e->u.i < ANSWER_INT ? ANSWER_INT | (unsigned)e->u.i : 0;
+    case PTX_EXPR_ADDR:
+        return ptx_expr_count(e) == 2 && ptx_expr_a(e)->kind == PTX_EXPR_SYM ? 0 : ANSWER_ADDR;
+    case PTX_EXPR_UNARY: {
+        const ptx_expr *a = ptx_expr_a(e);
+        return e->op == PTX_OP_NEG && a->kind == PTX_EXPR_INT && !(a->flags & PTX_EXPR_BOXED) &&
+               a->u.i <= 0xFF ? ANSWER_NEG | (unsigned)a->u.i : 0;
+    }
+    case PTX_EXPR_VEC: {
+        unsigned n = ptx_expr_count(e), kinds = 0;
+        if (n > 15)
+            return 0;
+        for (unsigned i = 0; i < n; i++) {
+            unsigned k = vec_item(ptx_expr_item(e, i));
+            if (!k)
+                return 0;
+            kinds |= k;
+        }
+        return ANSWER_VEC | kinds << 4 | n;
+    }
+    default:
+        return 0;
+    }
+}
+
+/* The part of operand e, whose symbol is s (a name without a selector
+ * that names one), or NULL */
+static inline unsigned answer_part(const ptx_expr *e, const sym *s)
+{
+    if (e->kind != PTX_EXPR_SYM)
+        return answer_part_other(e);
+    if (!s || is_warp_sz_name(ptx_expr_name(e)))
+        return 0;
+    if (s->kind != S_REG)
+        return ANSWER_SYM | s->kind;
+    return s->vec ? ANSWER_VREG | s->type : 1u + s->type;
+}
+
+/* The slot of the answer for modifiers mods and operands' parts ops (a
+ * key of check_instr's).  The module's version and target, which the
+ * key leaves out, are those of all the answers: the module's header
+ * comes before its items, and the tables are set up for one module
+ * (sema_setup). */
+static inline answer *answer_of(sema *S, const ptx_mod *mods, const uint64_t *ops)
+{
+    uint64_t h = ((uint64_t)(uintptr_t)mods ^ ops[0] ^ (ops[1] * 0xbf58476d1ce4e5b9ULL)) *
+                 0x9e3779b97f4a7c15ULL;
+    return &S->answers[(h >> 40) & (ANSWERS - 1)];
+}
+
+/* What check_instr checks first of an instruction of shape sh: the
+ * shape's own error, the guard. */
+static void check_first(sema *S, const shape *sh, const ptx_instr *in)
+{
+    if (sh->cvta32)
+        error(S, PTX_DIAG_TYPE, in->base.span,
+              "'cvta' with .u32 makes a 32-bit address, which ptxas 13 no longer compiles (write .u64)");
+    check_guard(S, in);
+}
+
+/* check_instr for an instruction with no answer: the validator, the
+ * shape, the operands; the answer remembered when there is one to key
+ * (key) and the validator accepted.  sy: the operands' symbols. */
+static void check_afresh(sema *S, ptx_instr *in, const sym *const *sy, const uint64_t *key)
+{
     const unsigned nops = in->nops;
     const ptx_expr *const ops = in->ops;
+    /* each operand's register class for the tables (name_class); and the
+     * operands' signature: when every one is a scalar register or an
+     * integer constant, a 1 then 5 bits each (its type, or SIG_INT); 0
+     * once one is neither */
     uint8_t rc_small[64];
-    const sym *sy_small[64];
-    uint8_t *rc = rc_small;
-    const sym **sy = sy_small;
-    if (nops > 64) {
-        rc = ptx_arena_alloc(&S->ctx->arena, nops);
-        sy = ptx_arena_alloc(&S->ctx->arena, nops * sizeof *sy);
-    }
-    /* and the operands' signature: when every one is a scalar register
-     * or an integer constant, a 1 then 5 bits each (its type, or
-     * SIG_INT); 0 once one is neither */
+    uint8_t *rc = nops > 64 ? ptx_arena_alloc(&S->ctx->arena, nops) : rc_small;
     uint64_t sig = nops <= SIG_OPS;
     for (unsigned i = 0; i < nops; i++) {
-        const ptx_expr *e = &ops[i];
-        sy[i] = NULL;
-        if (e->kind == PTX_EXPR_SYM && !ptx_expr_sel(e)) {
-            const sym *s = lookup(S, ptx_expr_name(e));
-            if (s) {
-                sy[i] = s;
-                if (s->kind == S_REG) {
-                    rc[i] = s->type == PTX_TYPE_PRED ? PTX_RC_PRED : PTX_RC_OTHER;
-                    sig = sig && !s->vec ? sig << 5 | s->type : 0;
-                } else {
-                    rc[i] = PTX_RC_UNKNOWN;
-                    sig = 0;
-                }
-                continue;
-            }
+        const sym *s = sy[i];
+        if (!s) {
+            sig = sig && ops[i].kind == PTX_EXPR_INT ? sig << 5 | SIG_INT : 0;
+            rc[i] = name_class(S, &ops[i]);
+        } else if (s->kind == S_REG) {
+            sig = sig && !s->vec ? sig << 5 | s->type : 0;
+            rc[i] = s->type == PTX_TYPE_PRED ? PTX_RC_PRED : PTX_RC_OTHER;
+        } else {
+            sig = 0;
+            rc[i] = PTX_RC_UNKNOWN;
         }
-        sig = sig && e->kind == PTX_EXPR_INT ? sig << 5 | SIG_INT : 0;
-        rc[i] = name_class(S, e);
     }
+    ptx_mod *written = in->mods;
     ptx_isa_fit fit;
     const ptx_isa_form *form = ptx_isa_check(S->ctx, S->m, in, rc, &fit);
     if (form)
@@ -1820,19 +1945,64 @@ static void check_instr(sema *S, ptx_instr *in)
         sh = shape_of(S, in, form);
     else
         shape_fill(S, sh, in, form);
-    if (sh->cvta32)
-        error(S, PTX_DIAG_TYPE, in->base.span,
-              "'cvta' with .u32 makes a 32-bit address, which ptxas 13 no longer compiles (write .u64)");
-    check_guard(S, in);
+    check_first(S, sh, in);
     /* operands of the signature that went no further last time go no
      * further again: what slot_fits answers depends on the shape and
      * the types alone */
+    unsigned checked = 0;
     if (!sig || sig != sh->sig)
-        check_operands(S, sh, in, form, sy, sig);
+        checked = check_operands(S, sh, in, form, sy, sig);
     if (sh->call) {
         sh->I.in = in;
         check_call(S, &sh->I);
     }
+    /* (shape_of may have moved the shapes and emptied the answers: the
+     * slot is found now) */
+    if (key && form)
+        *answer_of(S, written, key) = (answer){ written, { key[0], key[1] }, in->family,
+                                                (uint8_t)checked, form, in->mods, sh };
+}
+
+static void check_instr(sema *S, ptx_instr *in)
+{
+    /* each operand's symbol, for one that is a name with no selector:
+     * looked up once; and the operands' parts of the answer's key, when
+     * the instruction has one (keyed) */
+    const unsigned nops = in->nops;
+    const ptx_expr *const ops = in->ops;
+    const sym *sy_small[64];
+    const sym **sy = sy_small;
+    if (nops > 64)
+        sy = ptx_arena_alloc(&S->ctx->arena, nops * sizeof *sy);
+    bool keyed = nops <= ANSWER_OPS && (in->flags & PTX_INSTR_SHARED_MODS) && !S->ctx->no_sema;
+    union { uint64_t w[2]; uint16_t part[ANSWER_OPS]; } key = { { 0, 0 } };
+    for (unsigned i = 0; i < nops; i++) {
+        const ptx_expr *e = &ops[i];
+        const sym *s = e->kind == PTX_EXPR_SYM && !ptx_expr_sel(e) ? lookup(S, ptx_expr_name(e)) : NULL;
+        sy[i] = s;
+        if (keyed) {
+            unsigned part = answer_part(e, s);
+            key.part[i] = (uint16_t)part;
+            keyed = part != 0;
+        }
+    }
+    const answer *a = keyed ? answer_of(S, in->mods, key.w) : NULL;
+    if (!a || a->mods != in->mods || a->ops[0] != key.w[0] || a->ops[1] != key.w[1]) {
+        check_afresh(S, in, sy, keyed ? key.w : NULL);
+        return;
+    }
+    /* as check_afresh would find and do */
+    in->family = a->family;
+    in->mods = a->validated;
+    shape *sh = a->sh;
+    check_first(S, sh, in);
+    sh->I.in = in;
+    const ptx_isa_form *form = a->form;
+    for (unsigned i = 0, c = a->check; c; i++, c >>= 1)
+        if (c & 1)
+            check_operand(S, &sh->I, &ops[i], i < form->nops ? &form->ops[i] : NULL);
+    if (sh->call)
+        check_call(S, &sh->I);
 }
 
 /* Names in .branchtargets (labels) and .calltargets (functions). */
@@ -2064,6 +2234,7 @@ static void sema_free(sema *S)
     free(S->mod_known);
     free(S->fit_memo);
     free(S->shapes);
+    free(S->answers);
     ptx_arena_release(&S->arena);
 }
 
@@ -2082,7 +2253,8 @@ static void sema_setup(sema *S, ptx_module *m, jmp_buf *oom)
     S->mod_classes = calloc(PTX_MOD_COUNT, sizeof *S->mod_classes);
     S->mod_known = calloc(PTX_MOD_COUNT, 1);
     S->fit_memo = calloc(FIT_MEMO_SIZE, sizeof *S->fit_memo);
-    if (!S->mod_classes || !S->mod_known || !S->fit_memo)
+    S->answers = calloc(ANSWERS, sizeof *S->answers);
+    if (!S->mod_classes || !S->mod_known || !S->fit_memo || !S->answers)
         longjmp(*oom, 1);
 }
 

@@ -300,6 +300,71 @@ START_TEST(sema_statements_alike_judged_each)
 }
 END_TEST
 
+/* check_instr remembers what it found of an instruction it accepted
+ * (answer, sema.c) for the instructions written alike.  Each pair below
+ * is such an instruction, accepted, then one that differs from it in
+ * one part of the answer's key only, rejected; each is written again
+ * after, so that the accepted one is answered from the memo: the
+ * rejected one still draws its error each time.  Then what is checked
+ * on every instruction, answered or not: a guard, an address, and the
+ * register named WARP_SZ (32 where a constant goes), which no key holds. */
+START_TEST(sema_answers_key_every_part)
+{
+    static const char src[] = TEST_HDR
+        ".global .u32 g;\n"
+        ".visible .entry k()\n{\n"
+        ".reg .b32 r<9>; .reg .b64 rd<9>; .reg .pred p<3>; .reg .v2 .b32 vr<3>;\n"   /* 7 */
+        ".reg .b32 WARP_SZ;\n"
+        "add.s32 r1, r2, r3; add.s32 r1, r2, rd3; add.s32 r1, r2, r3; add.s32 r1, r2, rd3;\n"
+        "add.s32 r1, r2, r3; add.s64 r1, r2, r3; add.s32 r1, r2, r3; add.s64 r1, r2, r3;\n"
+        "add.s32 r1, r2, r3; add.s32 r1, r2; add.s32 r1, r2, r3; add.s32 r1, r2;\n"   /* 11 */
+        "setp.eq.s32 p1, r1, r2; setp.eq.s32 r3, r1, r2; setp.eq.s32 p1, r1, r2; "
+        "setp.eq.s32 r3, r1, r2;\n"
+        "st.global.v2.u32 [rd1], vr1; st.global.v2.u32 [rd1], r1; "
+        "st.global.v2.u32 [rd1], vr1; st.global.v2.u32 [rd1], r1;\n"
+        "mov.u64 rd1, g; mov.u64 rd1, L1; mov.u64 rd1, g; mov.u64 rd1, L1;\n"
+        "st.global.v4.u32 [rd1], {r1, r2, r3, r4}; st.global.v4.u32 [rd1], {r1, r2, r3}; "
+        "st.global.v4.u32 [rd1], {r1, r2, r3, r4}; st.global.v4.u32 [rd1], {r1, r2, r3};\n"
+        "st.global.v4.u32 [rd1], {r1, r2, r3, r4}; st.global.v4.u32 [rd1], {r1, r2, r3, _}; "
+        "st.global.v4.u32 [rd1], {r1, r2, r3, r4}; st.global.v4.u32 [rd1], {r1, r2, r3, _};\n"
+        "bar.sync 0; bar.sync 16; bar.sync 0; bar.sync 16;\n"                      /* 17 */
+        "bar.sync -0; bar.sync -1; bar.sync -0; bar.sync -1;\n"
+        "add.s32 r1, r2, 1; add.s32 r1, r2, 0f3F800000; add.s32 r1, r2, 1; "
+        "add.s32 r1, r2, 0f3F800000;\n"
+        "@p1 add.s32 r1, r2, r3; @r1 add.s32 r1, r2, r3; @p1 add.s32 r1, r2, r3;\n"  /* 20 */
+        "ld.global.u32 r1, [rd1]; ld.global.u32 r1, [r2]; ld.global.u32 r1, [rd1];\n"
+        "bar.sync r1; bar.sync WARP_SZ; bar.sync r1;\n"
+        "L1: ret;\n}\n";
+    /* the errors, in order: line, column */
+    static const unsigned want[][2] = {
+        { 9, 37 }, { 9, 78 },                                          /* a type */
+        { 10, 29 }, { 10, 33 }, { 10, 37 }, { 10, 69 }, { 10, 73 }, { 10, 77 },
+        { 11, 21 }, { 11, 57 },                                        /* operands */
+        { 12, 37 }, { 12, 85 },                                        /* a class */
+        { 13, 54 }, { 13, 111 },                                       /* a vector */
+        { 14, 30 }, { 14, 63 },                                        /* a label */
+        { 15, 67 }, { 15, 147 },                                       /* a size */
+        { 16, 80 }, { 16, 163 },                                       /* a sink */
+        { 17, 22 }, { 17, 47 },                                        /* values */
+        { 18, 23 }, { 18, 49 },
+        { 19, 36 }, { 19, 83 },                                        /* a kind */
+        { 20, 26 }, { 21, 45 }, { 22, 23 },
+    };
+    enum { N = sizeof want / sizeof want[0] };
+    ptx_context *ctx = ptx_context_new();
+    ptx_context_set_max_errors(ctx, 0);
+    ck_assert_int_eq(ptx_parse_buffer(ctx, "t.ptx", src, strlen(src), NULL), PTX_ERR_INPUT);
+    ck_assert_uint_eq(ptx_diag_count(ctx), N);
+    for (unsigned i = 0; i < N; i++) {
+        const ptx_diag *d = ptx_diag_get(ctx, i);
+        ck_assert_int_eq(d->severity, PTX_SEV_ERROR);
+        ck_assert_uint_eq(ptx_context_position(ctx, d->span.off).line, want[i][0]);
+        ck_assert_uint_eq(ptx_context_position(ctx, d->span.off).col, want[i][1]);
+    }
+    ptx_context_free(ctx);
+}
+END_TEST
+
 /* Module-scope .local and .reg before PTX ISA 3.0: accepted with a
  * warning, as ptxas gives one ("... disabling ABI") and exits 0. */
 START_TEST(legacy_module_scope_local_warns)
@@ -530,6 +595,7 @@ Suite *sema_suite(void)
     tcase_add_loop_test(tc, sema_group, 0, NGROUPS);
     tcase_add_test(tc, sema_redefinition_note);
     tcase_add_test(tc, sema_statements_alike_judged_each);
+    tcase_add_test(tc, sema_answers_key_every_part);
     tcase_add_test(tc, sema_off_without_validation);
     tcase_add_test(tc, legacy_module_scope_local_warns);
     tcase_add_test(tc, sema_range_clash_past_2_28);
