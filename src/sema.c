@@ -1642,10 +1642,11 @@ _Static_assert(PTX_TYPE_COUNT < 31, "a register type is a bit of shape.asked");
  * (answer_part, never 0, so that the parts tell the operands' count):
  * all the validator's verdict depends on but the module's version and
  * target, the same for all the answers (answer_of), and all that
- * check_operands looks at to tell whether an operand goes no further.  The answer: the form, the
- * family, the validated modifiers record_fit moved the instruction to,
- * the shape, and which operands check_operand is to see.  Direct-mapped:
- * an answer pushed out is found again the long way. */
+ * check_operands looks at to tell whether an operand goes no further.
+ * The answer: the form, the family, the validated modifiers record_fit
+ * moved the instruction to, the shape, and which operands check_operand
+ * is to see.  Direct-mapped: an answer pushed out is found again the
+ * long way. */
 enum { ANSWER_OPS = 8, ANSWERS = 1024 };
 
 typedef struct answer {
@@ -1845,7 +1846,8 @@ static unsigned answer_part_other(const ptx_expr *e)
 {
     switch ((ptx_expr_kind)e->kind) {
     case PTX_EXPR_INT:
-        return !(e->flags & PTX_EXPR_BOXED) && e->u.i < ANSWER_INT ? ANSWER_INT | (unsigned)e->u.i : 0;
+        return !(e->flags & PTX_EXPR_BOXED) && e->u.i < ANSWER_INT ? ANSWER_INT | (unsigned)e->u.i
+                                                                  : 0;
     case PTX_EXPR_ADDR:
         return ptx_expr_count(e) == 2 && ptx_expr_a(e)->kind == PTX_EXPR_SYM ? 0 : ANSWER_ADDR;
     case PTX_EXPR_UNARY: {
@@ -1978,7 +1980,9 @@ static void check_instr(sema *S, ptx_instr *in)
     union { uint64_t w[2]; uint16_t part[ANSWER_OPS]; } key = { { 0, 0 } };
     for (unsigned i = 0; i < nops; i++) {
         const ptx_expr *e = &ops[i];
-        const sym *s = e->kind == PTX_EXPR_SYM && !ptx_expr_sel(e) ? lookup(S, ptx_expr_name(e)) : NULL;
+        const sym *s = NULL;
+        if (e->kind == PTX_EXPR_SYM && !ptx_expr_sel(e))
+            s = lookup(S, ptx_expr_name(e));
         sy[i] = s;
         if (keyed) {
             unsigned part = answer_part(e, s);
