@@ -93,14 +93,19 @@ static void free_block(ptx_arena_block *b)
     ptx_big_free(b, b->mapped);
 }
 
-void ptx_arena_release(ptx_arena *a)
+/* Frees b and every block before it. */
+static void free_chain(ptx_arena_block *b)
 {
-    ptx_arena_block *b = a->head;
     while (b) {
         ptx_arena_block *prev = b->prev;
         free_block(b);
         b = prev;
     }
+}
+
+void ptx_arena_release(ptx_arena *a)
+{
+    free_chain(a->head);
     a->head = NULL;
     a->cur = a->end = NULL;
     a->total = 0;
@@ -123,12 +128,7 @@ void ptx_arena_reset(ptx_arena *a)
         a->next_size = next;
         return;
     }
-    ptx_arena_block *b = keep->prev;
-    while (b) {
-        ptx_arena_block *prev = b->prev;
-        free_block(b);
-        b = prev;
-    }
+    free_chain(keep->prev);
     keep->prev = NULL;
     a->total = keep->size;
     a->cur = (char *)keep->data;
