@@ -180,7 +180,7 @@ item
     | error ';'                         { $$ = NULL; if (ptx_b_recover(CTX)) YYABORT; }
     | error SIMPLE                      { $$ = NULL; if (ptx_b_recover(CTX)) YYABORT; }
     | error STMTS                       { bool synced;
-                                          $$ = ptx_after_error($2.first, false, &synced);
+                                          $$ = ptx_after_error($2, false, &synced);
                                           if (!synced) YYERROR;
                                           if (ptx_b_recover(CTX)) YYABORT; }
     | error '}'                         { $$ = NULL; if (ptx_b_recover(CTX)) YYABORT; }
@@ -362,7 +362,7 @@ stmt
     | error SIMPLE                      { if (ptx_b_recover(CTX)) YYABORT;
                                           $$ = ptx_b_kept_before_error(CTX, @1.off); }
     | error STMTS                       { bool synced;
-                                          ptx_node *kept = ptx_after_error($2.first, true, &synced);
+                                          ptx_node *kept = ptx_after_error($2, true, &synced);
                                           if (!synced) YYERROR;
                                           if (ptx_b_recover(CTX)) YYABORT;
                                           if (kept) yyerrok;

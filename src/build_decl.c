@@ -586,20 +586,17 @@ ptx_func *ptx_b_func_head(ptx_context *ctx, size_t specs, bool entry, size_t ret
         check_func_dirs(ctx, f->dirs, f->ndirs, f->nret > 0, ".func");
     /* a parse that keeps no tree builds what comes until ptx_b_func, the
      * body if there is one, where it can let it go (parse.c) */
-    if (!ctx->keep_tree && ctx->on_item) {
+    if (!ctx->keep_tree && ctx->on_item)
         ctx->tree = &ctx->body;
-        ctx->in_body = true;
-    }
     return f;
 }
 
 ptx_node *ptx_b_func(ptx_context *ctx, ptx_func *head, ptx_node *body, ptx_loc_t loc)
 {
-    if (ctx->in_body) {
+    if (ctx->tree != &ctx->arena) {
         /* expression cells freed in the body are in it: none may serve
          * what is built outside */
         ctx->tree = &ctx->arena;
-        ctx->in_body = false;
         ctx->free_exprs = NULL;
     }
     head->body = (ptx_block *)body;

@@ -679,15 +679,13 @@ ptx_fast_kind ptx_fast_take(ptx_context *ctx, const char *p, bool at_statement, 
  * does not report so soon after the last and recovers from by discarding
  * again: nothing stays, and the run ends in step only when it ends with
  * an instruction. */
-ptx_node *ptx_after_error(ptx_node *stmts, bool body, bool *synced)
+ptx_node *ptx_after_error(ptx_nlist run, bool body, bool *synced)
 {
-    ptx_node *n = stmts;
     if (!body) {
-        while (n && n->next)
-            n = n->next;
-        *synced = n && n->kind == PTX_NODE_INSTR;
+        *synced = run.last && run.last->kind == PTX_NODE_INSTR;
         return NULL;
     }
+    ptx_node *n = run.first;
     while (n && n->kind != PTX_NODE_INSTR)
         n = n->next;
     *synced = n != NULL;

@@ -69,10 +69,10 @@ ptx_fast_kind ptx_fast_take(ptx_context *ctx, const char *p, bool at_statement, 
 bool ptx_fast_may_take(const char *held, bool at_statement);
 
 /* What recovery from a syntax error keeps of the statements of a STMTS
- * token (its nodes, linked) in a body (`body`) or at module scope, as
- * through the grammar; *synced false when the parser is to go on
- * discarding after it. */
-ptx_node *ptx_after_error(ptx_node *stmts, bool body, bool *synced);
+ * token (its run of nodes, first to last) in a body (`body`) or at module
+ * scope, as through the grammar; *synced false when the parser is to go
+ * on discarding after it. */
+ptx_node *ptx_after_error(ptx_nlist run, bool body, bool *synced);
 /* The scanner's first token in a statement the fast lane took at p (an
  * instruction, a .loc line or a label), for a syntax error's message: its
  * kind and its length in *len. */

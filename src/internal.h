@@ -225,7 +225,8 @@ struct ptx_context {
      * (ptx_context_set_keep_tree), `body`, which is reset once the
      * function has been checked (parse.c).  Whatever must outlive the
      * function (names, diagnostics, shared modifier sets, the memos, the
-     * parser's stacks) is allocated from the arena itself. */
+     * parser's stacks) is allocated from the arena itself.  ctx->tree is
+     * &body exactly while such a body is read. */
     ptx_arena *tree;
     ptx_arena body;
     ptx_interner names;
@@ -276,8 +277,6 @@ struct ptx_context {
     void (*on_item)(ptx_context *ctx, ptx_node *item, bool at_rest);
     bool keep_tree;           /* ptx_context_set_keep_tree (default true) */
     bool syntax_error;        /* the grammar has reported one */
-    bool in_body;             /* a parse keeping no tree is in a function's
-                                 body: ctx->tree is &body */
     bool bodies_kept;         /* a body could not be let go: none is from
                                  then on */
     struct sema *sema;        /* the semantic pass of the parse under way */

@@ -154,7 +154,7 @@ static void item_done(ptx_context *ctx, ptx_node *item, bool at_rest)
     ptx_func *f = (ptx_func *)item;
     if (!f->body)
         return;
-    if (!at_rest || ctx->syntax_error || ctx->in_body) {
+    if (!at_rest || ctx->syntax_error || ctx->tree != &ctx->arena) {
         ctx->bodies_kept = true;
         return;
     }
@@ -172,7 +172,6 @@ static void parse_over(ptx_context *ctx)
     ctx->on_item = NULL;
     ptx_sema_end(ctx);
     ctx->tree = &ctx->arena;
-    ctx->in_body = false;
     if (!ctx->keep_tree)
         ctx->module = NULL;
 }

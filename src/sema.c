@@ -2246,6 +2246,7 @@ static void sema_free(sema *S)
 static void sema_setup(sema *S, ptx_module *m, jmp_buf *oom)
 {
     S->oom = oom;
+    S->src = S->ctx ? S->ctx->src : NULL;
     ptx_arena_init(&S->arena);
     S->arena.oom = oom;
     S->m = m;
@@ -2285,7 +2286,6 @@ void ptx_sema_run(ptx_context *ctx, ptx_module *m)
     sema S;
     memset(&S, 0, sizeof S);
     S.ctx = ctx;
-    S.src = ctx->src;
     if (!sema_walk(&S, m))
         longjmp(ctx->oom, 1);
 }
@@ -2302,7 +2302,6 @@ void ptx_sema_item(ptx_context *ctx, ptx_node *item)
         if (!S)
             longjmp(ctx->oom, 1);
         S->ctx = ctx;
-        S->src = ctx->src;
         sema_setup(S, ctx->module, &ctx->oom);
     }
     walk(S, item);
