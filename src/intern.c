@@ -1,18 +1,30 @@
 /* Interning: each distinct name is stored once in the arena, so names
  * compare by pointer.  Two tables, by the name's first byte: registers
  * ('%'), looked up most, and the rest (labels: hundreds of thousands in a
- * debug build), whose lookups mostly miss the cache and are asked for
- * ahead where the scanner can (ptx_intern_prefetch).  Open addressing
- * with linear probing; a table doubles at 3/4 full.  A slot holds the
- * hash and the length beside the name: 16 bytes.  With the first eight
- * bytes too it was 24, and a debug build's table of labels 12.6 MB
- * instead of 8.4, for 1.5% fewer instructions on a CUB module and no
- * difference in time above the noise.  Before the tables, the names of
- * at most 8 bytes and the splits of at most 16 lately looked up are kept
- * by their bytes, direct-mapped (64 KB and 8 KB): a register or an
- * opcode found there costs no hash, no probe and no comparison of text
- * (on a CUB module 80% of the short names and 92% of the opcodes; the
- * lookups cost 13M instructions instead of 24M). */
+ * debug build).  Open addressing with linear probing; a table doubles at
+ * 3/4 full.  A slot holds the hash and the length beside the name: 16
+ * bytes.  With the first eight bytes too it was 24, and a debug build's
+ * table of labels 12.6 MB instead of 8.4, for 1.5% fewer instructions on
+ * a CUB module and no difference in time above the noise.
+ *
+ * What a lookup costs is the cache lines it misses, so each kind of name
+ * has its way around the large tables:
+ * - names of at most 8 bytes and splits of at most 16 lately looked up
+ *   are kept by their bytes, direct-mapped (64 KB and 8 KB): a register
+ *   or an opcode found there costs no hash, no probe and no comparison
+ *   of text;
+ * - a register written %<prefix><number> that is not among them is
+ *   found by its number in its prefix's array (a kernel's %r1..%r900
+ *   are 7 KB side by side), and its name sits with the other registers'
+ *   in an arena of their own: before, those lookups probed a table and
+ *   read names scattered among the labels, and were 15% of a dense
+ *   module's check;
+ * - a new label goes into a small young table, found there while its
+ *   function is read, and moves to the large table in a batch whose
+ *   slots are asked for ahead (move_young); a filter tells most new
+ *   names that the large table does not hold them.  Before, each new
+ *   label missed the cache in the large table once or twice, and 92,000
+ *   new labels cost as much time as the rest of interning. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -169,39 +181,156 @@ INLINE void recent_fill(ptx_intern_recent *r, const uint64_t key[2], size_t len,
     *r = (ptx_intern_recent){ { key[0], key[1] }, (uint32_t)len + 1, value };
 }
 
+/* The young table: 2^YOUNG_BITS slots (64 KB), whose names move to the
+ * others once it is half full; and how far ahead of the name it moves
+ * the move asks for the slot of a later one. */
+enum { YOUNG_BITS = 12, MOVE_AHEAD = 16 };
+
+/* 2^FAMILY_BITS prefixes of registers; numbers below FAMILY_NUMBERS. */
+enum { FAMILY_BITS = 6, FAMILY_NUMBERS = 1 << 16 };
+
+/* The filter's bits for hash h: two bits of one word, the word and the
+ * bits from the middle of a product (the table indexes by h's low bits) */
+INLINE uint64_t filter_bits(const ptx_interner *in, uint32_t h, size_t *word)
+{
+    uint64_t x = ((uint64_t)h << 32 | h) * 0x9e3779b97f4a7c15ULL;
+    *word = (size_t)(x >> 40) & in->filter_mask;
+    return (uint64_t)1 << ((x >> 20) & 63) | (uint64_t)1 << ((x >> 26) & 63);
+}
+
+INLINE void filter_add(ptx_interner *in, uint32_t h)
+{
+    size_t w;
+    uint64_t bits = filter_bits(in, h, &w);
+    in->filter[w] |= bits;
+}
+
+/* May the others hold a name of hash h?  (No: it is not there.) */
+INLINE bool filter_may(const ptx_interner *in, uint32_t h)
+{
+    size_t w;
+    uint64_t bits = filter_bits(in, h, &w);
+    return (in->filter[w] & bits) == bits;
+}
+
+/* The slot of s[0..len) (hash h) in t, or the empty slot where it would
+ * go. */
+INLINE ptx_intern_slot *probe(const ptx_intern_table *t, const char *s, size_t len, uint32_t h)
+{
+    size_t i = h & t->mask;
+    for (ptx_intern_slot *e; (e = &t->slots[i])->hash != 0; i = (i + 1) & t->mask)
+        if (e->hash == h && e->len == len && same_bytes(e->name->text, s, len))
+            return e;
+    return &t->slots[i];
+}
+
 /* The slow paths, out of line: the lookup in the recent names, which most
  * calls end with, then saves no registers for them. */
+
+/* The first name: the text's arena, the recent names and splits, the
+ * young table. */
+SLOW void interner_start(ptx_context *ctx)
+{
+    ptx_interner *in = &ctx->names;
+    ptx_arena_init(&in->text);
+    in->text.oom = &ctx->oom;
+    ptx_arena_size_for(&in->text, ctx->srclen);
+    ptx_arena_init(&in->regtext);
+    in->regtext.oom = &ctx->oom;
+    in->recent = calloc(((size_t)1 << RECENT_BITS) + ((size_t)1 << SPLIT_BITS), sizeof *in->recent);
+    in->young.slots = calloc((size_t)1 << YOUNG_BITS, sizeof *in->young.slots);
+    in->families = calloc((size_t)1 << FAMILY_BITS, sizeof *in->families);
+    if (!in->recent || !in->young.slots || !in->families)
+        longjmp(ctx->oom, 1);
+    in->young.mask = ((size_t)1 << YOUNG_BITS) - 1;
+    in->young.limit = (size_t)1 << (YOUNG_BITS - 1);
+}
+
+/* t twice as large; the others with a filter of a byte per slot: at
+ * most 3/4 full, a name has at least 10 bits, and two of them are set
+ * in one word (about one in twenty-five absent names is let through) */
 SLOW void grow_table(ptx_context *ctx, ptx_intern_table *t)
 {
     ptx_interner *in = &ctx->names;
-    if (!in->regs.slots && !in->others.slots) {
-        ptx_arena_init(&in->text);
-        in->text.oom = &ctx->oom;
-        ptx_arena_size_for(&in->text, ctx->srclen);
-        in->recent = calloc(((size_t)1 << RECENT_BITS) + ((size_t)1 << SPLIT_BITS),
-                            sizeof *in->recent);
-        if (!in->recent)
-            longjmp(ctx->oom, 1);
-    }
     rehash(ctx, t);
+    if (t != &in->others)
+        return;
+    free(in->filter);
+    in->filter_mask = (t->mask + 1) / 8 - 1;
+    in->filter = calloc(in->filter_mask + 1, sizeof *in->filter);
+    if (!in->filter)
+        longjmp(ctx->oom, 1);
+    for (size_t i = 0; i <= t->mask; i++)
+        if (t->slots[i].hash)
+            filter_add(in, t->slots[i].hash);
 }
 
-/* A new name s[0..len) of hash h, into t's empty slot i. */
-SLOW const ptx_name *add_name(ptx_context *ctx, ptx_intern_table *t, size_t i, const char *s,
-                              size_t len, uint32_t h)
+/* A new name s[0..len) of hash h, into t's empty slot e. */
+SLOW const ptx_name *add_name(ptx_context *ctx, ptx_intern_table *t, ptx_intern_slot *e,
+                              const char *s, size_t len, uint32_t h)
 {
     ptx_interner *in = &ctx->names;
     if (in->count >= UINT32_MAX)        /* no id left for it */
         longjmp(ctx->oom, 1);
-    ptx_name *n = ptx_arena_alloc(&in->text, sizeof *n + len + 1);
+    ptx_name *n = ptx_arena_alloc(t == &in->regs ? &in->regtext : &in->text, sizeof *n + len + 1);
     n->len = (uint32_t)len;
     n->hash = h;
     n->id = (uint32_t)in->count;
     memcpy(n->text, s, len);
     n->text[len] = '\0';
-    t->slots[i] = (ptx_intern_slot){ h, (uint32_t)len, n };
+    *e = (ptx_intern_slot){ h, (uint32_t)len, n };
     t->count++;
     in->count++;
+    return n;
+}
+
+/* The young names into the others, a batch at a time: each one's slot is
+ * asked for MOVE_AHEAD names before it is written, so that the misses of
+ * a large table overlap instead of one per new label. */
+SLOW void move_young(ptx_context *ctx)
+{
+    ptx_interner *in = &ctx->names;
+    ptx_intern_table *y = &in->young, *o = &in->others;
+    while (o->count + y->count > o->limit)
+        grow_table(ctx, o);
+    uint16_t at[(size_t)1 << YOUNG_BITS];
+    size_t n = 0;
+    for (size_t i = 0; i <= y->mask; i++)
+        if (y->slots[i].hash)
+            at[n++] = (uint16_t)i;
+    for (size_t k = 0; k < n; k++) {
+#if defined(__GNUC__)
+        if (k + MOVE_AHEAD < n)
+            __builtin_prefetch(&o->slots[y->slots[at[k + MOVE_AHEAD]].hash & o->mask]);
+#endif
+        const ptx_intern_slot *e = &y->slots[at[k]];
+        size_t j = e->hash & o->mask;
+        while (o->slots[j].hash)
+            j = (j + 1) & o->mask;
+        o->slots[j] = *e;
+        filter_add(in, e->hash);
+    }
+    o->count += n;
+    memset(y->slots, 0, (y->mask + 1) * sizeof *y->slots);
+    y->count = 0;
+}
+
+/* A name that is not a register's: among the young ones, then, if the
+ * filter lets it through, the others; a new one is young. */
+static const ptx_name *intern_other(ptx_context *ctx, const char *s, size_t len, uint32_t h)
+{
+    ptx_interner *in = &ctx->names;
+    ptx_intern_slot *e = probe(&in->young, s, len, h);
+    if (e->hash)
+        return e->name;
+    if (in->others.count && filter_may(in, h)) {
+        const ptx_intern_slot *o = probe(&in->others, s, len, h);
+        if (o->hash)
+            return o->name;
+    }
+    const ptx_name *n = add_name(ctx, &in->young, e, s, len, h);
+    if (in->young.count >= in->young.limit)
+        move_young(ctx);
     return n;
 }
 
@@ -211,21 +340,110 @@ SLOW const ptx_name *intern_in_table(ptx_context *ctx, const char *s, size_t len
                                      ptx_intern_recent *r, const uint64_t *key)
 {
     ptx_interner *in = &ctx->names;
-    ptx_intern_table *t = in_regs(s, len) ? &in->regs : &in->others;
-    if (t->count >= t->limit)
-        grow_table(ctx, t);
+    if (!in->recent)
+        interner_start(ctx);
     uint32_t h = hash_bytes(s, len);
-    size_t i = h & t->mask;
-    const ptx_name *n = NULL;
-    for (const ptx_intern_slot *e; (e = &t->slots[i])->hash != 0; i = (i + 1) & t->mask)
-        if (e->hash == h && e->len == len && same_bytes(e->name->text, s, len)) {
-            n = e->name;
-            break;
-        }
-    if (!n)
-        n = add_name(ctx, t, i, s, len, h);
+    const ptx_name *n;
+    if (in_regs(s, len)) {
+        ptx_intern_table *t = &in->regs;
+        if (t->count >= t->limit)
+            grow_table(ctx, t);
+        ptx_intern_slot *e = probe(t, s, len, h);
+        n = e->hash ? e->name : add_name(ctx, t, e, s, len, h);
+    } else {
+        n = intern_other(ctx, s, len, h);
+    }
     if (r)
         recent_fill(r, key, len, n);
+    return n;
+}
+
+/* Is s[0..len) (len at most 8) a register written %<prefix><number>,
+ * the prefix without digits and the number without a leading zero?
+ * Then *plen and *num: the name is the prefix and the number's decimal
+ * digits, and no other name is. */
+INLINE bool register_form(const char *s, size_t len, size_t *plen, uint32_t *num)
+{
+    size_t p = 1;
+    while (p < len && (unsigned char)(s[p] - '0') > 9)
+        p++;
+    if (p == len || (s[p] == '0' && len - p > 1))
+        return false;
+    uint32_t v = 0;
+    for (size_t i = p; i < len; i++) {
+        unsigned d = (unsigned char)(s[i] - '0');
+        if (d > 9)
+            return false;
+        v = v * 10 + d;
+    }
+    *plen = p;
+    *num = v;
+    return true;
+}
+
+/* The family of prefix (key, plen), or the empty slot where it would go,
+ * or NULL: the families are at most 3/4 of the slots, never evicted. */
+INLINE ptx_intern_family *family_of(ptx_interner *in, uint64_t key, size_t plen)
+{
+    const size_t mask = ((size_t)1 << FAMILY_BITS) - 1;
+    size_t i = ((key ^ plen) * 0x9e3779b97f4a7c15ULL) >> (64 - FAMILY_BITS);
+    for (;; i = (i + 1) & mask) {
+        ptx_intern_family *f = &in->families[i];
+        if (!f->plen || (f->key == key && f->plen == plen))
+            return f;
+    }
+}
+
+/* Keeps n, the name of number `num` of the prefix (key, plen), in f, its
+ * family or the empty slot for it.  A family's numbers grow as far as
+ * twice those it keeps, so that a few large numbers cost no large
+ * array (those are looked up in the table). */
+SLOW void family_keep(ptx_context *ctx, ptx_intern_family *f, uint64_t key, size_t plen,
+                      uint32_t num, const ptx_name *n)
+{
+    ptx_interner *in = &ctx->names;
+    if (!f->plen) {
+        if ((in->nfamilies + 1) * 4 > (size_t)3 << FAMILY_BITS)
+            return;
+        *f = (ptx_intern_family){ key, (uint32_t)plen, 0, 0, NULL };
+        in->nfamilies++;
+    }
+    if (num >= f->cap) {
+        if (num >= FAMILY_NUMBERS || num >= 2 * (size_t)f->count + 64)
+            return;
+        size_t cap = f->cap ? 2 * (size_t)f->cap : 64;
+        while (cap <= num)
+            cap *= 2;
+        const ptx_name **by = realloc(f->by_number, cap * sizeof *by);
+        if (!by)
+            longjmp(ctx->oom, 1);
+        memset(by + f->cap, 0, (cap - f->cap) * sizeof *by);
+        f->by_number = by;
+        f->cap = (uint32_t)cap;
+    }
+    if (!f->by_number[num])
+        f->count++;
+    f->by_number[num] = n;
+}
+
+/* A short name that is not among the recent ones: a register of a
+ * prefix and a number by its number, else from its table; into the
+ * recent slot r under `key` either way. */
+SLOW const ptx_name *intern_short(ptx_context *ctx, const char *s, size_t len,
+                                  ptx_intern_recent *r, const uint64_t *key)
+{
+    size_t plen;
+    uint32_t num;
+    if (s[0] != '%' || !register_form(s, len, &plen, &num))
+        return intern_in_table(ctx, s, len, r, key);
+    uint64_t fkey = short_key(s, plen);
+    ptx_intern_family *f = family_of(&ctx->names, fkey, plen);
+    if (num < f->cap && f->by_number[num]) {
+        recent_fill(r, key, len, f->by_number[num]);
+        return f->by_number[num];
+    }
+    const ptx_name *n = intern_in_table(ctx, s, len, r, key);
+    family_keep(ctx, f, fkey, plen, num, n);
     return n;
 }
 
@@ -239,22 +457,24 @@ const ptx_name *ptx_intern(ptx_context *ctx, const char *s, size_t len)
     ptx_intern_recent *r = recent_slot(in->recent, RECENT_BITS, s, len, key);
     if (recent_hit(r, key, len))
         return r->value;
-    return intern_in_table(ctx, s, len, r, key);
+    return intern_short(ctx, s, len, r, key);
+}
+
+/* The name s[0..len) (hash h) in t, or NULL. */
+static const ptx_name *find_in(const ptx_intern_table *t, const char *s, size_t len, uint32_t h)
+{
+    const ptx_intern_slot *e = t->slots ? probe(t, s, len, h) : NULL;
+    return e && e->hash ? e->name : NULL;
 }
 
 const ptx_name *ptx_intern_find(const ptx_context *ctx, const char *s, size_t len)
 {
     const ptx_interner *in = &ctx->names;
-    const ptx_intern_table *t = in_regs(s, len) ? &in->regs : &in->others;
-    if (!t->slots)
-        return NULL;
     uint32_t h = hash_bytes(s, len);
-    for (size_t i = h & t->mask; t->slots[i].hash != 0; i = (i + 1) & t->mask) {
-        const ptx_intern_slot *e = &t->slots[i];
-        if (e->hash == h && e->len == len && same_bytes(e->name->text, s, len))
-            return e->name;
-    }
-    return NULL;
+    if (in_regs(s, len))
+        return find_in(&in->regs, s, len, h);
+    const ptx_name *n = find_in(&in->young, s, len, h);
+    return n ? n : find_in(&in->others, s, len, h);
 }
 
 void ptx_intern_prefetch(const ptx_context *ctx, const char *s, size_t len)
@@ -345,12 +565,23 @@ void ptx_interner_release(ptx_interner *in)
     free(in->splits);
     in->splits = NULL;
     in->split_mask = in->nsplits = 0;
-    if (in->regs.slots || in->others.slots)
+    if (in->recent) {   /* interner_start has been */
         ptx_arena_release(&in->text);
+        ptx_arena_release(&in->regtext);
+    }
     ptx_big_free(in->regs.slots, in->regs.mapped);
     ptx_big_free(in->others.slots, in->others.mapped);
+    free(in->young.slots);
+    for (size_t i = 0; in->families && i < (size_t)1 << FAMILY_BITS; i++)
+        free(in->families[i].by_number);
+    free(in->families);
+    in->families = NULL;
+    in->nfamilies = 0;
+    free(in->filter);
+    in->filter = NULL;
+    in->filter_mask = 0;
     free(in->recent);
     in->recent = NULL;
-    in->regs = in->others = (ptx_intern_table){ NULL, 0, 0, 0, 0 };
+    in->regs = in->others = in->young = (ptx_intern_table){ NULL, 0, 0, 0, 0 };
     in->count = 0;
 }

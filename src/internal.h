@@ -100,15 +100,34 @@ typedef struct ptx_intern_recent {
     const void *value;        /* the ptx_name, or the ptx_split */
 } ptx_intern_recent;
 
+/* The names of registers written %<prefix><number> (%r12, %rd3) of one
+ * prefix, by number: a cache in front of the table of registers, dense
+ * and small where a kernel's registers are numbered from 1. */
+typedef struct ptx_intern_family {
+    uint64_t key;             /* the prefix's bytes (intern.c: short_key) */
+    uint32_t plen;            /* the prefix's length; 0: empty */
+    uint32_t cap;             /* by_number's entries */
+    uint32_t count;           /* those set */
+    const ptx_name **by_number;
+} ptx_intern_family;
+
 typedef struct ptx_interner {
     /* register names (those that start with '%': the most looked up,
      * a few thousand in a module) apart from the others (labels, mostly,
-     * up to hundreds of thousands), so that their table stays in cache */
-    ptx_intern_table regs, others;
+     * up to hundreds of thousands), so that their table stays in cache.
+     * A new other name goes into `young`, small and in cache, and moves
+     * to `others` with a batch of young ones (intern.c: move_young);
+     * `filter` says which names `others` may hold. */
+    ptx_intern_table regs, others, young;
+    uint64_t *filter;         /* a blocked Bloom filter, filter_mask + 1 words */
+    ptx_intern_family *families;  /* open, by prefix; made with `recent` */
+    size_t nfamilies;
+    size_t filter_mask;
     ptx_intern_recent *recent;  /* names, direct-mapped; malloc'd with the
                                    first table, and the splits' after them */
     size_t count;             /* the names interned: the next one's id */
     ptx_arena text;           /* the names, together and apart from the tree */
+    ptx_arena regtext;        /* the registers' names, apart from the others */
     ptx_split **splits;       /* dotted names already cut into words */
     size_t split_mask, nsplits;
 } ptx_interner;

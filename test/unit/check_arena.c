@@ -373,8 +373,20 @@ START_TEST(intern_split_one_byte_apart)
 }
 END_TEST
 
+/* The young slot that holds name n, or NULL (linear probing from its
+ * hash, as intern.c does). */
+static const ptx_name *probe_young(const ptx_intern_table *y, const ptx_name *n)
+{
+    for (size_t i = n->hash & y->mask; y->slots[i].hash; i = (i + 1) & y->mask)
+        if (y->slots[i].name == n)
+            return n;
+    return NULL;
+}
+
 /* Register names ('%' first) and the others have tables of their own;
- * each grows and keeps below 3/4 full, and every name is found again. */
+ * each grows and keeps below 3/4 full, and every name is found again.
+ * The others not yet moved from the young table are there, below its
+ * limit, and in no other table. */
 START_TEST(intern_rehash)
 {
     enum { N = 100000 };
@@ -396,18 +408,27 @@ START_TEST(intern_rehash)
         }
     ck_assert_uint_eq(ctx->names.count, 2 * N);
     const ptx_intern_table *t[2] = { &ctx->names.regs, &ctx->names.others };
+    const ptx_intern_table *young = &ctx->names.young;
+    ck_assert_uint_lt(young->count, young->limit);
     for (int k = 0; k < 2; k++) {
-        ck_assert_uint_eq(t[k]->count, N);
-        ck_assert_uint_ge((t[k]->mask + 1) * 3, (size_t)N * 4);
+        size_t in_young = k ? young->count : 0;
+        ck_assert_uint_eq(t[k]->count + in_young, N);
+        ck_assert_uint_ge((t[k]->mask + 1) * 3, t[k]->count * 4);
         ck_assert_uint_eq((t[k]->mask + 1) & t[k]->mask, 0);
         size_t used = 0;
         for (size_t i = 0; i <= t[k]->mask; i++)
             if (t[k]->slots[i].hash) {
                 used++;
                 ck_assert_int_eq(t[k]->slots[i].name->text[0] == '%', k == 0);
+                if (k)
+                    ck_assert_ptr_ne(probe_young(young, t[k]->slots[i].name), t[k]->slots[i].name);
             }
-        ck_assert_uint_eq(used, N);
+        ck_assert_uint_eq(used, t[k]->count);
     }
+    size_t used = 0;
+    for (size_t i = 0; i <= young->mask; i++)
+        used += young->slots[i].hash != 0;
+    ck_assert_uint_eq(used, young->count);
     free(names);
     ptx_context_free(ctx);
 }
@@ -456,6 +477,59 @@ START_TEST(intern_ids_dense)
 }
 END_TEST
 
+/* A register of a prefix and a number is found by its number, and only
+ * the name written exactly so is (%r01 is not %r1, %r1x no register of
+ * %r); numbers a prefix's array does not keep come from the table.  New
+ * names that are not registers move from the young table to the large
+ * one in batches, and a name is the same before and after its move.
+ * Each name below is asked for again after 40,000 others have pushed it
+ * out of the recent names. */
+START_TEST(intern_registers_and_young_names)
+{
+    static const char *const forms[] = {
+        "%r1", "%r01", "%r10", "%r1x", "%rd1", "%r0", "%r00", "%r",
+        "%r65535", "%r65536", "%r9999999", "%p1", "%1", "r1",
+    };
+    enum { NF = sizeof forms / sizeof forms[0], M = 20000 };
+    ptx_context *ctx = ptx_context_new();
+    const ptx_name *first[NF];
+    char buf[32];
+    for (int pass = 0; pass < 3; pass++) {
+        for (int i = 0; i < NF; i++) {
+            const ptx_name *n = ptx_intern(ctx, forms[i], strlen(forms[i]));
+            ck_assert_str_eq(n->text, forms[i]);
+            if (pass == 0)
+                first[i] = n;
+            else
+                ck_assert_ptr_eq(n, first[i]);
+            ck_assert_ptr_eq(ptx_intern_find(ctx, forms[i], strlen(forms[i])), first[i]);
+        }
+        for (int i = 0; i < M; i++) {
+            int len = snprintf(buf, sizeof buf, "%%r%d", i + pass * 7);
+            ck_assert_str_eq(ptx_intern(ctx, buf, (size_t)len)->text, buf);
+            len = snprintf(buf, sizeof buf, "$L__BB%d_%d", pass, i);
+            ck_assert_str_eq(ptx_intern(ctx, buf, (size_t)len)->text, buf);
+        }
+    }
+    for (int i = 0; i < NF; i++)
+        for (int j = i + 1; j < NF; j++)
+            ck_assert_ptr_ne(first[i], first[j]);
+    /* every label once, whether it moved or is young: interning it again
+     * adds no name */
+    size_t count = ctx->names.count;
+    for (int pass = 0; pass < 3; pass++)
+        for (int i = 0; i < M; i += 97) {
+            int len = snprintf(buf, sizeof buf, "$L__BB%d_%d", pass, i);
+            const ptx_name *n = ptx_intern_find(ctx, buf, (size_t)len);
+            ck_assert_ptr_nonnull(n);
+            ck_assert_ptr_eq(ptx_intern(ctx, buf, (size_t)len), n);
+        }
+    ck_assert_uint_eq(ctx->names.count, count);
+    ck_assert_ptr_null(ptx_intern_find(ctx, "$L__BB3_0", 9));
+    ptx_context_free(ctx);
+}
+END_TEST
+
 Suite *arena_suite(void)
 {
     Suite *s = suite_create("arena");
@@ -480,6 +554,7 @@ Suite *arena_suite(void)
     tcase_add_test(tc, intern_split_one_byte_apart);
     tcase_add_test(tc, intern_rehash);
     tcase_add_test(tc, intern_ids_dense);
+    tcase_add_test(tc, intern_registers_and_young_names);
     suite_add_tcase(s, tc);
     return s;
 }
