@@ -23,17 +23,10 @@ _Static_assert(offsetof(ptx_instr, kind_) == offsetof(ptx_node, kind) &&
 _Static_assert(sizeof(ptx_leaf_value) == 8 && sizeof(((ptx_expr *)0)->u) == 8 &&
                sizeof(((ptx_expr_box *)0)->v) == 8, "a leaf's value is copied as 8 bytes");
 
-void ptx_expr_set_leaf(ptx_context *ctx, ptx_expr *e, ptx_expr_kind kind, uint8_t flags,
-                       ptx_span span, ptx_leaf_value v, const ptx_name *sel)
+/* ptx_expr_set_leaf's boxed leaf, out of line */
+static void set_boxed_leaf(ptx_context *ctx, ptx_expr *e, ptx_span span, ptx_leaf_value v,
+                           const ptx_name *sel)
 {
-    e->kind = (uint8_t)kind;
-    e->flags = flags;
-    e->off = span.off;
-    if (span.len < UINT16_MAX && !sel) {
-        e->x = (uint16_t)span.len;
-        memcpy(&e->u, &v, sizeof v);    /* the member of `v` that kind uses */
-        return;
-    }
     ptx_expr_box *b = ptx_arena_alloc(ctx->tree, sizeof *b);
     b->len = span.len;
     memcpy(&b->v, &v, sizeof v);
@@ -43,11 +36,33 @@ void ptx_expr_set_leaf(ptx_context *ctx, ptx_expr *e, ptx_expr_kind kind, uint8_
     e->u.box = b;
 }
 
+/* ptx_expr_set_leaf, inlined where this file makes a leaf: an operand's
+ * name or number is most of what the fast lane builds */
+static inline void set_leaf(ptx_context *ctx, ptx_expr *e, ptx_expr_kind kind, uint8_t flags,
+                            ptx_span span, ptx_leaf_value v, const ptx_name *sel)
+{
+    e->kind = (uint8_t)kind;
+    e->flags = flags;
+    e->off = span.off;
+    if (span.len < UINT16_MAX && !sel) {
+        e->x = (uint16_t)span.len;
+        memcpy(&e->u, &v, sizeof v);    /* the member of `v` that kind uses */
+        return;
+    }
+    set_boxed_leaf(ctx, e, span, v, sel);
+}
+
+void ptx_expr_set_leaf(ptx_context *ctx, ptx_expr *e, ptx_expr_kind kind, uint8_t flags,
+                       ptx_span span, ptx_leaf_value v, const ptx_name *sel)
+{
+    set_leaf(ctx, e, kind, flags, span, v, sel);
+}
+
 static ptx_expr *leaf_new(ptx_context *ctx, ptx_expr_kind kind, uint8_t flags, ptx_span span,
                           ptx_leaf_value v, const ptx_name *sel)
 {
     ptx_expr *e = cell_new(ctx);
-    ptx_expr_set_leaf(ctx, e, kind, flags, span, v, sel);
+    set_leaf(ctx, e, kind, flags, span, v, sel);
     return e;
 }
 
