@@ -117,7 +117,9 @@ typedef struct sema {
     uint32_t epoch;             /* changes when a range comes or goes; from 1, so
                                    that an entry of epoch 0 is stale */
     name_entry *names;          /* the entry of each name, by id */
-    size_t nnames, capnames;    /* zeroed entries (ids below nnames), room */
+    size_t nnames, capnames;    /* entries in use (ids below nnames), room:
+                                   all zero past nnames (ptx_big_zalloc) */
+    size_t names_mapped;        /* names' ptx_big_zalloc mapping, or 0 */
     name_entry *foreign;        /* entries of names whose id another name
                                    holds, by pointer (open table) */
     size_t foreign_mask, nforeign;
@@ -269,17 +271,23 @@ static void names_reach(sema *S, size_t id)
     if (S->ctx && S->ctx->names.count > want)
         want = S->ctx->names.count;
     if (want > S->capnames) {
-        size_t cap = S->capnames ? 2 * S->capnames : 256;
+        size_t cap = S->capnames ? 2 * S->capnames : 256, mapped;
         if (cap < want)
             cap = want;
-        name_entry *t = realloc(S->names, cap * sizeof *t);
+        name_entry *t = ptx_big_zalloc(cap * sizeof *t, &mapped);
         if (!t)
             longjmp(*S->oom, 1);
+        if (S->nnames)
+            memcpy(t, S->names, S->nnames * sizeof *t);
+        ptx_big_free(S->names, S->names_mapped);
         S->names = t;
+        S->names_mapped = mapped;
         S->capnames = cap;
     }
-    memset(S->names + S->nnames, 0, (want - S->nnames) * sizeof *S->names);
-    S->nnames = want;
+    /* (the room past nnames was zeroed with the array, and is not
+     * written until it is reached) */
+    if (want > S->nnames)
+        S->nnames = want;
 }
 
 /* Room for every name the context has interned so far. */
@@ -2228,7 +2236,7 @@ static void walk(sema *S, const ptx_node *first)
 
 static void sema_free(sema *S)
 {
-    free(S->names);
+    ptx_big_free(S->names, S->names_mapped);
     free(S->open);
     free(S->foreign);
     free(S->ranges);
