@@ -61,13 +61,14 @@ void *ptx_big_alloc(size_t bytes, size_t *mapped)
 
 /* Zeroed tables of 64 KB to 2 MB are mapped with their pages filled in
  * at once (MAP_POPULATE): one call instead of a page fault per 4 KB,
- * and no memset of pages the system has already zeroed. */
+ * and no memset of pages the system has already zeroed.  Not under
+ * AddressSanitizer, which checks the bounds of what malloc gives. */
 enum { POPULATED = 64 * 1024 };
 
 void *ptx_big_zalloc(size_t bytes, size_t *mapped)
 {
 #if defined(MAP_POPULATE) && defined(MAP_ANONYMOUS)
-    if (bytes >= POPULATED && bytes < HUGE_PAGE) {
+    if (!PTX_ASAN && bytes >= POPULATED && bytes < HUGE_PAGE) {
         void *q = mmap(NULL, bytes, PROT_READ | PROT_WRITE,
                        MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
         if (q != MAP_FAILED) {

@@ -34,15 +34,16 @@ void ptx_arena_size_for(ptx_arena *a, size_t srclen);
  * reported, not read. */
 void ptx_arena_reset(ptx_arena *a);
 #if defined(__SANITIZE_ADDRESS__)
-#define PTX_ARENA_RESET_KEEPS 0
+#define PTX_ASAN 1
 #elif defined(__has_feature)
 #if __has_feature(address_sanitizer)
-#define PTX_ARENA_RESET_KEEPS 0
+#define PTX_ASAN 1
 #endif
 #endif
-#ifndef PTX_ARENA_RESET_KEEPS
-#define PTX_ARENA_RESET_KEEPS 1
+#ifndef PTX_ASAN
+#define PTX_ASAN 0
 #endif
+#define PTX_ARENA_RESET_KEEPS (!PTX_ASAN)
 /* What ptx_arena_alloc does when the current block lacks room. */
 void *ptx_arena_alloc_slow(ptx_arena *a, size_t size);
 /* 8-byte aligned, uninitialised memory; on failure longjmps to a->oom.
