@@ -117,7 +117,8 @@ INLINE bool same_bytes(const char *a, const char *b, size_t len)
 static void rehash(ptx_context *ctx, ptx_intern_table *t)
 {
     size_t cap = t->slots ? (t->mask + 1) * 2 : 1024, mapped;
-    ptx_intern_slot *slots = ptx_big_zalloc(cap * sizeof *slots, &mapped);
+    ptx_intern_slot *slots = ptx_big_zalloc(cap * sizeof *slots, ctx->srclen >= PTX_TABLES_HUGE,
+                                            &mapped);
     if (!slots)
         longjmp(ctx->oom, 1);
     for (size_t i = 0; t->slots && i <= t->mask; i++) {
@@ -234,7 +235,7 @@ SLOW void interner_start(ptx_context *ctx)
     ptx_interner *in = &ctx->names;
     ptx_arena_init(&in->text);
     in->text.oom = &ctx->oom;
-    ptx_arena_size_for(&in->text, ctx->srclen);
+    ptx_arena_size_for(&in->text, ctx->srclen, PTX_ARENA_LARGE);
     ptx_arena_init(&in->regtext);
     in->regtext.oom = &ctx->oom;
     in->recent = calloc(((size_t)1 << RECENT_BITS) + ((size_t)1 << SPLIT_BITS), sizeof *in->recent);

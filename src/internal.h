@@ -26,8 +26,13 @@ void ptx_arena_init(ptx_arena *a);
 void ptx_arena_release(ptx_arena *a);
 /* An arena that a parse of `srclen` bytes will fill with megabytes
  * starts with a block of 2 MB, mapped with huge pages: one page fault for
- * what the first blocks of 64 KB to 1 MB took 500 for. */
-void ptx_arena_size_for(ptx_arena *a, size_t srclen);
+ * what the first blocks of 64 KB to 1 MB took 500 for.  It does so from
+ * `from` bytes of input on: PTX_ARENA_LARGE for the tree's and the
+ * names' arenas, twice that for the arena of function bodies, whose
+ * block is reused by each function (a 4.6 MB module stays within 4x
+ * its size in memory). */
+enum { PTX_ARENA_LARGE = 4 * 1024 * 1024 };
+void ptx_arena_size_for(ptx_arena *a, size_t srclen, size_t from);
 /* Lets go of everything allocated from `a` at once, keeping its newest
  * block for what comes next.  Built with AddressSanitizer, it keeps none
  * but gives every block back, so that a use of what was let go is
@@ -67,9 +72,13 @@ char *ptx_arena_strndup(ptx_arena *a, const char *s, size_t n);
  * 0).  NULL when out of memory.  ptx_big_free takes both back. */
 void *ptx_big_alloc(size_t bytes, size_t *mapped);
 void ptx_big_free(void *p, size_t mapped);
-/* The same, zeroed (a fresh mapping is: the pages are zeroed as they are
- * first touched, 2 MB at a time): for tables that grow large. */
-void *ptx_big_zalloc(size_t bytes, size_t *mapped);
+/* The same, zeroed, for tables that grow large: mapped, not cleared (a
+ * fresh mapping is zeroed), from 512 KB up in huge pages when `huge`
+ * (the caller's input is PTX_TABLES_HUGE or more: 2 MB pages then cost
+ * little memory against it), from 64 KB up with its pages filled in at
+ * once (arena.c says why). */
+enum { PTX_TABLES_HUGE = 8 * 1024 * 1024 };
+void *ptx_big_zalloc(size_t bytes, bool huge, size_t *mapped);
 
 /* ---- interning (intern.c) ------------------------------------------- */
 

@@ -274,7 +274,8 @@ static void names_reach(sema *S, size_t id)
         size_t cap = S->capnames ? 2 * S->capnames : 256, mapped;
         if (cap < want)
             cap = want;
-        name_entry *t = ptx_big_zalloc(cap * sizeof *t, &mapped);
+        name_entry *t = ptx_big_zalloc(cap * sizeof *t,
+                                       S->ctx && S->ctx->srclen >= PTX_TABLES_HUGE, &mapped);
         if (!t)
             longjmp(*S->oom, 1);
         if (S->nnames)

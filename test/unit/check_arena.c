@@ -209,38 +209,44 @@ START_TEST(reset_keeps_newest_block)
 }
 END_TEST
 
-/* A parse of 4 MB and more starts its arenas with a 2 MB block; a smaller
- * one keeps the 64 KB start, and a larger next block stays larger. */
+/* A parse of `from` bytes and more starts the arena with a 2 MB block; a
+ * smaller one keeps the 64 KB start, and a larger next block stays
+ * larger. */
 START_TEST(arena_sized_for_large_inputs)
 {
     ptx_arena a;
     ptx_arena_init(&a);
     size_t first = a.next_size;
-    ptx_arena_size_for(&a, 4u * 1024 * 1024 - 1);
+    ptx_arena_size_for(&a, PTX_ARENA_LARGE - 1, PTX_ARENA_LARGE);
     ck_assert_uint_eq(a.next_size, first);
-    ptx_arena_size_for(&a, 4u * 1024 * 1024);
+    ptx_arena_size_for(&a, 2 * (size_t)PTX_ARENA_LARGE - 1, 2 * (size_t)PTX_ARENA_LARGE);
+    ck_assert_uint_eq(a.next_size, first);
+    ptx_arena_size_for(&a, PTX_ARENA_LARGE, PTX_ARENA_LARGE);
     ck_assert_uint_eq(a.next_size, 2u * 1024 * 1024);
     a.next_size = 8u * 1024 * 1024;
-    ptx_arena_size_for(&a, 100u * 1024 * 1024);
+    ptx_arena_size_for(&a, 100u * 1024 * 1024, PTX_ARENA_LARGE);
     ck_assert_uint_eq(a.next_size, 8u * 1024 * 1024);
     ptx_arena_release(&a);
 }
 END_TEST
 
-/* ptx_big_zalloc's memory is zeroed, mapped or not. */
+/* ptx_big_zalloc's memory is zeroed, mapped (filled in at once, or in
+ * huge pages) or not. */
 START_TEST(big_zalloc_zeroes)
 {
-    static const size_t sizes[] = { 1, 4096, 2u * 1024 * 1024 - 1, 2u * 1024 * 1024, 5u * 1024 * 1024 + 3 };
-    for (size_t k = 0; k < sizeof sizes / sizeof *sizes; k++) {
-        size_t mapped;
-        unsigned char *p = ptx_big_zalloc(sizes[k], &mapped);
+    static const size_t sizes[] = { 1, 4096, 64u * 1024, 512u * 1024 - 1, 512u * 1024,
+                                    2u * 1024 * 1024 - 1, 2u * 1024 * 1024, 5u * 1024 * 1024 + 3 };
+    for (size_t k = 0; k < 2 * (sizeof sizes / sizeof *sizes); k++) {
+        size_t mapped, size = sizes[k / 2];
+        unsigned char *p = ptx_big_zalloc(size, k % 2, &mapped);
         ck_assert_ptr_nonnull(p);
         size_t nonzero = 0;
-        for (size_t i = 0; i < sizes[k]; i += 997)
+        for (size_t i = 0; i < size; i += 997)
             nonzero += p[i] != 0;
-        nonzero += p[sizes[k] - 1] != 0;
+        nonzero += p[size - 1] != 0;
         ck_assert_uint_eq(nonzero, 0);
-        memset(p, 0xAB, sizes[k]);
+        ck_assert_uint_ge(mapped ? mapped : size, size);
+        memset(p, 0xAB, size);
         ptx_big_free(p, mapped);
     }
 }
