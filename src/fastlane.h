@@ -42,8 +42,8 @@ enum { PTX_OPEN_NONE, PTX_OPEN_LABEL, PTX_OPEN_LOC };
 /* What the fast lane takes whole: one token each. */
 typedef enum ptx_fast_kind {
     PTX_FAST_NONE,
-    PTX_FAST_INSTR,             /* an instruction of the common shape, alone at
-                                   the start of its line (SIMPLE) */
+    PTX_FAST_INSTR,             /* an instruction of the common shape at the
+                                   start of a statement (SIMPLE) */
     PTX_FAST_LOC,               /* a .loc line (LOCLINE) */
     PTX_FAST_LABEL,             /* a label ending its line (LABEL) */
     PTX_FAST_STMTS,             /* instructions and .loc lines that follow one

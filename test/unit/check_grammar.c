@@ -1171,7 +1171,8 @@ static const struct {
     { "\t// caf\xc3\xa9\n\tret;", 2,
       "a comment with a byte to report goes the rules' way, and the instruction after it" },
     { "\t/* c */\n\tret;", 2, "so does a block comment" },
-    { "\tret; ret;", 3, "an instruction not at its line's start takes the rules' way" },
+    { "\tret; ret;", 1,
+      "an instruction after another on its line is taken too (inline assembly writes so): one token" },
     { "\t.loc 1 2 3\n\tadd.s32 r1, r2, r3;", 1,
       "a .loc line is taken whole, and a statement starts after it: one token for both" },
     { "\t.loc\t1 0 30\r\n\n\t.loc 1 3 4\n\tret;", 1, ".loc lines with tabs and CRLF" },
@@ -1191,7 +1192,7 @@ static const struct {
       ".loc function_name with an offset: the rules' way" },
     { "$L__BB0_1:\n\tret;", 2, "a label ending its line is one token, and a statement starts after it" },
     { "$L__BB0_1: \r\n\n// c\n$L__BB0_2:\n\tret;", 3, "labels with blanks, CRLF and comments after them" },
-    { "$L: ret;", 4, "a label with a statement on its line: the rules' way" },
+    { "$L: ret;", 3, "a label with a statement on its line: the label the rules' way, the statement taken" },
     { "\tmov.b64 %rd1, {%r1, %r2};\n\tvote.ballot.sync.b32 %r1, p, 0xffffffff;\n"
       "\tshfl.sync.idx.b32 %r1|%p1, %r2, %r3, %r4, %r5;\n\tsetp.eq.s64 %p1, %rd1, -9223372036854775808;", 1,
       "vectors of names, 0x constants, pairs and 19-digit decimals are taken whole" },
