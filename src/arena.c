@@ -63,6 +63,20 @@ static size_t huge_round(size_t bytes)
 }
 #endif
 
+#if defined(MADV_HUGEPAGE) && defined(MAP_POPULATE) && defined(MAP_ANONYMOUS)
+/* `bytes`, zeroed, with every page filled in by the one call; *mapped =
+ * bytes.  NULL when it cannot be mapped. */
+static void *map_filled(size_t bytes, size_t *mapped)
+{
+    void *p = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE,
+                   -1, 0);
+    if (p == MAP_FAILED)
+        return NULL;
+    *mapped = bytes;
+    return p;
+}
+#endif
+
 void *ptx_big_alloc(size_t bytes, size_t *mapped)
 {
     *mapped = 0;
@@ -94,12 +108,9 @@ void *ptx_big_zalloc(size_t bytes, bool huge, size_t *mapped)
             return h;
     }
     if (!PTX_ASAN && bytes >= POPULATED && bytes < HUGE_PAGE) {
-        void *q = mmap(NULL, bytes, PROT_READ | PROT_WRITE,
-                       MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
-        if (q != MAP_FAILED) {
-            *mapped = bytes;
+        void *q = map_filled(bytes, mapped);
+        if (q)
             return q;
-        }
     }
 #endif
     void *p = ptx_big_alloc(bytes, mapped);
@@ -129,12 +140,11 @@ void ptx_big_free(void *p, size_t mapped)
 static ptx_arena_block *alloc_block(size_t bytes)
 {
     size_t mapped;
-#if defined(MAP_POPULATE) && defined(MAP_ANONYMOUS)
+#if defined(MADV_HUGEPAGE) && defined(MAP_POPULATE) && defined(MAP_ANONYMOUS)
     if (!PTX_ASAN && bytes >= POPULATED && bytes < HUGE_PAGE) {
-        ptx_arena_block *q = mmap(NULL, bytes, PROT_READ | PROT_WRITE,
-                                  MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
-        if (q != MAP_FAILED) {
-            q->mapped = bytes;
+        ptx_arena_block *q = map_filled(bytes, &mapped);
+        if (q) {
+            q->mapped = mapped;
             return q;
         }
     }

@@ -225,11 +225,11 @@ INLINE ptx_intern_slot *probe(const ptx_intern_table *t, const char *s, size_t l
     return &t->slots[i];
 }
 
-/* The slow paths, out of line: the lookup in the recent names, which most
- * calls end with, then saves no registers for them. */
+/* The slow paths below are out of line: the lookup in the recent names,
+ * which most calls end with, then saves no registers for them. */
 
-/* The first name: the text's arena, the recent names and splits, the
- * young table. */
+/* The first name: the texts' arenas, the recent names and splits, the
+ * young table, the families. */
 SLOW void interner_start(ptx_context *ctx)
 {
     ptx_interner *in = &ctx->names;
@@ -382,8 +382,9 @@ INLINE bool register_form(const char *s, size_t len, size_t *plen, uint32_t *num
     return true;
 }
 
-/* The family of prefix (key, plen), or the empty slot where it would go,
- * or NULL: the families are at most 3/4 of the slots, never evicted. */
+/* The family of prefix (key, plen), or the empty slot where it would go:
+ * there is always one, as family_keep fills at most 3/4 of the slots
+ * (and evicts none). */
 INLINE ptx_intern_family *family_of(ptx_interner *in, uint64_t key, size_t plen)
 {
     const size_t mask = ((size_t)1 << FAMILY_BITS) - 1;

@@ -180,8 +180,10 @@ struct ptx_split {
 
 void ptx_interner_release(ptx_interner *in);
 /* Asks for the table slot where name s[0..len) is or would go, ahead of
- * ptx_intern: the fast lane calls it for the labels of a data run, which
- * it interns once the run is measured. */
+ * ptx_intern (for a name that is not a register's, the large table's:
+ * a data run's labels name what was declared before, most of them moved
+ * out of the young table): the fast lane calls it for the labels of a
+ * data run, which it interns once the run is measured. */
 void ptx_intern_prefetch(const ptx_context *ctx, const char *s, size_t len);
 const ptx_name *ptx_intern(ptx_context *ctx, const char *s, size_t len);
 /* The interned name s[0..len), or NULL when there is none (interns nothing). */
