@@ -235,7 +235,12 @@ SLOW void interner_start(ptx_context *ctx)
     ptx_interner *in = &ctx->names;
     ptx_arena_init(&in->text);
     in->text.oom = &ctx->oom;
-    ptx_arena_size_for(&in->text, ctx->srclen, PTX_ARENA_LARGE);
+    if (ctx->keep_tree) {
+        ptx_arena_size_for(&in->text, ctx->srclen, PTX_ARENA_LARGE);
+        in->texts = &in->text;
+    } else {
+        in->texts = &ctx->arena;
+    }
     ptx_arena_init(&in->regtext);
     in->regtext.oom = &ctx->oom;
     in->recent = calloc(((size_t)1 << RECENT_BITS) + ((size_t)1 << SPLIT_BITS), sizeof *in->recent);
@@ -273,7 +278,7 @@ SLOW const ptx_name *add_name(ptx_context *ctx, ptx_intern_table *t, ptx_intern_
     ptx_interner *in = &ctx->names;
     if (in->count >= UINT32_MAX)        /* no id left for it */
         longjmp(ctx->oom, 1);
-    ptx_name *n = ptx_arena_alloc(t == &in->regs ? &in->regtext : &in->text, sizeof *n + len + 1);
+    ptx_name *n = ptx_arena_alloc(t == &in->regs ? &in->regtext : in->texts, sizeof *n + len + 1);
     n->len = (uint32_t)len;
     n->hash = h;
     n->id = (uint32_t)in->count;

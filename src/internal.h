@@ -26,11 +26,12 @@ void ptx_arena_init(ptx_arena *a);
 void ptx_arena_release(ptx_arena *a);
 /* An arena that a parse of `srclen` bytes will fill with megabytes
  * starts with a block of 2 MB, mapped with huge pages: one page fault for
- * what the first blocks of 64 KB to 1 MB took 500 for.  It does so from
- * `from` bytes of input on: PTX_ARENA_LARGE for the tree's and the
- * names' arenas, twice that for the arena of function bodies, whose
- * block is reused by each function (a 4.6 MB module stays within 4x
- * its size in memory). */
+ * what the first blocks of 64 KB to 1 MB took 500 for, and one TLB entry.
+ * It does so from `from` bytes of input on: PTX_ARENA_LARGE for the
+ * context's arena, the names' and the arena of function bodies (whose
+ * block each function reuses).  A check that keeps no tree puts the
+ * names in the context's arena, so that a 4.2 MB module takes two such
+ * blocks, not three, and stays within 4x its size in memory. */
 enum { PTX_ARENA_LARGE = 4 * 1024 * 1024 };
 void ptx_arena_size_for(ptx_arena *a, size_t srclen, size_t from);
 /* Lets go of everything allocated from `a` at once, keeping its newest
@@ -137,6 +138,10 @@ typedef struct ptx_interner {
                                    first table, and the splits' after them */
     size_t count;             /* the names interned: the next one's id */
     ptx_arena text;           /* the names, together and apart from the tree */
+    ptx_arena *texts;         /* where the other names go: `text`, or when
+                                 no tree is kept the context's arena, which
+                                 then holds little else (its 2 MB block was
+                                 a tenth full, and text's another 2 MB) */
     ptx_arena regtext;        /* the registers' names, apart from the others */
     ptx_split **splits;       /* dotted names already cut into words */
     size_t split_mask, nsplits;

@@ -182,7 +182,7 @@ static ptx_status parse_owned(ptx_context *ctx)
     _Static_assert(PTX_INPUT_MAX < UINT32_MAX - 2, "offsets up to srclen + 1 fit in 32 bits");
     ctx->on_item = item_done;
     ptx_arena_size_for(&ctx->arena, ctx->srclen, PTX_ARENA_LARGE);
-    ptx_arena_size_for(&ctx->body, ctx->srclen, 2 * (size_t)PTX_ARENA_LARGE);
+    ptx_arena_size_for(&ctx->body, ctx->srclen, PTX_ARENA_LARGE);
     ptx_run_parser(ctx);
     parse_over(ctx);
     sort_diags(ctx);
