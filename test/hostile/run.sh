@@ -147,6 +147,17 @@ run initialiser 600 60 "$f"
 expect "10^6 initialisers" 0 '^$' 0
 round "10^6 initialisers" "$f"
 
+# 200,000 register ranges of as many prefixes in one function, each
+# range's names used: each range and each name's first use once read
+# every range in scope (100,000 took 21 s)
+{ kernel; awk 'function p(i, s) { s = ""; do { s = s sprintf("%c", 97 + i % 26); i = int(i / 26) } while (i > 0); return "%q" s }
+    BEGIN { for (i = 0; i < 200000; i++) print ".reg .b32 " p(i) "<2>;"
+            for (i = 0; i < 200000; i++) print "mov.b32 " p(i) "0, " p(i) "1;"
+            print "ret;\n}" }'; } >"$f"
+built "200,000 ranges" 9000000
+run ranges 400 60 "$f"
+expect "200,000 register ranges" 0 '^$' 0
+
 { kernel; bytes 100000 '{'; printf 'ret;'; bytes 100000 '}'; printf '\n}\n'; } >"$f"
 built "100,000 nested blocks" 200000
 for mode in "" --ast --json --emit-ptx --stats; do

@@ -517,6 +517,57 @@ START_TEST(sema_range_clash_past_2_28)
 }
 END_TEST
 
+/* A range's names are found among the ranges of their own prefix: a
+ * function of thousands of ranges, each used, one of them hidden in
+ * part by a block's, gives the one error it has (with every range read
+ * for each name this took N^2 steps: 100,000 ranges, 21 s).  A range
+ * over single names of its scope names the first of them. */
+START_TEST(sema_many_ranges)
+{
+    enum { N = 3000 };
+    size_t cap = 64 * N + 512, len = 0;
+    char *src = malloc(cap);
+    ck_assert_ptr_nonnull(src);
+    len += (size_t)snprintf(src + len, cap - len, TEST_HDR ".visible .entry k()\n{\n");
+    char names[N][8];
+    for (int i = 0; i < N; i++) {
+        /* %q and letters: a prefix that ends in no digit */
+        int n = i, k = 0;
+        names[i][k++] = 'q';
+        do {
+            names[i][k++] = (char)('a' + n % 26);
+            n /= 26;
+        } while (n > 0);
+        names[i][k] = '\0';
+        len += (size_t)snprintf(src + len, cap - len, ".reg .b32 %%%s<2>;\n", names[i]);
+    }
+    for (int i = 0; i < N; i++)
+        len += (size_t)snprintf(src + len, cap - len, "mov.b32 %%%s0, %%%s1;\n", names[i], names[i]);
+    /* %qa<1> hides %qa0 alone: %qa1 is the outer range's */
+    len += (size_t)snprintf(src + len, cap - len,
+                            "{ .reg .b32 %%qa<1>; mov.b32 %%qa0, %%qa1; }\nmov.b32 %%qzzzz0, 1;\nret;\n}\n");
+    ck_assert_uint_lt(len, cap);
+    ptx_context *ctx = ptx_context_new();
+    ck_assert_int_eq(ptx_parse_buffer(ctx, "t.ptx", src, len, NULL), PTX_ERR_INPUT);
+    ck_assert_uint_eq(ptx_diag_count(ctx), 1);
+    const ptx_diag *e = ptx_diag_get(ctx, 0);
+    ck_assert_str_eq(e->message, "unknown symbol '%qzzzz0'");
+    ck_assert_uint_eq(ptx_context_position(ctx, e->span.off).line, 6 + 2 * N + 1);
+    ptx_context_free(ctx);
+    free(src);
+
+    static const char clash[] = TEST_HDR ".visible .entry k()\n{\n"
+                                ".reg .u32 %v7;\n.reg .u32 %v1;\n.reg .u32 %v<8>;\nret;\n}\n";
+    ctx = ptx_context_new();
+    ck_assert_int_eq(ptx_parse_buffer(ctx, "t.ptx", clash, strlen(clash), NULL), PTX_ERR_INPUT);
+    ck_assert_uint_eq(ptx_diag_count(ctx), 2);
+    ck_assert_str_eq(ptx_diag_get(ctx, 0)->message, "redefinition of register '%v<8>'");
+    ck_assert_str_eq(ptx_diag_get(ctx, 1)->message, "previous definition of '%v7' is here");
+    ck_assert_uint_eq(ptx_context_position(ctx, ptx_diag_get(ctx, 1)->span.off).line, 6);
+    ptx_context_free(ctx);
+}
+END_TEST
+
 /* The item of m named `name` (a function) */
 static ptx_node *item_named(const ptx_module *m, const char *name)
 {
@@ -599,6 +650,7 @@ Suite *sema_suite(void)
     tcase_add_test(tc, sema_off_without_validation);
     tcase_add_test(tc, legacy_module_scope_local_warns);
     tcase_add_test(tc, sema_range_clash_past_2_28);
+    tcase_add_test(tc, sema_many_ranges);
     suite_add_tcase(s, tc);
     tc = tcase_create("api");
     tcase_add_test(tc, resolve_names_kinds);
