@@ -158,6 +158,25 @@ built "200,000 ranges" 9000000
 run ranges 400 60 "$f"
 expect "200,000 register ranges" 0 '^$' 0
 
+# the graphs of 300,000 blocks that all branch to one exit, and of a
+# brx.idx of 600,000 targets (the dominators walked the chain of blocks
+# for each branch, each switch edge looked for its twin among the
+# others: both took time in the square of the count)
+{ kernel; awk 'BEGIN { print ".reg .pred %p1;"
+    for (i = 0; i < 300000; i++) print "L" i ":\n@%p1 bra END;"; print "END:\nret;\n}" }'; } >"$f"
+built "300,000 branches to one block" 6000000
+for mode in --cfg --stats; do
+    run exits 400 60 $mode "$f"
+    expect "300,000 branches to one block ($mode)" 0 '^$' 0
+done
+{ kernel; printf 'ts: .branchtargets L0'; awk 'BEGIN { for (i = 1; i < 600000; i++) printf ", L%d", i
+    print ";\nbrx.idx %r1, ts;"; for (i = 0; i < 600000; i++) print "L" i ":"; print "ret;\n}" }'; } >"$f"
+built "600,000 targets" 10000000
+for mode in --cfg --stats; do
+    run targets 600 60 $mode "$f"
+    expect "a brx.idx of 600,000 targets ($mode)" 0 '^$' 0
+done
+
 { kernel; bytes 100000 '{'; printf 'ret;'; bytes 100000 '}'; printf '\n}\n'; } >"$f"
 built "100,000 nested blocks" 200000
 for mode in "" --ast --json --emit-ptx --stats; do
