@@ -47,7 +47,7 @@ static void operand_words(char *buf, size_t n, unsigned acc)
         { PTX_ACC_IMAGE, "an address [surface, coordinates]" },
         { PTX_ACC_VEC, "a vector {...}" }, { PTX_ACC_LIST, "a list (...)" },
         { PTX_ACC_LABEL, "a label or function name" }, { PTX_ACC_PAIR, "a pair d|p" },
-        { PTX_ACC_SINK, "'_'" },
+        { PTX_ACC_SINK, "'_'" }, { PTX_ACC_F32BITS, "a 0f constant" },
     };
     enum { NKINDS = sizeof kinds / sizeof *kinds };
     unsigned left = 0;

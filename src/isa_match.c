@@ -256,6 +256,9 @@ static struct fault operand_fault_kind(const ptx_expr *e, const ptx_isa_operand 
                 return (struct fault){ F_ITEM, (uint8_t)(k < 255 ? k : 255) };
         return ok;
     }
+    case PTX_EXPR_F32:
+        /* a 0f constant: a constant, or what the kind 'f' takes alone */
+        return acc & (PTX_ACC_IMM | PTX_ACC_F32BITS) ? ok : kind;
     case PTX_EXPR_UNARY:
         if (e->op == PTX_OP_LNOT && is_name(ptx_expr_a(e)))
             return acc & PTX_ACC_NOTPRED ? ok : kind;

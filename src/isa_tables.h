@@ -10,7 +10,8 @@
 enum {
     PTX_ACC_NAME = 1, PTX_ACC_IMM = 2, PTX_ACC_PRED = 4, PTX_ACC_NOTPRED = 8,
     PTX_ACC_ADDR = 16, PTX_ACC_VEC = 32, PTX_ACC_LABEL = 64, PTX_ACC_LIST = 128,
-    PTX_ACC_SINK = 256, PTX_ACC_PAIR = 512, PTX_ACC_IMAGE = 1024
+    PTX_ACC_SINK = 256, PTX_ACC_PAIR = 512, PTX_ACC_IMAGE = 1024,
+    PTX_ACC_F32BITS = 2048      /* a 0f constant (mma.sp's metadata) */
 };
 
 /* ptx_isa_operand.vec */

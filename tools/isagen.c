@@ -28,7 +28,7 @@ static const char *const categories[] = {
 enum {
     ACC_NAME = 1, ACC_IMM = 2, ACC_PRED = 4, ACC_NOTPRED = 8, ACC_ADDR = 16,
     ACC_VEC = 32, ACC_LABEL = 64, ACC_LIST = 128, ACC_SINK = 256, ACC_PAIR = 512,
-    ACC_IMAGE = 1024
+    ACC_IMAGE = 1024, ACC_F32BITS = 2048
 };
 enum { VEC_FROM_MOD = 0, VEC_ANY = -1, VEC_SIZES = -2 };
 
@@ -446,6 +446,8 @@ static bool parse_operand(int family, char *s, operand_t *op, bool inner)
             op->accept |= ACC_IMM;
         else if (!strcmp(alt, "ri"))
             op->accept |= ACC_NAME | ACC_IMM;
+        else if (!strcmp(alt, "f"))
+            op->accept |= ACC_F32BITS;
         else if (!strcmp(alt, "p"))
             op->accept |= ACC_PRED;
         else if (!strcmp(alt, "!p"))

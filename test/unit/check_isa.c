@@ -10,6 +10,13 @@
 #include "ptx/ptx.h"
 
 static const isa_case cases[] = {
+    /* mma.sp's metadata may be a 0f constant (ptxas takes it), not 1, 1.0 or 0d... */
+    { "sm_90", "mma.sp.sync.aligned.m16n8k16.row.col.f16.f16.f16.f16 {r1, r2}, {r1, r2}, {r1, r2}, {r1, r2}, 0f3F800000, 0x1;",
+      0, NULL },
+    { "sm_90", "mma.sp.sync.aligned.m16n8k16.row.col.f16.f16.f16.f16 {r1, r2}, {r1, r2}, {r1, r2}, {r1, r2}, 1, 0x1;",
+      95, "operand 5 of 'mma' must be a register, a vector {...} or a 0f constant" },
+    { "sm_90", "mma.sp.sync.aligned.m16n8k16.row.col.f16.f16.f16.f16 {r1, r2}, {r1, r2}, {r1, r2}, {r1, r2}, 0d3FF0000000000000, 0x1;",
+      95, "operand 5 of 'mma' must be a register, a vector {...} or a 0f constant" },
     { "sm_90", "foo.s32 r1, r2, r3;", 2, "unknown instruction 'foo'" },
     { "sm_90", "@!p  foo r1, r2, r3;", 7, "unknown instruction 'foo'" },
     { "sm_90", "add.s33 r1, r2, r3;", 5, "unknown modifier '.s33' for 'add'; did you mean '.s32'?" },
