@@ -10,6 +10,19 @@
 #include "ptx/ptx.h"
 
 static const isa_case cases[] = {
+    /* a bulk copy's size: a multiple of 16 (0 too), as ptxas checks it */
+    { "sm_90", "cp.async.bulk.prefetch.L2.global [rd1], 8;", 42,
+      "operand 2 of 'cp' must be a multiple of 16, not 8" },
+    { "sm_90", "cp.async.bulk.prefetch.L2.global [rd1], 0;", 0, NULL },
+    { "sm_90", "cp.async.bulk.prefetch.L2.global [rd1], 4096;", 0, NULL },
+    /* sizes and counts as ptxas checks them: st.bulk's, tcgen05's columns */
+    { "sm_100a", "st.bulk.weak.shared::cta [rd1], 12, 0;", 34,
+      "operand 2 of 'st' must be a multiple of 8 from 0 to 16777216, not 12" },
+    { "sm_100a", "tcgen05.alloc.cta_group::1.sync.aligned.shared::cta.b32 [rd1], 48;", 65,
+      "operand 2 of 'tcgen05' must be a power of two from 32 to 512, not 48" },
+    { "sm_100a", "tcgen05.dealloc.cta_group::1.sync.aligned.b32 r1, 48;", 52,
+      "operand 2 of 'tcgen05' must be a multiple of 32, not 48" },
+    { "sm_100a", "tcgen05.alloc.cta_group::1.sync.aligned.shared::cta.b32 [rd1], 512;", 0, NULL },
     /* mma.sp's metadata may be a 0f constant (ptxas takes it), not 1, 1.0 or 0d... */
     { "sm_90", "mma.sp.sync.aligned.m16n8k16.row.col.f16.f16.f16.f16 {r1, r2}, {r1, r2}, {r1, r2}, {r1, r2}, 0f3F800000, 0x1;",
       0, NULL },
