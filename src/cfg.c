@@ -384,8 +384,10 @@ static void add_switch_edge(build *b, edges *E, uint32_t from, uint32_t to, cons
 /* ---- dominators and loops ---------------------------------------------- */
 
 typedef struct work {
-    uint32_t *rpo, *order, *stack, *pos, *pre, *post, *mark, *list;
-    uint32_t *parent, *semi, *label, *anc;      /* dominators' */
+    uint32_t *stack, *pos, *pre, *post, *mark, *list;
+    /* dominators': by block its preorder index (0: unreachable), by
+     * index its block, parent, semidominator, eval's label and ancestor */
+    uint32_t *dfn, *vert, *parent, *semi, *label, *anc;
     size_t cap;
 } work;
 
@@ -415,13 +417,12 @@ static void compress(work *w, uint32_t v)
  * Harvey and Kennedy that it replaces took N^2 steps where N blocks
  * branch to one (a function's common exit: 80,000 took 12 s); then
  * pre/post numbers of the dominator tree, so that "a dominates b" is two
- * comparisons.  Numbers are preorder indices from 1 (w->order: a
- * block's, 0 when unreachable; w->rpo: the block of an index). */
+ * comparisons.  Numbers are preorder indices from 1. */
 static void dominators(ptx_cfg *c, ptx_cfg_block *bl, work *w)
 {
     uint32_t N = c->nblocks + 1;
     const ptx_cfg_edge *E = c->edges;
-    uint32_t *dfn = w->order, *vert = w->rpo, *idom = w->pre;
+    uint32_t *dfn = w->dfn, *vert = w->vert, *idom = w->pre;
     uint32_t n = 0, sp = 0;
     for (uint32_t i = 0; i < N; i++)
         dfn[i] = 0;
@@ -611,8 +612,8 @@ static void grow_work(build *b, work *w, size_t n)
 {
     if (n <= w->cap)
         return;
-    uint32_t **arrays[] = { &w->rpo, &w->order, &w->stack, &w->pos, &w->pre, &w->post, &w->mark, &w->list,
-                            &w->parent, &w->semi, &w->label, &w->anc };
+    uint32_t **arrays[] = { &w->stack, &w->pos, &w->pre, &w->post, &w->mark, &w->list,
+                            &w->dfn, &w->vert, &w->parent, &w->semi, &w->label, &w->anc };
     for (size_t i = 0; i < sizeof arrays / sizeof arrays[0]; i++) {
         uint32_t *p = realloc(*arrays[i], n * sizeof **arrays[i]);
         if (!p)
@@ -905,8 +906,8 @@ static void build_free(build *b, scratch *s)
     free(b->switched);
     free(b->sites);
     free(b->funcs);
-    uint32_t *arrays[] = { s->w.rpo, s->w.order, s->w.stack, s->w.pos, s->w.pre, s->w.post, s->w.mark, s->w.list,
-                           s->w.parent, s->w.semi, s->w.label, s->w.anc };
+    uint32_t *arrays[] = { s->w.stack, s->w.pos, s->w.pre, s->w.post, s->w.mark, s->w.list,
+                           s->w.dfn, s->w.vert, s->w.parent, s->w.semi, s->w.label, s->w.anc };
     for (size_t i = 0; i < sizeof arrays / sizeof arrays[0]; i++)
         free(arrays[i]);
     free(s->E.e);

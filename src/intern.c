@@ -474,6 +474,11 @@ static const ptx_name *find_in(const ptx_intern_table *t, const char *s, size_t 
     return e && e->hash ? e->name : NULL;
 }
 
+uint32_t ptx_hash_bytes(const char *s, size_t len)
+{
+    return hash_bytes(s, len);
+}
+
 const ptx_name *ptx_intern_find(const ptx_context *ctx, const char *s, size_t len)
 {
     const ptx_interner *in = &ctx->names;

@@ -193,6 +193,9 @@ void ptx_intern_prefetch(const ptx_context *ctx, const char *s, size_t len);
 const ptx_name *ptx_intern(ptx_context *ctx, const char *s, size_t len);
 /* The interned name s[0..len), or NULL when there is none (interns nothing). */
 const ptx_name *ptx_intern_find(const ptx_context *ctx, const char *s, size_t len);
+/* The hash the interner gives s[0..len) (ptx_name.hash), never 0: for
+ * tables of other text (the semantic pass's prefixes). */
+uint32_t ptx_hash_bytes(const char *s, size_t len);
 /* The words of the dotted name s[0..len): cut and interned once per
  * distinct name, then found by one lookup. */
 ptx_split *ptx_intern_split(ptx_context *ctx, const char *s, size_t len);

@@ -337,22 +337,6 @@ static inline name_entry *entry_of(sema *S, const ptx_name *name)
     return entry_new(S, name);
 }
 
-/* Eight bytes a step: a function's parameters (the names most often
- * declared with a number) have prefixes of a hundred bytes and more. */
-static uint32_t prefix_hash(const char *text, uint32_t len)
-{
-    uint64_t h = 0x9e3779b97f4a7c15ULL ^ len, w;
-    for (; len >= 8; text += 8, len -= 8) {
-        memcpy(&w, text, 8);
-        h = (h ^ w) * 0xbf58476d1ce4e5b9ULL;
-        h ^= h >> 31;
-    }
-    for (w = 0; len; len--)
-        w = w << 8 | (unsigned char)text[len - 1];
-    h = (h ^ w) * 0xbf58476d1ce4e5b9ULL;
-    return (uint32_t)(h ^ (h >> 32));
-}
-
 static bool prefix_home(const void *entry, size_t *hash)
 {
     const prefix *const *x = entry;
@@ -362,12 +346,10 @@ static bool prefix_home(const void *entry, size_t *hash)
     return true;
 }
 
-/* The record of prefix text[0..len), or NULL when none was made. */
-static prefix *prefix_find(const sema *S, const char *text, uint32_t len)
+/* The record of prefix text[0..len) (hash h) in S's table, which has
+ * one, or NULL */
+static prefix *prefix_in(const sema *S, const char *text, uint32_t len, uint32_t h)
 {
-    if (!S->prefixes)
-        return NULL;
-    uint32_t h = prefix_hash(text, len);
     for (size_t i = h & S->prefixes_mask; S->prefixes[i]; i = (i + 1) & S->prefixes_mask) {
         prefix *x = S->prefixes[i];
         if (x->hash == h && x->len == len && memcmp(x->text, text, len) == 0)
@@ -376,17 +358,23 @@ static prefix *prefix_find(const sema *S, const char *text, uint32_t len)
     return NULL;
 }
 
+/* The record of prefix text[0..len), or NULL when none was made. */
+static prefix *prefix_find(const sema *S, const char *text, uint32_t len)
+{
+    return S->prefixes ? prefix_in(S, text, len, ptx_hash_bytes(text, len)) : NULL;
+}
+
 /* The record of prefix text[0..len), made on first need (text is a
  * name's, which outlives the pass). */
 static prefix *prefix_add(sema *S, const char *text, uint32_t len)
 {
-    prefix *x = prefix_find(S, text, len);
+    uint32_t h = ptx_hash_bytes(text, len);
+    prefix *x = S->prefixes ? prefix_in(S, text, len, h) : NULL;
     if (x)
         return x;
     if (!S->prefixes || (S->nprefixes + 1) * 2 > S->prefixes_mask + 1)
         S->prefixes = table_double(S, S->prefixes, &S->prefixes_mask, 64, sizeof *S->prefixes,
                                    prefix_home);
-    uint32_t h = prefix_hash(text, len);
     size_t i = h & S->prefixes_mask;
     while (S->prefixes[i])
         i = (i + 1) & S->prefixes_mask;
