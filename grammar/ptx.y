@@ -60,8 +60,12 @@ void ptx_scanner_close(ptx_parser_state *pp);
  * them before it reads the next token, their states having nothing else
  * to do; when it has read the token already (to end a label "name :",
  * which may go on with ".callprototype" and the like), the scanner has
- * seen the label itself. */
-#define STATEMENT_NEXT() ((void)(yychar == T_PTX_YYEMPTY && (pp->at_statement = true)))
+ * seen the label itself.  Whether the statement is a body's or a debug
+ * section's goes with it: the fast lane takes declarations and braces
+ * only in a body, where the rules read them as a declaration and a block
+ * (in a section ".reg" is a data line's word). */
+#define STATEMENT_NEXT(body) \
+    ((void)(yychar == T_PTX_YYEMPTY && (pp->at_statement = true, pp->in_body = (body))))
 /* A module item made goes to the parse's on_item (parse.c: the semantic
  * pass checks it at once), told whether the parser has read a token past
  * it: it has not in the reductions of a function, which end at its '}'. */
@@ -338,12 +342,12 @@ block
  * first), so after it errors are reported again (yyerrok), as they are
  * when the same text comes token by token. */
 stmts
-    : %empty                            { $$.first = $$.last = NULL; STATEMENT_NEXT(); }
-    | stmts stmt                        { $$ = ptx_b_append($1, $2); STATEMENT_NEXT(); }
-    | stmts SIMPLE                      { $$ = ptx_b_append($1, $2); yyerrok; STATEMENT_NEXT(); }
-    | stmts STMTS                       { $$ = ptx_b_append_run($1, $2); yyerrok; STATEMENT_NEXT(); }
-    | stmts LABEL                       { $$ = ptx_b_append($1, $2); yyerrok; STATEMENT_NEXT(); }
-    | stmts LOCLINE                     { $$ = ptx_b_append($1, $2); yyerrok; STATEMENT_NEXT(); }
+    : %empty                            { $$.first = $$.last = NULL; STATEMENT_NEXT(true); }
+    | stmts stmt                        { $$ = ptx_b_append($1, $2); STATEMENT_NEXT(true); }
+    | stmts SIMPLE                      { $$ = ptx_b_append($1, $2); yyerrok; STATEMENT_NEXT(true); }
+    | stmts STMTS                       { $$ = ptx_b_append_run($1, $2); yyerrok; STATEMENT_NEXT(true); }
+    | stmts LABEL                       { $$ = ptx_b_append($1, $2); yyerrok; STATEMENT_NEXT(true); }
+    | stmts LOCLINE                     { $$ = ptx_b_append($1, $2); yyerrok; STATEMENT_NEXT(true); }
     ;
 
 stmt
@@ -486,8 +490,8 @@ exprs
 /* ---- debug sections --------------------------------------------------------- */
 
 sec_items
-    : %empty                            { $$.first = $$.last = NULL; STATEMENT_NEXT(); }
-    | sec_items section_item            { $$ = ptx_b_append($1, $2); STATEMENT_NEXT(); }
+    : %empty                            { $$.first = $$.last = NULL; STATEMENT_NEXT(false); }
+    | sec_items section_item            { $$ = ptx_b_append($1, $2); STATEMENT_NEXT(false); }
     ;
 
 section_item
@@ -611,7 +615,8 @@ static int report_syntax_error(const yypcontext_t *yyctx, ptx_parser_state *pp)
         uint32_t len;
         ptx_fast_first k = ptx_fast_first_token(CTX->src + loc->off, &len);
         found = k == PTX_FIRST_IDENT ? YYSYMBOL_IDENT : k == PTX_FIRST_DOTTED ? YYSYMBOL_DOTTED
-              : k == PTX_FIRST_LOC ? YYSYMBOL_LOC : YYTRANSLATE('@');
+              : k == PTX_FIRST_LOC ? YYSYMBOL_LOC : k == PTX_FIRST_SPACE ? YYSYMBOL_SPACE
+              : YYTRANSLATE('@');
         first.off = loc->off;
         first.end = loc->off + len;
         loc = &first;

@@ -504,6 +504,112 @@ static size_t label_length(const char *s)
     return end_of_line(p + 1) ? (size_t)(p + 1 - s) : 0;
 }
 
+/* ---- declarations --------------------------------------------------------- */
+
+/* The dot-word at p (the scanner's {WORD}) followed by a blank, in
+ * *len; 0 for anything else */
+static size_t dotword_then_blank(const char *p)
+{
+    const char *q = skip_dotword(p);
+    return q && (*q == ' ' || *q == '\t') ? (size_t)(q - p) : 0;
+}
+
+/* The declaration at s of the shape functions' bodies are full of:
+ *   (.reg|.param|.local|.shared) [.align N] TYPE declarator {, declarator} ;
+ * a declarator a name, name<N> or name[N]..., blanks between the tokens,
+ * TYPE a fundamental type, every number a plain decimal.  Nothing built
+ * for such a declaration in a body reports anything (a power of two for
+ * .align, a count below 2^32, no array of registers, no '_', no
+ * initialiser, linkage, vector or .ptr), so it may be built before the
+ * parser reads it.  Returns its length, ';' included, or 0; building,
+ * the declaration in *out, as `decl ';'` makes it in a body. */
+WALK size_t walk_decl(ptx_context *ctx, const char *s, bool build, ptx_node **out)
+{
+    const char *p = s, *q, *r;
+    ptx_tok t;
+    size_t n = dotword_then_blank(p);
+    ptx_space space = n ? ptx_space_of_word(p, n) : PTX_SPACE_NONE;
+    q = p + n;
+    if (space != PTX_SPACE_REG && space != PTX_SPACE_PARAM && space != PTX_SPACE_LOCAL &&
+        space != PTX_SPACE_SHARED)
+        return 0;
+    size_t specs = build ? ptx_mark(ctx) : 0;
+    if (build) {
+        t = tok_at(ctx, p, q, space);
+        ptx_b_spec(ctx, PTX_SPEC_SPACE, &t, loc_at(ctx, p, q));
+    }
+    p = skip_blanks(q);
+    if (strncmp(p, ".align", 6) == 0 && (p[6] == ' ' || p[6] == '\t')) {
+        if (!(q = walk_decimal(ctx, skip_blanks(p + 6), &t)) || t.u == 0 || t.u > UINT32_MAX ||
+            (t.u & (t.u - 1)) || (*q != ' ' && *q != '\t'))
+            return 0;
+        if (build)
+            ptx_b_spec(ctx, PTX_SPEC_ALIGN, &t, loc_at(ctx, p, q));
+        p = skip_blanks(q);
+    }
+    n = dotword_then_blank(p);
+    ptx_type type = n ? ptx_type_of_word(p, n) : PTX_TYPE_NONE;
+    q = p + n;
+    if (!type || type == PTX_TYPE_TEXREF || type == PTX_TYPE_SAMPLERREF || type == PTX_TYPE_SURFREF)
+        return 0;
+    if (build) {
+        t = tok_at(ctx, p, q, type);
+        ptx_b_spec(ctx, PTX_SPEC_TYPE, &t, loc_at(ctx, p, q));
+    }
+    p = skip_blanks(q);
+    size_t vars = 0;
+    const char *end;            /* of the last declarator */
+    for (bool first = true;; first = false) {
+        if (!(q = skip_id(p)) || (q - p == 1 && *p == '_'))
+            return 0;
+        ptx_var *v = NULL;
+        if (build) {
+            t = tok_at(ctx, p, q, 0);
+            v = ptx_b_var(ctx, &t, false);
+        }
+        end = q;
+        r = skip_blanks(q);
+        if (*r == '<') {
+            if (!(q = walk_decimal(ctx, skip_blanks(r + 1), &t)) || t.u > UINT32_MAX)
+                return 0;
+            q = skip_blanks(q);
+            if (*q != '>')
+                return 0;
+            end = q + 1;
+            if (build)
+                ptx_b_var_range(ctx, v, &t, loc_at(ctx, ctx->src + t.off, ctx->src + t.off + t.len));
+        } else if (*r == '[') {
+            if (space == PTX_SPACE_REG)
+                return 0;
+            do {
+                if (!(q = walk_decimal(ctx, skip_blanks(r + 1), &t)))
+                    return 0;
+                q = skip_blanks(q);
+                if (*q != ']')
+                    return 0;
+                end = q + 1;
+                if (build)
+                    ptx_b_var_dim(ctx, v, &t, loc_at(ctx, p, end));
+                r = skip_blanks(end);
+            } while (*r == '[');
+        }
+        if (build) {
+            if (first)
+                vars = ptx_mark(ctx);
+            ptx_b_push(ctx, v);
+        }
+        p = skip_blanks(end);
+        if (*p == ';')
+            break;
+        if (*p != ',')
+            return 0;
+        p = skip_blanks(p + 1);
+    }
+    if (build)
+        *out = ptx_b_decl_at(ctx, ptx_b_decl(ctx, specs, vars, loc_at(ctx, s, end)), PTX_SITE_BODY);
+    return (size_t)(p + 1 - s);
+}
+
 /* ---- what the scanner takes ------------------------------------------- */
 
 /* Blank lines and '//' comments of plain ASCII from p on, skipped as the
@@ -546,42 +652,52 @@ static const char *const loc_goes_on[] = { "," };
 static const char *const label_names[] = { ".callprototype", ".calltargets", ".branchtargets" };
 #define FOLLOWS(p, words) own_statement_follows(p, words, sizeof words / sizeof *words)
 
-/* The statement taken whole at p, at the start of a statement: an
+/* The statement taken whole at p, at the start of a statement, built
+ * (one copy of each walk serves the scanner's every statement): an
  * instruction of the common shape, wherever it is on its line (inline
  * assembly writes two to a line: on cub_allkeys 15% of the statements
  * were left to the grammar for not starting their line), a .loc line or
- * a label ending its line, with nothing after it that continues it; its
- * length in *n, and building, its node in *out.  PTX_FAST_NONE for
- * anything else. */
-WALK ptx_fast_kind whole_statement(ptx_context *ctx, const char *p, size_t *n, bool build,
-                                   ptx_node **out)
-{
-    if ((*n = walk_instr(ctx, p, build, out)) != 0)
-        return PTX_FAST_INSTR;
-    struct loc_parts parts;
-    if (*p == '.' && (*n = loc_line(p, &parts)) != 0 && FOLLOWS(p + *n, loc_goes_on)) {
-        if (build)
-            *out = build_loc_line(ctx, p, *n, &parts);
-        return PTX_FAST_LOC;
-    }
-    if ((*n = label_length(p)) != 0 && FOLLOWS(p + *n, label_names)) {
-        if (build) {
-            ptx_tok name = tok_at(ctx, p, p + *n - 1, 0);
-            *out = ptx_b_label(ctx, &name, loc_at(ctx, p, p + *n));
-        }
-        return PTX_FAST_LABEL;
-    }
-    return PTX_FAST_NONE;
-}
-
-/* The statement taken whole at p, built (one copy of the walk serves
- * the scanner's every statement). */
+ * a label ending its line, with nothing after it that continues it; and
+ * in a body (`body`), where it is the first the scanner takes at once,
+ * not one of a run, a declaration, or the '{' or '}' of a block.  Its
+ * length in *n, its node in *out (none for a brace).  PTX_FAST_NONE for
+ * anything else.
+ *
+ * A declaration makes a token of its own: after a syntax error in a body
+ * the parser discards a STMTS token's statements up to its first ';'
+ * (ptx_after_error), as through the grammar, and only instructions are
+ * counted there.  It is measured before it is built, so that a shape
+ * found wrong halfway has built nothing. */
 #if defined(__GNUC__)
 __attribute__((noinline))
 #endif
-static ptx_fast_kind take_statement(ptx_context *ctx, const char *p, size_t *n, ptx_node **out)
+static ptx_fast_kind take_statement(ptx_context *ctx, const char *p, size_t *n, ptx_node **out,
+                                    bool body)
 {
-    return whole_statement(ctx, p, n, true, out);
+    if ((*n = walk_instr(ctx, p, true, out)) != 0)
+        return PTX_FAST_INSTR;
+    if (*p == '.') {
+        struct loc_parts parts;
+        if ((*n = loc_line(p, &parts)) != 0 && FOLLOWS(p + *n, loc_goes_on)) {
+            *out = build_loc_line(ctx, p, *n, &parts);
+            return PTX_FAST_LOC;
+        }
+        if (body && (*n = walk_decl(ctx, p, false, NULL)) != 0) {
+            walk_decl(ctx, p, true, out);
+            return PTX_FAST_DECL;
+        }
+        return PTX_FAST_NONE;
+    }
+    if (body && (*p == '{' || *p == '}')) {
+        *n = 1;
+        return *p == '{' ? PTX_FAST_OPEN : PTX_FAST_CLOSE;
+    }
+    if ((*n = label_length(p)) != 0 && FOLLOWS(p + *n, label_names)) {
+        ptx_tok name = tok_at(ctx, p, p + *n - 1, 0);
+        *out = ptx_b_label(ctx, &name, loc_at(ctx, p, p + *n));
+        return PTX_FAST_LABEL;
+    }
+    return PTX_FAST_NONE;
 }
 
 /* After an instruction or .loc line taken whole at p, its node `first`:
@@ -598,7 +714,7 @@ static const char *take_stmts(ptx_context *ctx, const char *p, size_t n, ptx_nod
         const char *q = skip_layout(end);
         size_t m;
         ptx_node *node = NULL;
-        if (!q || !take_statement(ctx, q, &m, &node))
+        if (!q || !take_statement(ctx, q, &m, &node, false))
             break;
         last->next = node;
         last = node;
@@ -635,8 +751,8 @@ bool ptx_fast_may_take(const char *held, bool at_statement)
     return *p == '/' || (*p == '.' && data_run_after_dot(p + 1));
 }
 
-ptx_fast_kind ptx_fast_take(ptx_context *ctx, const char *p, bool at_statement, ptx_span *span,
-                           ptx_nlist *built)
+ptx_fast_kind ptx_fast_take(ptx_context *ctx, const char *p, bool at_statement, bool in_body,
+                           ptx_span *span, ptx_nlist *built)
 {
     p = skip_layout(p);
     size_t n = 0;
@@ -646,7 +762,7 @@ ptx_fast_kind ptx_fast_take(ptx_context *ctx, const char *p, bool at_statement, 
         return PTX_FAST_NONE;
     /* a data run starts with ".b8 " and the like, which none of the
      * statements does */
-    if (at_statement && (kind = take_statement(ctx, p, &n, &built->first)) != PTX_FAST_NONE)
+    if (at_statement && (kind = take_statement(ctx, p, &n, &built->first, in_body)) != PTX_FAST_NONE)
         built->last = built->first;
     else if (*p == '.' && (n = ptx_data_run_length(ctx, p)) != 0)
         kind = PTX_FAST_DATA;
@@ -692,9 +808,10 @@ ptx_fast_first ptx_fast_first_token(const char *p, uint32_t *len)
         *len = 1;
         return PTX_FIRST_PUNCT;
     }
-    if (*p == '.') {            /* a .loc line */
-        *len = 4;
-        return PTX_FIRST_LOC;
+    if (*p == '.') {            /* a .loc line, or a declaration's state space */
+        const char *q = skip_dotword(p);
+        *len = (uint32_t)(q - p);
+        return *len == 4 && p[1] == 'l' ? PTX_FIRST_LOC : PTX_FIRST_SPACE;
     }
     const char *q = skip_id(p), *w;
     bool dotted = false;

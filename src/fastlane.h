@@ -15,6 +15,8 @@ typedef struct ptx_parser_state {
     void *scanner;
     bool at_statement;          /* the next token starts a statement: the
                                    grammar says so, or the scanner after a label */
+    bool in_body;               /* that statement is a body's, not a debug
+                                   section's (the grammar says which) */
     bool after_name;            /* the last token is a name that started one */
     bool alone;                 /* the scanner runs without the parser
                                    (ptx_run_scanner): it judges where a
@@ -49,18 +51,23 @@ typedef enum ptx_fast_kind {
     PTX_FAST_STMTS,             /* instructions and .loc lines that follow one
                                    another so, and labels after them, at most
                                    PTX_RUN_PIECES (STMTS) */
-    PTX_FAST_DATA               /* a run of data lines (DATARUN) */
+    PTX_FAST_DATA,              /* a run of data lines (DATARUN) */
+    PTX_FAST_DECL,              /* a declaration of the common shape at the
+                                   start of a statement in a body (SIMPLE) */
+    PTX_FAST_OPEN,              /* a block's '{' there ('{') */
+    PTX_FAST_CLOSE              /* a block's '}' there ('}') */
 } ptx_fast_kind;
 
 /* The statement or run that the fast lane takes after p, the end of the
  * last token (after the blank lines and '//' comments there), and its
  * span in *span; PTX_FAST_NONE to leave the text to the scanner's rules.
- * Statements are taken only `at_statement`; a data run anywhere.  A
+ * Statements are taken only `at_statement`, declarations and braces only
+ * there `in_body`; a data run anywhere.  A
  * statement or run of them is built as it is taken: its nodes, linked by
  * `next`, from built->first to built->last (for a data run NULL:
  * ptx_b_data_run builds it). */
-ptx_fast_kind ptx_fast_take(ptx_context *ctx, const char *p, bool at_statement, ptx_span *span,
-                           ptx_nlist *built);
+ptx_fast_kind ptx_fast_take(ptx_context *ctx, const char *p, bool at_statement, bool in_body,
+                           ptx_span *span, ptx_nlist *built);
 
 /* Whether ptx_fast_take may take something after `held`, where Flex
  * holds the byte (a NUL stands there) and the text after it is intact:
@@ -74,10 +81,10 @@ bool ptx_fast_may_take(const char *held, bool at_statement);
  * on discarding after it. */
 ptx_node *ptx_after_error(ptx_nlist run, bool body, bool *synced);
 /* The scanner's first token in a statement the fast lane took at p (an
- * instruction, a .loc line or a label), for a syntax error's message: its
- * kind and its length in *len. */
+ * instruction, a .loc line, a label or a declaration), for a syntax
+ * error's message: its kind and its length in *len. */
 typedef enum ptx_fast_first {
-    PTX_FIRST_IDENT, PTX_FIRST_DOTTED, PTX_FIRST_PUNCT, PTX_FIRST_LOC
+    PTX_FIRST_IDENT, PTX_FIRST_DOTTED, PTX_FIRST_PUNCT, PTX_FIRST_LOC, PTX_FIRST_SPACE
 } ptx_fast_first;
 ptx_fast_first ptx_fast_first_token(const char *p, uint32_t *len);
 /* What starts the tokens that error recovery discarded in a body, at

@@ -372,6 +372,11 @@ void ptx_suggest_offer(ptx_suggest *s, const char *cand, size_t len);
 const char *ptx_suggest_text(const ptx_suggest *s, char *buf, size_t size);
 const char *ptx_suggest_fix(const ptx_suggest *s);
 
+/* The type or state space a dot-word w[0..n) spells, as the scanner's
+ * keywords do (".b32": PTX_TYPE_B32); PTX_TYPE_NONE, PTX_SPACE_NONE for
+ * any other word (names.c). */
+ptx_type ptx_type_of_word(const char *w, size_t n);
+ptx_space ptx_space_of_word(const char *w, size_t n);
 /* Offers every directive word (names.c). */
 void ptx_suggest_directives(ptx_suggest *s);
 /* The error `msg` about the unknown dot-word w[0..len), followed by the

@@ -120,6 +120,29 @@ const ptx_name *ptx_data_sym_at(const ptx_data *d, uint32_t i)
 }
 
 const char *ptx_space_name(ptx_space s) { return LOOKUP(space_names, s); }
+
+/* The index in names[1 .. count) of the spelling w[0..n), 0 for none:
+ * the first two bytes and the length first (a dot-word of the scanner's
+ * at w, n at least 2). */
+static unsigned word_index(const char *const *names, unsigned count, const char *w, size_t n)
+{
+    for (unsigned i = 1; i < count; i++) {
+        const char *x = names[i];
+        if (x[1] == w[1] && strncmp(x, w, n) == 0 && x[n] == '\0')
+            return i;
+    }
+    return 0;
+}
+
+ptx_type ptx_type_of_word(const char *w, size_t n)
+{
+    return (ptx_type)word_index(type_names, PTX_TYPE_COUNT, w, n);
+}
+
+ptx_space ptx_space_of_word(const char *w, size_t n)
+{
+    return (ptx_space)word_index(space_names, PTX_SPACE_COUNT, w, n);
+}
 const char *ptx_linkage_name(ptx_linkage l) { return LOOKUP(linkage_names, l); }
 const char *ptx_op_name(ptx_op op) { return LOOKUP(op_names, op); }
 const char *ptx_fdir_name(ptx_fdir_kind k) { return LOOKUP(fdir_names, k); }

@@ -1210,6 +1210,22 @@ static const struct {
     { "p:\n/* c */ .callprototype _ ();", 7, "the same after a block comment" },
     { "t:\n.branchtargets A, B;\nA:\nB:\nret;", 10, "a label naming a .branchtargets" },
     { "t:\n.calltargets f;\nret;", 6, "a label naming a .calltargets" },
+    { "\t.reg .b32 %r<5>;\n\t.reg .pred %p, %q;\n\tret;", 3,
+      "declarations of the common shape are taken whole, a token each: no run holds one" },
+    { "\t.param .align 16 .b8 param0[24];\n\t.local .u64 a[2][3], b;\n\t.shared .f32 s[4];", 3,
+      ".param, .local and .shared, with .align and arrays" },
+    { "\t{\n\t.reg .pred p;\n\tret;\n\t}\n\tret;", 5,
+      "a block's braces, each a token (inline assembly writes such blocks)" },
+    { "\t.reg .b32 r[2];", 7, "an array of registers (an error) takes the rules' way" },
+    { "\t.reg .v2 .b32 r;", 5, "so does a vector" },
+    { "\t.reg .b32 _;", 4, "and the sink as a name" },
+    { "\t.reg .b32 r = 1;", 6, "and an initialiser" },
+    { "\t.reg .b32 %r<010>;", 7, "and a count that is not a plain decimal" },
+    { "\t.reg .b32 %r<4294967296>;", 7, "and a count of 2^32 (an error)" },
+    { "\t.shared .align 3 .b8 s[4];", 9, "and an alignment that is not a power of two (an error)" },
+    { "\t.global .b32 g;", 4, "and a state space other than .reg, .param, .local, .shared" },
+    { "\t.reg .b32 a.b;", 4, "and a name with a selector" },
+    { "\t.align 4 .local .b8 d[8];", 9, "and .align before the state space" },
 };
 
 /* A STMTS token holds at most PTX_RUN_PIECES statements; the next ones
