@@ -36,19 +36,21 @@ void ptx_context_free(ptx_context *ctx)
         return;
     ptx_arena_release(&ctx->arena);
     ptx_arena_release(&ctx->body);
-    ptx_interner_release(&ctx->names);
+    ptx_interner_release(ctx);
     free(ctx->diags);
     free(ctx->scratch);
     for (int i = 0; i < 2; i++) {
-        free(ctx->run[i].vals);
-        free(ctx->run[i].line_ends);
-        free(ctx->run[i].line_bytes);
-        free(ctx->run[i].syms);
-        free(ctx->run[i].sym_spans);
+        ptx_run_buf *r = &ctx->run[i];
+        ptx_ctx_free(ctx, r->vals, r->vals_cap);
+        ptx_ctx_free(ctx, r->line_ends, r->ends_cap * sizeof *r->line_ends);
+        ptx_ctx_free(ctx, r->line_bytes, r->bytes_cap * sizeof *r->line_bytes);
+        ptx_ctx_free(ctx, r->syms, r->syms_cap * sizeof *r->syms);
+        ptx_ctx_free(ctx, r->sym_spans, r->spans_cap * sizeof *r->sym_spans);
     }
     ptx_big_free(ctx->src, ctx->src_mapped);
     free(ctx->lines);
     free(ctx->removed);
+    ptx_pool_release(&ctx->pool);
     free(ctx);
 }
 

@@ -911,7 +911,7 @@ static void *run_room(ptx_context *ctx, void *buf, size_t *cap, size_t need, siz
     size_t n = *cap ? *cap : 4096;
     while (n < need)
         n *= 2;
-    void *p = realloc(buf, n * size);
+    void *p = ptx_ctx_realloc(ctx, buf, *cap * size, n * size);
     if (!p)
         longjmp(ctx->oom, 1);
     *cap = n;

@@ -117,8 +117,7 @@ INLINE bool same_bytes(const char *a, const char *b, size_t len)
 static void rehash(ptx_context *ctx, ptx_intern_table *t)
 {
     size_t cap = t->slots ? (t->mask + 1) * 2 : 1024, mapped;
-    ptx_intern_slot *slots = ptx_big_zalloc(cap * sizeof *slots, ctx->srclen >= PTX_TABLES_HUGE,
-                                            &mapped);
+    ptx_intern_slot *slots = ptx_table_zalloc(ctx, cap * sizeof *slots, &mapped);
     if (!slots)
         longjmp(ctx->oom, 1);
     for (size_t i = 0; t->slots && i <= t->mask; i++) {
@@ -129,7 +128,7 @@ static void rehash(ptx_context *ctx, ptx_intern_table *t)
             j = (j + 1) & (cap - 1);
         slots[j] = t->slots[i];
     }
-    ptx_big_free(t->slots, t->mapped);
+    ptx_table_free(ctx, t->slots, t->slots ? (t->mask + 1) * sizeof *slots : 0, t->mapped);
     t->slots = slots;
     t->mapped = mapped;
     t->mask = cap - 1;
@@ -152,7 +151,8 @@ static bool in_regs(const char *s, size_t len)
  * registers and opcodes, most of them (longer names, labels and
  * parameters, are seldom asked for again soon).  2^RECENT_BITS names and
  * 2^SPLIT_BITS splits, 32 bytes each. */
-enum { RECENT_NAME = 8, RECENT_SPLIT = 16, RECENT_BITS = 11, SPLIT_BITS = 8 };
+enum { RECENT_NAME = 8, RECENT_SPLIT = 16, RECENT_BITS = 11, SPLIT_BITS = 8,
+       RECENT_SLOTS = (1 << RECENT_BITS) + (1 << SPLIT_BITS) };
 
 /* The recent slot for s[0..len) (len at most 16) among the
  * 2^bits at `recent`, and its key in key[2]: the bytes, which with the
@@ -241,11 +241,13 @@ SLOW void interner_start(ptx_context *ctx)
     } else {
         in->texts = &ctx->arena;
     }
+    in->text.pool = &ctx->pool;
     ptx_arena_init(&in->regtext);
     in->regtext.oom = &ctx->oom;
-    in->recent = calloc(((size_t)1 << RECENT_BITS) + ((size_t)1 << SPLIT_BITS), sizeof *in->recent);
-    in->young.slots = calloc((size_t)1 << YOUNG_BITS, sizeof *in->young.slots);
-    in->families = calloc((size_t)1 << FAMILY_BITS, sizeof *in->families);
+    in->regtext.pool = &ctx->pool;
+    in->recent = ptx_ctx_calloc(ctx, RECENT_SLOTS, sizeof *in->recent);
+    in->young.slots = ptx_ctx_calloc(ctx, (size_t)1 << YOUNG_BITS, sizeof *in->young.slots);
+    in->families = ptx_ctx_calloc(ctx, (size_t)1 << FAMILY_BITS, sizeof *in->families);
     if (!in->recent || !in->young.slots || !in->families)
         longjmp(ctx->oom, 1);
     in->young.mask = ((size_t)1 << YOUNG_BITS) - 1;
@@ -261,9 +263,10 @@ SLOW void grow_table(ptx_context *ctx, ptx_intern_table *t)
     rehash(ctx, t);
     if (t != &in->others)
         return;
-    free(in->filter);
+    if (in->filter)
+        ptx_ctx_free(ctx, in->filter, (in->filter_mask + 1) * sizeof *in->filter);
     in->filter_mask = (t->mask + 1) / 8 - 1;
-    in->filter = calloc(in->filter_mask + 1, sizeof *in->filter);
+    in->filter = ptx_ctx_calloc(ctx, in->filter_mask + 1, sizeof *in->filter);
     if (!in->filter)
         longjmp(ctx->oom, 1);
     for (size_t i = 0; i <= t->mask; i++)
@@ -421,7 +424,7 @@ SLOW void family_keep(ptx_context *ctx, ptx_intern_family *f, uint64_t key, size
         size_t cap = f->cap ? 2 * (size_t)f->cap : 64;
         while (cap <= num)
             cap *= 2;
-        const ptx_name **by = realloc(f->by_number, cap * sizeof *by);
+        const ptx_name **by = ptx_ctx_realloc(ctx, f->by_number, f->cap * sizeof *by, cap * sizeof *by);
         if (!by)
             longjmp(ctx->oom, 1);
         memset(by + f->cap, 0, (cap - f->cap) * sizeof *by);
@@ -572,8 +575,9 @@ ptx_split *ptx_intern_split(ptx_context *ctx, const char *s, size_t len)
     return sp;
 }
 
-void ptx_interner_release(ptx_interner *in)
+void ptx_interner_release(ptx_context *ctx)
 {
+    ptx_interner *in = &ctx->names;
     free(in->splits);
     in->splits = NULL;
     in->split_mask = in->nsplits = 0;
@@ -583,16 +587,16 @@ void ptx_interner_release(ptx_interner *in)
     }
     ptx_big_free(in->regs.slots, in->regs.mapped);
     ptx_big_free(in->others.slots, in->others.mapped);
-    free(in->young.slots);
+    ptx_ctx_free(ctx, in->young.slots, ((size_t)1 << YOUNG_BITS) * sizeof *in->young.slots);
     for (size_t i = 0; in->families && i < (size_t)1 << FAMILY_BITS; i++)
-        free(in->families[i].by_number);
-    free(in->families);
+        ptx_ctx_free(ctx, in->families[i].by_number, in->families[i].cap * sizeof *in->families[i].by_number);
+    ptx_ctx_free(ctx, in->families, ((size_t)1 << FAMILY_BITS) * sizeof *in->families);
     in->families = NULL;
     in->nfamilies = 0;
-    free(in->filter);
+    ptx_ctx_free(ctx, in->filter, (in->filter_mask + 1) * sizeof *in->filter);
     in->filter = NULL;
     in->filter_mask = 0;
-    free(in->recent);
+    ptx_ctx_free(ctx, in->recent, RECENT_SLOTS * sizeof *in->recent);
     in->recent = NULL;
     in->regs = in->others = in->young = (ptx_intern_table){ NULL, 0, 0, 0, 0 };
     in->count = 0;

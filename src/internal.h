@@ -20,6 +20,7 @@ typedef struct ptx_arena {
     size_t next_size;         /* size of the next ordinary block */
     size_t total;             /* bytes obtained from malloc */
     jmp_buf *oom;             /* where to go when malloc fails; NULL: return NULL */
+    struct ptx_pool *pool;    /* blocks below 2 MB from there when it can */
 } ptx_arena;
 
 void ptx_arena_init(ptx_arena *a);
@@ -80,6 +81,37 @@ void ptx_big_free(void *p, size_t mapped);
  * once (arena.c says why). */
 enum { PTX_TABLES_HUGE = 8 * 1024 * 1024 };
 void *ptx_big_zalloc(size_t bytes, bool huge, size_t *mapped);
+
+/* The context's pool of huge pages for its tables from PTX_POOL_MIN of
+ * input (arena.c says why): ptx_pool_zalloc gives zeroed room, or NULL
+ * when the pool is off or full (the caller then takes ptx_big_zalloc);
+ * ptx_pool_free takes room back for the next table. */
+enum { PTX_POOL_MIN = 4 * 1024 * 1024, PTX_POOL_CHUNKS = 8, PTX_POOL_HOLES = 32 };
+typedef struct ptx_pool {
+    char *cur, *end;                    /* the newest chunk's room */
+    void *chunks[PTX_POOL_CHUNKS];
+    unsigned nchunks, maxchunks;        /* maxchunks 0: the pool is off */
+    struct { char *at; size_t len; } holes[PTX_POOL_HOLES];   /* by address */
+    unsigned nholes;
+} ptx_pool;
+void ptx_pool_init(ptx_pool *pool, size_t srclen);
+void *ptx_pool_zalloc(ptx_pool *pool, size_t bytes);
+void ptx_pool_free(ptx_pool *pool, void *p, size_t bytes);
+bool ptx_pool_owns(const ptx_pool *pool, const void *p);
+void ptx_pool_release(ptx_pool *pool);
+/* A table of the context's (ctx may be NULL): from its pool, *mapped then
+ * PTX_MAPPED_POOL (ptx_big_free leaves such room to the pool), else
+ * ptx_big_zalloc's; ptx_table_free gives it back (arena.c). */
+#define PTX_MAPPED_POOL SIZE_MAX
+void *ptx_table_zalloc(ptx_context *ctx, size_t bytes, size_t *mapped);
+void ptx_table_free(ptx_context *ctx, void *p, size_t bytes, size_t mapped);
+/* calloc and free through the pool, for the smaller tables (ctx may be
+ * NULL): ptx_ctx_free takes the size ptx_ctx_calloc was given */
+void *ptx_ctx_calloc(ptx_context *ctx, size_t n, size_t size);
+void ptx_ctx_free(ptx_context *ctx, void *p, size_t bytes);
+/* realloc through the pool (ctx not NULL): p of old_bytes to new_bytes,
+ * the room past old_bytes not cleared; NULL when out of memory (p kept) */
+void *ptx_ctx_realloc(ptx_context *ctx, void *p, size_t old_bytes, size_t new_bytes);
 
 /* ---- interning (intern.c) ------------------------------------------- */
 
@@ -183,7 +215,7 @@ struct ptx_split {
     const ptx_name *words[];
 };
 
-void ptx_interner_release(ptx_interner *in);
+void ptx_interner_release(ptx_context *ctx);
 /* Asks for the table slot where name s[0..len) is or would go, ahead of
  * ptx_intern (for a name that is not a register's, the large table's:
  * a data run's labels name what was declared before, most of them moved
@@ -269,6 +301,7 @@ struct ptx_context {
     ptx_arena *tree;
     ptx_arena body;
     ptx_interner names;
+    ptx_pool pool;            /* the tables', from PTX_POOL_MIN of input */
     jmp_buf oom;
 
     const char *filename;

@@ -183,6 +183,7 @@ static ptx_status parse_owned(ptx_context *ctx)
     ctx->on_item = item_done;
     ptx_arena_size_for(&ctx->arena, ctx->srclen, PTX_ARENA_LARGE);
     ptx_arena_size_for(&ctx->body, ctx->srclen, PTX_ARENA_LARGE);
+    ptx_pool_init(&ctx->pool, ctx->srclen);
     ptx_run_parser(ctx);
     parse_over(ctx);
     sort_diags(ctx);
@@ -290,15 +291,19 @@ ptx_status ptx_parse_file(ptx_context *ctx, const char *path,
         ctx->module = NULL;
         return PTX_ERR_NOMEM;
     }
-    ctx->filename = is_stdin ? "<stdin>" : ptx_arena_strndup(&ctx->arena, path, strlen(path));
     f = is_stdin ? stdin : fopen(path, "rb");
+    int open_errno = errno;
+    struct stat sb;
+    bool have_stat = f && fstat(fileno(f), &sb) == 0;
+    /* the arena's first block is a large file's 2 MB one, the name in it */
+    if (have_stat && S_ISREG(sb.st_mode))
+        ptx_arena_size_for(&ctx->arena, (size_t)sb.st_size, PTX_ARENA_LARGE);
+    ctx->filename = is_stdin ? "<stdin>" : ptx_arena_strndup(&ctx->arena, path, strlen(path));
     if (!f) {
-        const char *e = strerror(errno);
+        const char *e = strerror(open_errno);
         ctx->io_error = ptx_arena_strndup(&ctx->arena, e, strlen(e));
         return PTX_ERR_IO;
     }
-    struct stat sb;
-    bool have_stat = fstat(fileno(f), &sb) == 0;
     if (have_stat && S_ISDIR(sb.st_mode)) {
         const char *e = strerror(EISDIR);
         ctx->io_error = ptx_arena_strndup(&ctx->arena, e, strlen(e));

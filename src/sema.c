@@ -183,7 +183,7 @@ static inline void *table_double(sema *S, void *old, size_t *mask, size_t first,
 {
     size_t oldn = old ? *mask + 1 : 0;
     size_t n = old ? 2 * oldn : first;
-    char *t = calloc(n, size);
+    char *t = ptx_ctx_calloc(S->ctx, n, size);
     if (!t)
         longjmp(*S->oom, 1);
     for (size_t i = 0; i < oldn; i++) {
@@ -196,7 +196,7 @@ static inline void *table_double(sema *S, void *old, size_t *mask, size_t first,
             j = (j + 1) & (n - 1);
         memcpy(t + j * size, e, size);
     }
-    free(old);
+    ptx_ctx_free(S->ctx, old, oldn * size);
     *mask = n - 1;
     return t;
 }
@@ -293,13 +293,12 @@ static void names_reach(sema *S, size_t id)
         size_t cap = S->capnames ? 2 * S->capnames : 256, mapped;
         if (cap < want)
             cap = want;
-        name_entry *t = ptx_big_zalloc(cap * sizeof *t,
-                                       S->ctx && S->ctx->srclen >= PTX_TABLES_HUGE, &mapped);
+        name_entry *t = ptx_table_zalloc(S->ctx, cap * sizeof *t, &mapped);
         if (!t)
             longjmp(*S->oom, 1);
         if (S->nnames)
             memcpy(t, S->names, S->nnames * sizeof *t);
-        ptx_big_free(S->names, S->names_mapped);
+        ptx_table_free(S->ctx, S->names, S->capnames * sizeof *t, S->names_mapped);
         S->names = t;
         S->names_mapped = mapped;
         S->capnames = cap;
@@ -2299,17 +2298,20 @@ static void walk(sema *S, const ptx_node *first)
 
 static void sema_free(sema *S)
 {
-    ptx_big_free(S->names, S->names_mapped);
+    ptx_table_free(S->ctx, S->names, S->capnames * sizeof *S->names, S->names_mapped);
     free(S->open);
-    free(S->foreign);
-    free(S->prefixes);
+    if (S->foreign)
+        ptx_ctx_free(S->ctx, S->foreign, (S->foreign_mask + 1) * sizeof *S->foreign);
+    if (S->prefixes)
+        ptx_ctx_free(S->ctx, S->prefixes, (S->prefixes_mask + 1) * sizeof *S->prefixes);
     free(S->undo);
     free(S->marks);
-    free(S->mod_classes);
-    free(S->mod_known);
-    free(S->fit_memo);
-    free(S->shapes);
-    free(S->answers);
+    ptx_ctx_free(S->ctx, S->mod_classes, PTX_MOD_COUNT * sizeof *S->mod_classes);
+    ptx_ctx_free(S->ctx, S->mod_known, PTX_MOD_COUNT);
+    ptx_ctx_free(S->ctx, S->fit_memo, FIT_MEMO_SIZE * sizeof *S->fit_memo);
+    if (S->shapes)
+        ptx_ctx_free(S->ctx, S->shapes, (S->shapes_mask + 1) * sizeof *S->shapes);
+    ptx_ctx_free(S->ctx, S->answers, ANSWERS * sizeof *S->answers);
     ptx_arena_release(&S->arena);
 }
 
@@ -2320,16 +2322,17 @@ static void sema_setup(sema *S, ptx_module *m, jmp_buf *oom)
     S->src = S->ctx ? S->ctx->src : NULL;
     ptx_arena_init(&S->arena);
     S->arena.oom = oom;
+    S->arena.pool = S->ctx ? &S->ctx->pool : NULL;
     S->m = m;
     S->target = ptx_module_sm(m);
     S->version = m->version_major * 10u + m->version_minor;
     S->epoch = 1;
     names_grow(S);
     shapes_grow(S);
-    S->mod_classes = calloc(PTX_MOD_COUNT, sizeof *S->mod_classes);
-    S->mod_known = calloc(PTX_MOD_COUNT, 1);
-    S->fit_memo = calloc(FIT_MEMO_SIZE, sizeof *S->fit_memo);
-    S->answers = calloc(ANSWERS, sizeof *S->answers);
+    S->mod_classes = ptx_ctx_calloc(S->ctx, PTX_MOD_COUNT, sizeof *S->mod_classes);
+    S->mod_known = ptx_ctx_calloc(S->ctx, PTX_MOD_COUNT, 1);
+    S->fit_memo = ptx_ctx_calloc(S->ctx, FIT_MEMO_SIZE, sizeof *S->fit_memo);
+    S->answers = ptx_ctx_calloc(S->ctx, ANSWERS, sizeof *S->answers);
     if (!S->mod_classes || !S->mod_known || !S->fit_memo || !S->answers)
         longjmp(*oom, 1);
 }

@@ -252,6 +252,85 @@ START_TEST(big_zalloc_zeroes)
 }
 END_TEST
 
+/* Nothing but zeroes in p[0..n) */
+static bool all_zero(const unsigned char *p, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (p[i])
+            return false;
+    return true;
+}
+
+/* The tables' pool is off below PTX_POOL_MIN of input, and under
+ * AddressSanitizer: the tables then come from ptx_big_zalloc. */
+START_TEST(pool_off_below_its_input_size)
+{
+    ptx_pool pool;
+    ptx_pool_init(&pool, PTX_POOL_MIN - 1);
+    ck_assert_ptr_null(ptx_pool_zalloc(&pool, 4096));
+    ptx_pool_init(&pool, PTX_POOL_MIN);
+    void *p = ptx_pool_zalloc(&pool, 4096);
+    ck_assert(PTX_ASAN ? p == NULL : p != NULL);
+    ptx_pool_release(&pool);
+}
+END_TEST
+
+/* Room given back is given again, zeroed, merged with the room given
+ * back beside it.  Regression: room given back next to the pool's unused
+ * rest was once given again as it was, not zeroed; the interner's table
+ * of names got stale slots and looped forever on the 15.5 MB Thrust
+ * module. */
+START_TEST(pool_gives_back_zeroed_room)
+{
+    if (PTX_ASAN)
+        return;     /* the pool is off (pool_off_below_its_input_size) */
+    ptx_pool pool;
+    ptx_pool_init(&pool, PTX_POOL_MIN);
+    unsigned char *a = ptx_pool_zalloc(&pool, 4096), *b = ptx_pool_zalloc(&pool, 8192),
+                  *c = ptx_pool_zalloc(&pool, 4096);
+    ck_assert(a && b == a + 4096 && c == b + 8192);
+    ck_assert(all_zero(a, 16384));
+    memset(a, 0xAB, 16384);
+    ptx_pool_free(&pool, a, 4096);
+    ptx_pool_free(&pool, c, 4096);
+    ptx_pool_free(&pool, b, 8192);
+    ck_assert_uint_eq(pool.nholes, 1);
+    unsigned char *d = ptx_pool_zalloc(&pool, 16384);
+    ck_assert_ptr_eq(d, a);
+    ck_assert(all_zero(d, 16384));
+    memset(d, 0xCD, 16384);
+    ptx_pool_free(&pool, d, 16384);
+    unsigned char *e = ptx_pool_zalloc(&pool, 100);
+    ck_assert_ptr_eq(e, a);
+    ck_assert(all_zero(e, 100));
+    ptx_pool_release(&pool);
+}
+END_TEST
+
+/* At most one 2 MB chunk per PTX_POOL_MIN of input, and nothing above
+ * 1 MB: beyond, the pool says no. */
+START_TEST(pool_holds_what_its_chunks_hold)
+{
+    if (PTX_ASAN)
+        return;     /* the pool is off (pool_off_below_its_input_size) */
+    ptx_pool pool;
+    ptx_pool_init(&pool, PTX_POOL_MIN);
+    ck_assert_ptr_null(ptx_pool_zalloc(&pool, 1024 * 1024 + 1));
+    unsigned char *x = ptx_pool_zalloc(&pool, 1024 * 1024), *y = ptx_pool_zalloc(&pool, 1024 * 1024);
+    ck_assert(x && y && all_zero(y, 1024 * 1024));
+    ck_assert_ptr_null(ptx_pool_zalloc(&pool, 64));
+    ck_assert_uint_eq(pool.nchunks, 1);
+    ptx_pool_free(&pool, x, 1024 * 1024);
+    ck_assert_ptr_eq(ptx_pool_zalloc(&pool, 64), x);
+    ptx_pool_release(&pool);
+    ptx_pool_init(&pool, 2 * PTX_POOL_MIN);
+    ck_assert(ptx_pool_zalloc(&pool, 1024 * 1024) && ptx_pool_zalloc(&pool, 1024 * 1024));
+    ck_assert_ptr_nonnull(ptx_pool_zalloc(&pool, 64));
+    ck_assert_uint_eq(pool.nchunks, 2);
+    ptx_pool_release(&pool);
+}
+END_TEST
+
 /* Regression (fixed): the rounding of the request size to a multiple of 8 overflows for
  * sizes within 7 of SIZE_MAX: ptx_arena_alloc(a, SIZE_MAX - 3) rounds to 0,
  * then to 8, and hands out an 8-byte block as if it had the size asked
@@ -551,6 +630,9 @@ Suite *arena_suite(void)
     tcase_add_test(tc, arena_sized_for_large_inputs);
     tcase_add_test(tc, big_zalloc_zeroes);
     tcase_add_test(tc, alloc_size_overflow);
+    tcase_add_test(tc, pool_off_below_its_input_size);
+    tcase_add_test(tc, pool_gives_back_zeroed_room);
+    tcase_add_test(tc, pool_holds_what_its_chunks_hold);
     suite_add_tcase(s, tc);
 
     tc = tcase_create("intern");
