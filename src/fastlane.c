@@ -653,15 +653,18 @@ static const char *const label_names[] = { ".callprototype", ".calltargets", ".b
 #define FOLLOWS(p, words) own_statement_follows(p, words, sizeof words / sizeof *words)
 
 /* The statement taken whole at p, at the start of a statement, built
- * (one copy of each walk serves the scanner's every statement): an
- * instruction of the common shape, wherever it is on its line (inline
- * assembly writes two to a line: on cub_allkeys 15% of the statements
- * were left to the grammar for not starting their line), a .loc line or
- * a label ending its line, with nothing after it that continues it; and
- * in a body (`body`), where it is the first the scanner takes at once,
- * not one of a run, a declaration, or the '{' or '}' of a block.  Its
- * length in *n, its node in *out (none for a brace).  PTX_FAST_NONE for
- * anything else.
+ * (one copy of each walk serves the scanner's every statement).  In a
+ * body (`body`): an instruction of the common shape, wherever it is on
+ * its line (inline assembly writes two to a line: on cub_allkeys 15% of
+ * the statements were left to the grammar for not starting their line),
+ * a .loc line or a label ending its line, with nothing after it that
+ * continues it; and when it is the first the scanner takes at once
+ * (`first`), not one of a run, a declaration, or the '{' or '}' of a
+ * block.  In a debug section, a label alone: there no instruction, .loc
+ * line or declaration may stand, and through the rules the error is
+ * where the section's own statements (a label, a data line) part from
+ * theirs.  Its length in *n, its node in *out (none for a brace).
+ * PTX_FAST_NONE for anything else.
  *
  * A declaration makes a token of its own: after a syntax error in a body
  * the parser discards a STMTS token's statements up to its first ';'
@@ -672,23 +675,23 @@ static const char *const label_names[] = { ".callprototype", ".calltargets", ".b
 __attribute__((noinline))
 #endif
 static ptx_fast_kind take_statement(ptx_context *ctx, const char *p, size_t *n, ptx_node **out,
-                                    bool body)
+                                    bool body, bool first)
 {
-    if ((*n = walk_instr(ctx, p, true, out)) != 0)
+    if (body && (*n = walk_instr(ctx, p, true, out)) != 0)
         return PTX_FAST_INSTR;
-    if (*p == '.') {
+    if (body && *p == '.') {
         struct loc_parts parts;
         if ((*n = loc_line(p, &parts)) != 0 && FOLLOWS(p + *n, loc_goes_on)) {
             *out = build_loc_line(ctx, p, *n, &parts);
             return PTX_FAST_LOC;
         }
-        if (body && (*n = walk_decl(ctx, p, false, NULL)) != 0) {
+        if (first && (*n = walk_decl(ctx, p, false, NULL)) != 0) {
             walk_decl(ctx, p, true, out);
             return PTX_FAST_DECL;
         }
         return PTX_FAST_NONE;
     }
-    if (body && (*p == '{' || *p == '}')) {
+    if (body && first && (*p == '{' || *p == '}')) {
         *n = 1;
         return *p == '{' ? PTX_FAST_OPEN : PTX_FAST_CLOSE;
     }
@@ -714,7 +717,7 @@ static const char *take_stmts(ptx_context *ctx, const char *p, size_t n, ptx_nod
         const char *q = skip_layout(end);
         size_t m;
         ptx_node *node = NULL;
-        if (!q || !take_statement(ctx, q, &m, &node, false))
+        if (!q || !take_statement(ctx, q, &m, &node, true, false))
             break;
         last->next = node;
         last = node;
@@ -762,7 +765,7 @@ ptx_fast_kind ptx_fast_take(ptx_context *ctx, const char *p, bool at_statement, 
         return PTX_FAST_NONE;
     /* a data run starts with ".b8 " and the like, which none of the
      * statements does */
-    if (at_statement && (kind = take_statement(ctx, p, &n, &built->first, in_body)) != PTX_FAST_NONE)
+    if (at_statement && (kind = take_statement(ctx, p, &n, &built->first, in_body, true)) != PTX_FAST_NONE)
         built->last = built->first;
     else if (*p == '.' && (n = ptx_data_run_length(ctx, p)) != 0)
         kind = PTX_FAST_DATA;
