@@ -514,6 +514,17 @@ static size_t dotword_then_blank(const char *p)
     return q && (*q == ' ' || *q == '\t') ? (size_t)(q - p) : 0;
 }
 
+/* The '<' or '[' at r, then a plain decimal and `close`, blanks between:
+ * the end after `close`, the number's INT token in *t; NULL for another
+ * shape. */
+static const char *walk_bracketed(const ptx_context *ctx, const char *r, char close, ptx_tok *t)
+{
+    const char *q = walk_decimal(ctx, skip_blanks(r + 1), t);
+    if (!q || *(q = skip_blanks(q)) != close)
+        return NULL;
+    return q + 1;
+}
+
 /* The declaration at s of the shape functions' bodies are full of:
  *   (.reg|.param|.local|.shared) [.align N] TYPE declarator {, declarator} ;
  * a declarator a name, name<N> or name[N]..., blanks between the tokens,
@@ -570,24 +581,16 @@ WALK size_t walk_decl(ptx_context *ctx, const char *s, bool build, ptx_node **ou
         end = q;
         r = skip_blanks(q);
         if (*r == '<') {
-            if (!(q = walk_decimal(ctx, skip_blanks(r + 1), &t)) || t.u > UINT32_MAX)
+            if (!(end = walk_bracketed(ctx, r, '>', &t)) || t.u > UINT32_MAX)
                 return 0;
-            q = skip_blanks(q);
-            if (*q != '>')
-                return 0;
-            end = q + 1;
             if (build)
                 ptx_b_var_range(ctx, v, &t, loc_at(ctx, ctx->src + t.off, ctx->src + t.off + t.len));
         } else if (*r == '[') {
             if (space == PTX_SPACE_REG)
                 return 0;
             do {
-                if (!(q = walk_decimal(ctx, skip_blanks(r + 1), &t)))
+                if (!(end = walk_bracketed(ctx, r, ']', &t)))
                     return 0;
-                q = skip_blanks(q);
-                if (*q != ']')
-                    return 0;
-                end = q + 1;
                 if (build)
                     ptx_b_var_dim(ctx, v, &t, loc_at(ctx, p, end));
                 r = skip_blanks(end);

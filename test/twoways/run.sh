@@ -8,7 +8,9 @@
 # BUILD/wild as make wild does), every mutation case (each mutated line
 # spliced into its host), the error goldens, the mistakes, the examples,
 # the hostile shapes of test/hostile at 1 MB instead of 100 MB (built
-# here), the LLVM modules of test/llvm (compiled here with clang-22 and
+# here), 1,000 modules of statements drawn at random (seeded) from the
+# fast lane's shapes and their near misses (test/twoways/statements.py),
+# the LLVM modules of test/llvm (compiled here with clang-22 and
 # llc-22, cached in BUILD/twoways-inputs/llvm) and test/twoways/cases.
 #
 # The inputs known to differ are listed with what differs, files in
@@ -67,6 +69,16 @@ for f in "$h"/*.ptx; do
     [ "$(wc -c <"$f")" -ge 10000 ] || { echo "FAIL twoways: $f: the generated input is too small"; fail=$((fail + 1)); }
 done
 both hostile "$work" 'hostile/*.ptx'
+
+# ---- generated: the fast lane's statement shapes and their near misses -----------------
+if command -v python3 >/dev/null 2>&1; then
+    rm -rf "$work/generated"
+    python3 "$here/statements.py" "$work/generated" 1000 ||
+        { echo "FAIL twoways: test/twoways/statements.py"; fail=$((fail + 1)); }
+    both generated "$work" 'generated/*.ptx'
+else
+    skip "generated statements" "python3 not found"
+fi
 
 # ---- test/llvm, compiled -------------------------------------------------------------
 if command -v clang-22 >/dev/null 2>&1 && command -v llc-22 >/dev/null 2>&1 &&
