@@ -42,10 +42,9 @@ static const unsigned char ch_class[256] = {
 #undef A4
 #undef D4
 
-/* The instruction walk builds what it measures; it also measures alone,
- * to name the first statement of a run in a syntax error.  Each of its
- * pieces is inlined into both, so that neither pays a call per name or a
- * test of `build` per piece. */
+/* The walks' pieces are inlined, so that none pays a call per name; the
+ * declaration walk is inlined twice, measuring alone (`build` false) and
+ * building, so that neither tests `build` per piece. */
 #if defined(__GNUC__)
 #define WALK static inline __attribute__((always_inline))
 #else
@@ -168,13 +167,12 @@ static const char *skip_hex_int(const char *p)
 /* ---- the instruction walk ---------------------------------------------- */
 
 /* An instruction of the one-token shape is read by one walk, which
- * measures it and, building (the scanner, when it takes the statement),
- * calls the grammar's builders where the grammar's rules would call them
- * for the same tokens, in the same order, so that the tree is the
- * grammar's own.  The statement is built before the parser knows that it
- * stands where a statement may (a token may be dropped by the parser's
- * error recovery), so nothing built here may report anything: a shape
- * whose builders could is left to the rules. */
+ * measures it and, as it goes, calls the grammar's builders where the
+ * grammar's rules would call them for the same tokens, in the same order,
+ * so that the tree is the grammar's own.  The statement is built before
+ * the parser knows that it stands where a statement may (a token may be
+ * dropped by the parser's error recovery), so nothing built here may
+ * report anything: a shape whose builders could is left to the rules. */
 
 /* The token from p to end, as the scanner would make it. */
 static ptx_tok tok_at(const ptx_context *ctx, const char *p, const char *end, uint32_t k)
@@ -204,9 +202,9 @@ WALK const char *walk_decimal(const ptx_context *ctx, const char *p, ptx_tok *t)
 
 /* One operand at p: a name, name.sel, name|name, [-]decimal, a 0x
  * constant, a 0f/0d constant, [name], [name+decimal] or {name, ...}.
- * Returns its end, or NULL for another shape; building, its expression
- * in *e, as the rules under `expr` make it. */
-WALK const char *walk_operand(ptx_context *ctx, const char *p, bool build, ptx_expr **e)
+ * Returns its end and its expression in *e, as the rules under `expr`
+ * make it, or NULL for another shape. */
+WALK const char *walk_operand(ptx_context *ctx, const char *p, ptx_expr **e)
 {
     const char *start = p, *q;
     ptx_tok t;
@@ -218,42 +216,33 @@ WALK const char *walk_operand(ptx_context *ctx, const char *p, bool build, ptx_e
             /* a name and one selector: one DOTTED token */
             if (!(q = skip_dotword(q)))
                 return NULL;
-            if (build) {
-                t = tok_at(ctx, p, q, 0);
-                *e = ptx_b_dotted_sym(ctx, &t);
-            }
+            t = tok_at(ctx, p, q, 0);
+            *e = ptx_b_dotted_sym(ctx, &t);
             return q;
         }
-        if (build) {
-            t = tok_at(ctx, p, q, 0);
-            *e = ptx_b_sym(ctx, &t, NULL);
-        }
+        t = tok_at(ctx, p, q, 0);
+        *e = ptx_b_sym(ctx, &t, NULL);
         const char *bar = skip_blanks(q);
         if (*bar != '|')
             return q;
         /* name '|' name: a pair of destinations (ptx_b_operand makes it one) */
         p = skip_blanks(bar + 1);
         if (!(q = skip_id(p))) {
-            if (build)
-                cell_free(ctx, *e);   /* another shape: the cell goes back */
+            cell_free(ctx, *e);   /* another shape: the cell goes back */
             return NULL;
         }
-        if (build) {
-            t = tok_at(ctx, p, q, 0);
-            *e = ptx_b_binary(ctx, PTX_OP_BOR, *e, ptx_b_sym(ctx, &t, NULL));
-        }
+        t = tok_at(ctx, p, q, 0);
+        *e = ptx_b_binary(ctx, PTX_OP_BOR, *e, ptx_b_sym(ctx, &t, NULL));
         return q;
     }
     if (*p == '{') {
         /* '{' exprs_opt '}' of names */
-        size_t inner = build ? ptx_mark(ctx) : 0;
+        size_t inner = ptx_mark(ctx);
         for (p = skip_blanks(p + 1);; p = skip_blanks(p + 1)) {
             if (!(q = skip_id(p)))
                 return NULL;
-            if (build) {
-                t = tok_at(ctx, p, q, 0);
-                ptx_b_push(ctx, ptx_b_sym(ctx, &t, NULL));
-            }
+            t = tok_at(ctx, p, q, 0);
+            ptx_b_push(ctx, ptx_b_sym(ctx, &t, NULL));
             p = skip_blanks(q);
             if (*p == '}')
                 break;
@@ -261,8 +250,7 @@ WALK const char *walk_operand(ptx_context *ctx, const char *p, bool build, ptx_e
                 return NULL;
         }
         p++;
-        if (build)
-            *e = ptx_b_list(ctx, PTX_EXPR_VEC, inner, loc_at(ctx, start, p));
+        *e = ptx_b_list(ctx, PTX_EXPR_VEC, inner, loc_at(ctx, start, p));
         return p;
     }
     if (*p == '[') {
@@ -270,41 +258,32 @@ WALK const char *walk_operand(ptx_context *ctx, const char *p, bool build, ptx_e
         p = skip_blanks(p + 1);
         if (!(q = skip_id(p)))
             return NULL;
-        ptx_expr *a = NULL;
-        size_t inner = 0;
-        if (build) {
-            t = tok_at(ctx, p, q, 0);
-            inner = ptx_mark(ctx);
-            a = ptx_b_sym(ctx, &t, NULL);
-        }
+        t = tok_at(ctx, p, q, 0);
+        size_t inner = ptx_mark(ctx);
+        ptx_expr *a = ptx_b_sym(ctx, &t, NULL);
         p = skip_blanks(q);
         if (*p == '+') {
             if (!(q = walk_decimal(ctx, skip_blanks(p + 1), &t)))
                 goto give_back;
-            if (build)
-                a = ptx_b_binary(ctx, PTX_OP_ADD, a, ptx_b_int(ctx, &t));
+            a = ptx_b_binary(ctx, PTX_OP_ADD, a, ptx_b_int(ctx, &t));
             p = skip_blanks(q);
         }
         if (*p != ']')
             goto give_back;
         p++;
-        if (build) {
-            ptx_b_push(ctx, a);
-            *e = ptx_b_list(ctx, PTX_EXPR_ADDR, inner, loc_at(ctx, start, p));
-        }
+        ptx_b_push(ctx, a);
+        *e = ptx_b_list(ctx, PTX_EXPR_ADDR, inner, loc_at(ctx, start, p));
         return p;
     give_back:
         /* another shape: the cell built goes back */
-        if (build)
-            cell_free(ctx, a);
+        cell_free(ctx, a);
         return NULL;
     }
     if (*p == '-') {
         /* '-' expr of a decimal */
         if (!(q = walk_decimal(ctx, p + 1, &t)))
             return NULL;
-        if (build)
-            *e = ptx_b_unary(ctx, PTX_OP_NEG, ptx_b_int(ctx, &t), loc_at(ctx, start, q));
+        *e = ptx_b_unary(ctx, PTX_OP_NEG, ptx_b_int(ctx, &t), loc_at(ctx, start, q));
         return q;
     }
     if (*p == '0' && ((p[1] | 0x20) == 'f' || (p[1] | 0x20) == 'd')) {
@@ -313,35 +292,30 @@ WALK const char *walk_operand(ptx_context *ctx, const char *p, bool build, ptx_e
         bool f64 = (p[1] | 0x20) == 'd';
         if (!(q = skip_hex(p + 2, f64 ? 16 : 8)))
             return NULL;
-        if (build) {
-            t = tok_at(ctx, p, q, 0);
-            t.u = ptx_hex_bits(p + 2, (size_t)(q - p) - 2);
-            *e = ptx_b_bits(ctx, &t, f64);
-        }
+        t = tok_at(ctx, p, q, 0);
+        t.u = ptx_hex_bits(p + 2, (size_t)(q - p) - 2);
+        *e = ptx_b_bits(ctx, &t, f64);
         return q;
     }
     if (*p == '0' && (p[1] | 0x20) == 'x') {
         if (!(q = skip_hex_int(p + 2)))
             return NULL;
-        if (build) {
-            t = tok_at(ctx, p, q, PTX_INT_HEX);
-            t.u = ptx_hex_bits(p + 2, (size_t)(q - p) - 2);
-            *e = ptx_b_int(ctx, &t);
-        }
+        t = tok_at(ctx, p, q, PTX_INT_HEX);
+        t.u = ptx_hex_bits(p + 2, (size_t)(q - p) - 2);
+        *e = ptx_b_int(ctx, &t);
         return q;
     }
     if (is_ch(*p, CH_DIGIT)) {
         if (!(q = walk_decimal(ctx, p, &t)))
             return NULL;
-        if (build)
-            *e = ptx_b_int(ctx, &t);
+        *e = ptx_b_int(ctx, &t);
         return q;
     }
     return NULL;
 }
 
-/* Building, a walk that finds another shape after part of the statement
- * gives back what it pushed, the cells of expressions, down to `mark`. */
+/* A walk that finds another shape after part of the statement gives
+ * back what it pushed, the cells of expressions, down to `mark`. */
 static void unwind(ptx_context *ctx, size_t mark)
 {
     while (ctx->nscratch > mark)
@@ -351,10 +325,10 @@ static void unwind(ptx_context *ctx, size_t mark)
 /* The instruction at s: an optional guard ('@' or "@!" and a name, then
  * blanks), the opcode with its dot-words (one DOTTED token), and operands
  * after blanks, separated by commas, then ';'.  Returns its length, ';'
- * included, or 0 for another shape; building, the instruction in *out,
- * as `instr` makes it.  More operands than ptx_b_instr holds (it reports
+ * included, and the instruction in *out as `instr` makes it, or 0 for
+ * another shape.  More operands than ptx_b_instr holds (it reports
  * them) are another shape. */
-WALK size_t walk_instr(ptx_context *ctx, const char *s, bool build, ptx_node **out)
+WALK size_t walk_instr(ptx_context *ctx, const char *s, ptx_node **out)
 {
     const char *p = s, *q;
     ptx_tok guard = { 0, 0, 0, { 0 } }, opcode;
@@ -375,7 +349,7 @@ WALK size_t walk_instr(ptx_context *ctx, const char *s, bool build, ptx_node **o
     opcode = tok_at(ctx, p, q, 0);
     /* no dot-word follows a DOTTED opcode: `mods` is empty, and both lists
      * start at the same mark */
-    size_t mark = build ? ptx_mark(ctx) : 0;
+    size_t mark = ptx_mark(ctx);
     const char *end = q;    /* of the opcode, then of the last operand */
     p = skip_blanks(q);
     if (*p != ';') {
@@ -383,10 +357,9 @@ WALK size_t walk_instr(ptx_context *ctx, const char *s, bool build, ptx_node **o
             return 0;   /* operands come after blanks */
         for (uint32_t nops = 1;; nops++) {
             ptx_expr *e = NULL;
-            if (nops > UINT16_MAX || !(q = walk_operand(ctx, p, build, &e)))
+            if (nops > UINT16_MAX || !(q = walk_operand(ctx, p, &e)))
                 goto other;
-            if (build)
-                ptx_b_push(ctx, ptx_b_operand(ctx, e));
+            ptx_b_push(ctx, ptx_b_operand(ctx, e));
             end = q;
             p = skip_blanks(q);
             if (*p != ',')
@@ -396,12 +369,10 @@ WALK size_t walk_instr(ptx_context *ctx, const char *s, bool build, ptx_node **o
         if (*p != ';')
             goto other;
     }
-    if (build)
-        *out = ptx_b_instr(ctx, guarded ? &guard : NULL, neg, &opcode, mark, mark, loc_at(ctx, s, end));
+    *out = ptx_b_instr(ctx, guarded ? &guard : NULL, neg, &opcode, mark, mark, loc_at(ctx, s, end));
     return (size_t)(p + 1 - s);
 other:
-    if (build)
-        unwind(ctx, mark);
+    unwind(ctx, mark);
     return 0;
 }
 
@@ -680,7 +651,7 @@ __attribute__((noinline))
 static ptx_fast_kind take_statement(ptx_context *ctx, const char *p, size_t *n, ptx_node **out,
                                     bool body, bool first)
 {
-    if (body && (*n = walk_instr(ctx, p, true, out)) != 0)
+    if (body && (*n = walk_instr(ctx, p, out)) != 0)
         return PTX_FAST_INSTR;
     if (body && *p == '.') {
         struct loc_parts parts;
