@@ -121,8 +121,6 @@ void *ptx_big_zalloc(size_t bytes, bool huge, size_t *mapped)
 
 void ptx_big_free(void *p, size_t mapped)
 {
-    if (mapped == PTX_MAPPED_POOL)
-        return;     /* the pool's: it goes with the pool */
 #if defined(MADV_HUGEPAGE) && defined(MAP_ANONYMOUS)
     if (mapped) {
         munmap(p, mapped);

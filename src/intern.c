@@ -263,8 +263,7 @@ SLOW void grow_table(ptx_context *ctx, ptx_intern_table *t)
     rehash(ctx, t);
     if (t != &in->others)
         return;
-    if (in->filter)
-        ptx_ctx_free(ctx, in->filter, (in->filter_mask + 1) * sizeof *in->filter);
+    ptx_ctx_free(ctx, in->filter, (in->filter_mask + 1) * sizeof *in->filter);
     in->filter_mask = (t->mask + 1) / 8 - 1;
     in->filter = ptx_ctx_calloc(ctx, in->filter_mask + 1, sizeof *in->filter);
     if (!in->filter)
@@ -585,8 +584,9 @@ void ptx_interner_release(ptx_context *ctx)
         ptx_arena_release(&in->text);
         ptx_arena_release(&in->regtext);
     }
-    ptx_big_free(in->regs.slots, in->regs.mapped);
-    ptx_big_free(in->others.slots, in->others.mapped);
+    ptx_table_free(ctx, in->regs.slots, (in->regs.mask + 1) * sizeof *in->regs.slots, in->regs.mapped);
+    ptx_table_free(ctx, in->others.slots, (in->others.mask + 1) * sizeof *in->others.slots,
+                   in->others.mapped);
     ptx_ctx_free(ctx, in->young.slots, ((size_t)1 << YOUNG_BITS) * sizeof *in->young.slots);
     for (size_t i = 0; in->families && i < (size_t)1 << FAMILY_BITS; i++)
         ptx_ctx_free(ctx, in->families[i].by_number, in->families[i].cap * sizeof *in->families[i].by_number);

@@ -100,8 +100,8 @@ void ptx_pool_free(ptx_pool *pool, void *p, size_t bytes);
 bool ptx_pool_owns(const ptx_pool *pool, const void *p);
 void ptx_pool_release(ptx_pool *pool);
 /* A table of the context's (ctx may be NULL): from its pool, *mapped then
- * PTX_MAPPED_POOL (ptx_big_free leaves such room to the pool), else
- * ptx_big_zalloc's; ptx_table_free gives it back (arena.c). */
+ * PTX_MAPPED_POOL, else ptx_big_zalloc's; ptx_table_free, not
+ * ptx_big_free, gives it back (arena.c). */
 #define PTX_MAPPED_POOL SIZE_MAX
 void *ptx_table_zalloc(ptx_context *ctx, size_t bytes, size_t *mapped);
 void ptx_table_free(ptx_context *ctx, void *p, size_t bytes, size_t mapped);

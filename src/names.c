@@ -120,10 +120,15 @@ const ptx_name *ptx_data_sym_at(const ptx_data *d, uint32_t i)
 }
 
 const char *ptx_space_name(ptx_space s) { return LOOKUP(space_names, s); }
+const char *ptx_linkage_name(ptx_linkage l) { return LOOKUP(linkage_names, l); }
+const char *ptx_op_name(ptx_op op) { return LOOKUP(op_names, op); }
+const char *ptx_fdir_name(ptx_fdir_kind k) { return LOOKUP(fdir_names, k); }
+const char *ptx_node_kind_name(ptx_node_kind k) { return LOOKUP(node_names, k); }
+const char *ptx_expr_kind_name(ptx_expr_kind k) { return LOOKUP(expr_names, k); }
 
 /* The index in names[1 .. count) of the spelling w[0..n), 0 for none:
- * the first two bytes and the length first (a dot-word of the scanner's
- * at w, n at least 2). */
+ * the byte after the dot compared first (w is a dot-word of the
+ * scanner's, n at least 2). */
 static unsigned word_index(const char *const *names, unsigned count, const char *w, size_t n)
 {
     for (unsigned i = 1; i < count; i++) {
@@ -143,11 +148,6 @@ ptx_space ptx_space_of_word(const char *w, size_t n)
 {
     return (ptx_space)word_index(space_names, PTX_SPACE_COUNT, w, n);
 }
-const char *ptx_linkage_name(ptx_linkage l) { return LOOKUP(linkage_names, l); }
-const char *ptx_op_name(ptx_op op) { return LOOKUP(op_names, op); }
-const char *ptx_fdir_name(ptx_fdir_kind k) { return LOOKUP(fdir_names, k); }
-const char *ptx_node_kind_name(ptx_node_kind k) { return LOOKUP(node_names, k); }
-const char *ptx_expr_kind_name(ptx_expr_kind k) { return LOOKUP(expr_names, k); }
 
 /* The directive words a module may start a statement or a declaration
  * with (the scanner's keywords): the vocabulary "did you mean" searches

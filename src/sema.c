@@ -2300,17 +2300,14 @@ static void sema_free(sema *S)
 {
     ptx_table_free(S->ctx, S->names, S->capnames * sizeof *S->names, S->names_mapped);
     free(S->open);
-    if (S->foreign)
-        ptx_ctx_free(S->ctx, S->foreign, (S->foreign_mask + 1) * sizeof *S->foreign);
-    if (S->prefixes)
-        ptx_ctx_free(S->ctx, S->prefixes, (S->prefixes_mask + 1) * sizeof *S->prefixes);
+    ptx_ctx_free(S->ctx, S->foreign, (S->foreign_mask + 1) * sizeof *S->foreign);
+    ptx_ctx_free(S->ctx, S->prefixes, (S->prefixes_mask + 1) * sizeof *S->prefixes);
     free(S->undo);
     free(S->marks);
     ptx_ctx_free(S->ctx, S->mod_classes, PTX_MOD_COUNT * sizeof *S->mod_classes);
     ptx_ctx_free(S->ctx, S->mod_known, PTX_MOD_COUNT);
     ptx_ctx_free(S->ctx, S->fit_memo, FIT_MEMO_SIZE * sizeof *S->fit_memo);
-    if (S->shapes)
-        ptx_ctx_free(S->ctx, S->shapes, (S->shapes_mask + 1) * sizeof *S->shapes);
+    ptx_ctx_free(S->ctx, S->shapes, (S->shapes_mask + 1) * sizeof *S->shapes);
     ptx_ctx_free(S->ctx, S->answers, ANSWERS * sizeof *S->answers);
     ptx_arena_release(&S->arena);
 }
