@@ -252,9 +252,9 @@ mutations: $(B)/mutations
 	        $(SHARED)/mutations/public.tsv $(SHARED)/corpus test/conformance/found.tsv $(SHARED); \
 	else sh test/skip.sh mutations "$(SHARED)/mutations not found (the corpora live beside the checkout)"; fi
 
-# Every skip of this run is listed at the end (test/skip.sh writes them to
-# SKIP_LOG, which the targets below inherit); REQUIRE_CORPORA=1 makes any
-# skip a failure.
+# Every skip of this run is listed at the end, under its suite
+# (test/skip.sh writes them to SKIP_LOG, one file per suite); under
+# REQUIRE_CORPORA=1 any skip fails its suite.
 # make check SANITIZE=1 looks for memory and undefined-behaviour errors:
 # every suite, but those that run over the corpora take 1 file in 8
 # (test/sample.sh) and the mutation cases, each a corpus file, 1 in 8
@@ -263,7 +263,7 @@ mutations: $(B)/mutations
 # make -j2 check (as .ci/run and the README run it) runs the suites side
 # by side, the longest first, so that the short ones fill in around them;
 # each suite's output is printed whole when it ends (--output-sync below).
-CHECK_SUITES := conformance examples graphs twoways json-schema hostile mutations build-without-check wild unit experiments mistakes errors bench-smoke cli diagnostics layering
+CHECK_SUITES := conformance examples graphs twoways json-schema hostile mutations build-without-check wild unit experiments mistakes errors bench-smoke cli diagnostics layering ci-tools
 ifeq ($(SANITIZE),1)
 CHECK_SUITES := $(filter-out build-without-check,$(CHECK_SUITES))
 export CHECK_SAMPLE := 8
@@ -273,17 +273,28 @@ endif
 # is passed over for the next, and the long ones would start last
 CHECK_PROGRAMS := $(B)/ptx-front $(B)/libptxfront.a $(B)/check_ptx $(EXAMPLES) $(B)/twoways \
                   $(B)/mutations $(B)/bra_edges $(B)/bench $(B)/tokenizer $(WILD_UNPACKED)
-.PHONY: check-programs
+.PHONY: check-programs ci-tools
 check-programs: $(CHECK_PROGRAMS)
-ifneq ($(filter check,$(MAKECMDGOALS)),)
-$(CHECK_SUITES): | check-programs
-endif
-check: export SKIP_LOG := $(abspath $(B))/skipped.$(shell echo $$PPID)
-check: $(CHECK_SUITES)
-	@if [ -s "$$SKIP_LOG" ]; then \
-	    echo "make check: passed, but these were NOT tested (they need ../shared, ptxas or a tool; REQUIRE_CORPORA=1 makes this a failure):"; \
-	    sed 's/^/    SKIPPED: /' "$$SKIP_LOG"; rm -f "$$SKIP_LOG"; \
-	else echo "make check: passed, nothing skipped"; fi
+
+# every tool the tests look for is installed by .ci/run (test/build/ci-tools.sh)
+ci-tools:
+	sh test/build/ci-tools.sh
+
+# make check runs every suite, each in a make of its own that records
+# whether it passed and what it skipped, even when an earlier one failed,
+# so that one red suite hides no other; then test/summary.sh prints one
+# line per suite and exits non-zero if any failed.
+CHECK_RUNS := $(addprefix suite-,$(CHECK_SUITES))
+.PHONY: $(CHECK_RUNS)
+$(CHECK_RUNS): suite-%: | check-programs
+	@if SKIP_LOG="$$SUITE_LOG.skip.$*" $(MAKE) --no-print-directory $*; then \
+	    echo "$*" >>"$$SUITE_LOG.passed"; else echo "$*" >>"$$SUITE_LOG.failed"; fi
+
+check: export SUITE_LOG := $(abspath $(B))/suites.$(shell echo $$PPID)
+check: check-programs
+	@rm -f "$$SUITE_LOG".*
+	@$(MAKE) --no-print-directory $(CHECK_RUNS)
+	@sh test/summary.sh "$$SUITE_LOG" $(CHECK_SUITES)
 
 # the mutation finder: new single-line mutations of the corpora, judged by
 # ptxas and the library; prints the disagreements (see the README)
