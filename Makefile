@@ -55,8 +55,8 @@ ISA_TABLES := $(sort $(wildcard grammar/isa/*.isa))
 HEADERS := $(wildcard include/ptx/*.h) $(wildcard src/*.h) $(B)/include/ptx/isa.h
 UNIT_SRCS := $(wildcard test/unit/*.c)
 
-.PHONY: all layering check graphs json-schema diagnostics unit errors cli build-without-check mistakes experiments wild hostile valgrind examples installcheck mutations twoways conformance fuzz bench bench-smoke clean distclean install uninstall update-golden mutate-corpus
-all: $(B)/ptx-front $(B)/libptxfront.a
+.PHONY: all docs update-docs layering check graphs json-schema diagnostics unit errors cli build-without-check mistakes experiments wild hostile valgrind examples installcheck mutations twoways conformance fuzz bench bench-smoke clean distclean install uninstall update-golden mutate-corpus
+all: $(B)/ptx-front $(B)/libptxfront.a $(B)/ptx-front.1
 
 $(B)/gen/ptx.tab.c $(B)/gen/ptx.tab.h &: grammar/ptx.y
 	@mkdir -p $(B)/gen
@@ -97,8 +97,30 @@ $(B)/libptxfront.a: $(LIB_OBJS)
 	rm -f $@
 	$(AR) rcs $@ $^
 
-$(B)/ptx-front: tools/ptx-front.c $(B)/libptxfront.a
+$(B)/ptx-front: tools/ptx-front.c tools/options.def $(B)/libptxfront.a
 	$(CC) $(ALL_CFLAGS) -o $@ $< $(B)/libptxfront.a $(ALL_LDFLAGS)
+
+# The options are written once, in tools/options.def: ptx-front prints
+# --help from it, and tools/optdoc.c writes from it the manual page's
+# OPTIONS (into the page built here from tools/ptx-front.1.in) and
+# doc/cli.md's option list (make update-docs; make docs fails when
+# doc/cli.md is not what optdoc writes)
+$(B)/optdoc: tools/optdoc.c tools/options.def
+	@mkdir -p $(B)
+	$(CC) $(WARN) $(WERROR) $(OPT) $(DEFS) -o $@ $<
+
+$(B)/ptx-front.1: tools/ptx-front.1.in $(B)/optdoc include/ptx/ptx.h
+	$(B)/optdoc man tools/ptx-front.1.in $(VERSION) >$@.tmp && mv $@.tmp $@
+
+update-docs: $(B)/optdoc
+	$(B)/optdoc markdown doc/cli.md >$(B)/cli.md.tmp && mv $(B)/cli.md.tmp doc/cli.md
+
+# the documentation: doc/cli.md's options as optdoc writes them, no dead
+# relative link in README.md, NEWS.md and the .md files of doc/ and
+# test/, the manual page rendered by man, the README's embedding example
+# the same as examples/embed.c (test/build/docs.sh)
+docs: $(B)/optdoc $(B)/ptx-front.1 $(B)/ptx-front
+	sh test/build/docs.sh $(B)
 
 # the unit tests need Check: without it, say so before building anything
 .PHONY: need-check
@@ -135,7 +157,7 @@ $(B)/examples/%: examples/%.c $(B)/libptxfront.a
 	@mkdir -p $(B)/examples
 	$(CC) $(ALL_CFLAGS) -o $@ $< $(B)/libptxfront.a $(ALL_LDFLAGS)
 
-# the README's embedding example and the example programs (C, and C++:
+# the example programs, the README's embedding example among them (C, and C++:
 # examples/opcount.cpp), built against
 # an installed copy through pkg-config (test/install/run.sh); bbcount
 # instruments the corpus (test/examples/bbcount.sh)
@@ -263,7 +285,7 @@ mutations: $(B)/mutations
 # make -j2 check (as .ci/run and the README run it) runs the suites side
 # by side, the longest first, so that the short ones fill in around them;
 # each suite's output is printed whole when it ends (--output-sync below).
-CHECK_SUITES := conformance examples graphs twoways json-schema hostile mutations build-without-check wild unit experiments mistakes errors bench-smoke cli diagnostics layering ci-tools
+CHECK_SUITES := conformance examples graphs twoways json-schema hostile mutations build-without-check wild unit experiments mistakes errors bench-smoke cli diagnostics layering docs ci-tools
 ifeq ($(SANITIZE),1)
 CHECK_SUITES := $(filter-out build-without-check,$(CHECK_SUITES))
 export CHECK_SAMPLE := 8
@@ -271,7 +293,7 @@ endif
 # make check builds every test program first, then starts the suites in
 # that order: under make -j, a suite whose program is still being built
 # is passed over for the next, and the long ones would start last
-CHECK_PROGRAMS := $(B)/ptx-front $(B)/libptxfront.a $(B)/check_ptx $(EXAMPLES) $(B)/twoways \
+CHECK_PROGRAMS := $(B)/ptx-front $(B)/libptxfront.a $(B)/ptx-front.1 $(B)/check_ptx $(EXAMPLES) $(B)/twoways \
                   $(B)/mutations $(B)/bra_edges $(B)/bench $(B)/tokenizer $(WILD_UNPACKED)
 .PHONY: check-programs ci-tools
 check-programs: $(CHECK_PROGRAMS)
@@ -297,7 +319,7 @@ check: check-programs
 	@sh test/summary.sh "$$SUITE_LOG" $(CHECK_SUITES)
 
 # the mutation finder: new single-line mutations of the corpora, judged by
-# ptxas and the library; prints the disagreements (see the README)
+# ptxas and the library; prints the disagreements (see test/README.md)
 $(B)/mutate: tools/mutate.c $(B)/libptxfront.a
 	$(CC) $(ALL_CFLAGS) -o $@ $< $(B)/libptxfront.a $(ALL_LDFLAGS)
 
@@ -367,7 +389,7 @@ fuzz: $(addprefix $(B)/fuzz/fuzz_,$(FUZZ_TARGETS)) $(B)/fuzz/ptx.dict
 	sh test/fuzz/run.sh $(B)/fuzz $(FUZZ_SECONDS) $(FUZZ_TARGETS)
 
 clean:
-	rm -rf $(B)/gen $(B)/obj $(B)/include $(B)/ptx-front $(B)/libptxfront.a $(B)/check_ptx $(B)/embed $(B)/isagen $(B)/mutations $(B)/twoways $(B)/mutate $(B)/bench $(B)/wild $(B)/bra_edges
+	rm -rf $(B)/gen $(B)/obj $(B)/include $(B)/ptx-front $(B)/libptxfront.a $(B)/check_ptx $(B)/embed $(B)/isagen $(B)/mutations $(B)/twoways $(B)/mutate $(B)/bench $(B)/wild $(B)/bra_edges $(B)/optdoc $(B)/ptx-front.1
 
 distclean: clean
 	rm -rf $(B)
@@ -383,7 +405,7 @@ install: all
 	install -m 644 include/ptx/*.h $(B)/include/ptx/isa.h $(DESTDIR)$(PREFIX)/include/ptx/
 	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@VERSION@|$(VERSION)|' tools/ptxfront.pc.in \
 	    > $(DESTDIR)$(PREFIX)/lib/pkgconfig/ptxfront.pc
-	install -m 644 tools/ptx-front.1 $(DESTDIR)$(PREFIX)/share/man/man1/ptx-front.1
+	install -m 644 $(B)/ptx-front.1 $(DESTDIR)$(PREFIX)/share/man/man1/ptx-front.1
 	install -m 644 tools/ptx-front.schema.json tools/ptx-front-diagnostics.schema.json $(DESTDIR)$(PREFIX)/share/ptx-front/
 
 uninstall:

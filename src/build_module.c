@@ -224,7 +224,7 @@ void ptx_b_address_size(ptx_context *ctx, const ptx_tok *t, ptx_loc_t loc)
     if (t->u != 32 && t->u != 64)
         error_at(ctx, PTX_DIAG_HEADER, tok_span(t), "'.address_size' must be 32 or 64");
     else if (t->u == 32)
-        /* valid PTX, but ptxas 13.0 compiles none of it (README, "32-bit
+        /* valid PTX, but ptxas 13.0 compiles none of it (doc/old-ptx.md, "32-bit
          * modules"): an error, as for everything ptxas refuses */
         error_at(ctx, PTX_DIAG_UNSUPPORTED, tok_span(t), "%s",
                  ptx_module_sm(m) >= 90

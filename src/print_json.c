@@ -1,5 +1,5 @@
 /* The JSON printer (ptx-front --json): the whole tree, compact, schema 2.
- * The schema is documented in the README ("JSON") and, for validators, in
+ * The schema is documented in doc/json.md and, for validators, in
  * tools/ptx-front.schema.json; keys are short because the output of a
  * 100 MB module must stay within a small multiple of its size.  Every
  * value has one shape per kind (an operand is always an object, "mods" and

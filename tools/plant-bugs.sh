@@ -35,6 +35,8 @@ found-short-row|mutations||the last row of found.tsv loses its last columns
 found-empty|mutations||found.tsv keeps only its header
 pending-stale-id|mutations||mutations-pending.tsv lists an id no table holds
 errors-readme-drift|errors||test/errors/README.md pins an old message
+cli-md-drifts|docs||the option list of doc/cli.md loses --no-locations
+doc-dead-link|docs||README.md links to doc/limit.md, which does not exist
 no-corpora-required|mutations|SHARED=/nonexistent|../shared is missing under REQUIRE_CORPORA=1'
 
 if [ "${1:-}" = -l ]; then
@@ -95,6 +97,10 @@ plant() {
         printf 'found-99999\tplanted: no such case\n' >>test/conformance/mutations-pending.tsv ;;
     errors-readme-drift)
         edit test/errors/README.md "s/2:9: \`unknown target 'sm_91'\`/2:1: \`unknown target 'sm_91'\`/" ;;
+    cli-md-drifts)
+        edit doc/cli.md '/^- `--no-locations`/d' ;;
+    doc-dead-link)
+        edit README.md 's|(doc/limits.md)|(doc/limit.md)|' ;;
     *) echo "plant-bugs: no bug '$1'" >&2; return 1 ;;
     esac
 }

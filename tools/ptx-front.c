@@ -3,9 +3,10 @@
  *
  * Options follow the GNU conventions (getopt_long): --opt=value or --opt
  * value, -oFILE, unique prefixes of long names, `--` ends the options.  The
- * table `options` below is the one list of them: --help is written from
- * it, and its `modes` say which output each option goes with, checked in
- * one place (check_combinations). */
+ * table `options`, read from tools/options.def, is the one list of them:
+ * --help is written from it (as the manual page's options and doc/cli.md's
+ * are, by tools/optdoc.c), and its `modes` say which output each option
+ * goes with, checked in one place (check_combinations). */
 #include <errno.h>
 #include <fnmatch.h>
 #include <getopt.h>
@@ -37,57 +38,14 @@ typedef struct opt_spec {
     unsigned modes;             /* other options: the modes they go with */
     const char *with;           /* ...said when one is used without them */
     const char *arg;            /* the argument's name in --help */
-    const char *help;           /* a '\n' continues on the next line */
+    const char *help;           /* a '\n' continues on the next line; "\n\n" ends --help's part */
 } opt_spec;
 
-/* outputs first, then the others from --compact on (print_help) */
+/* tools/options.def: every option, one row each (its fields are said there) */
 static const opt_spec options[] = {
-    { "--ast", no_argument, O_AST, AST, 0, NULL, NULL, "print the syntax tree" },
-    { "--emit-ptx", no_argument, O_EMIT_PTX, EMIT_PTX, 0, NULL, NULL,
-      "print the module back as PTX, byte for byte as written" },
-    { "--json", no_argument, O_JSON, -1, M(CHECK) | M(STATS) | M(LIST_FUNCTIONS) | M(CFG) | M(CALLGRAPH),
-      "goes alone (the tree as JSON) or with --stats, --list-functions, --cfg or --callgraph", NULL,
-      "print the syntax tree as JSON (schema 2); with --stats,\n--list-functions, --cfg or --callgraph, those as JSON" },
-    { "--stats", no_argument, O_STATS, STATS, 0, NULL, NULL, "summarise the module" },
-    { "--list-functions", no_argument, O_LIST_FUNCTIONS, LIST_FUNCTIONS, 0, NULL, NULL,
-      "list kernels and functions: kind, linkage, name" },
-    { "--cfg", optional_argument, O_CFG, CFG, 0, NULL, "[=full]",
-      "each function's control-flow graph as Graphviz DOT\n(full: with each block's instructions)" },
-    { "--callgraph", no_argument, O_CALLGRAPH, CALLGRAPH, 0, NULL, NULL, "the module's call graph as Graphviz DOT" },
-    { "--list-instructions", optional_argument, O_LIST_INSTRUCTIONS, LIST_INSTRUCTIONS, 0, NULL, "[PATTERN]",
-      "list the instructions the tables know (no FILE): name,\nPTX version, target, family; PATTERN a word (bar: bar.sync,\nbar.red...) or a shell glob" },
-    { "--explain", required_argument, O_EXPLAIN, EXPLAIN, 0, NULL, "OPCODE",
-      "print an instruction's forms as the PTX manual writes\nthem, with versions and targets (no FILE)" },
-    { "--compact", no_argument, O_COMPACT, -1, M(AST), "goes only with --ast", NULL,
-      "with --ast: one line per instruction" },
-    { "--canonical", no_argument, O_CANONICAL, -1, M(EMIT_PTX), "goes only with --emit-ptx", NULL,
-      "with --emit-ptx: the canonical layout (comments kept)" },
-    { "--no-locations", no_argument, O_NO_LOCATIONS, -1, M(AST), "goes only with --ast", NULL,
-      "with --ast: leave line:column out" },
-    { "--function", required_argument, O_FUNCTION, -1,
-      M(AST) | M(EMIT_PTX) | M(JSON) | M(STATS) | M(LIST_FUNCTIONS) | M(CFG) | M(CALLGRAPH),
-      "selects what --ast, --emit-ptx, --json, --stats, --list-functions, --cfg or --callgraph print",
-      "PATTERN",
-      "only functions whose name matches PATTERN (a shell\nglob; repeatable); --emit-ptx keeps other declarations" },
-    { "--target", required_argument, O_TARGET, -1, READS, "reads PTX files: not with --list-instructions or --explain",
-      "sm_XX", "check the modules as if their .target named sm_XX" },
-    { "--max-errors", required_argument, O_MAX_ERRORS, -1, READS,
-      "reads PTX files: not with --list-instructions or --explain", "N",
-      "stop a file after N errors (default 20, 0: no limit)" },
-    { "--color", required_argument, O_COLOR, -1, READS,
-      "colours diagnostics of PTX files: not with --list-instructions or --explain", "WHEN",
-      "colour diagnostics: auto (on a terminal, unless NO_COLOR\nis set), always or never" },
-    { "--diagnostics-format", required_argument, O_DIAG_FORMAT, -1, READS,
-      "formats diagnostics of PTX files: not with --list-instructions or --explain", "FORMAT",
-      "text (default, on stderr), or json (GCC's) or sarif\n(SARIF 2.1.0): one document on standard output" },
-    { "--no-fast-lane", no_argument, O_NO_FAST_LANE, -1, READS,
-      "reads PTX files: not with --list-instructions or --explain", NULL,
-      "parse every statement through the grammar's rules, not\nthe scanner's fast lane (slower; the same result)" },
-    { "--output", required_argument, O_OUTPUT, -1, WRITES,
-      "needs an output option (checking alone writes nothing)", "FILE",
-      "-o FILE, -oFILE: write output to FILE, not standard output" },
-    { "--help", no_argument, O_HELP, -1, ~0u, NULL, NULL, "-h: this help" },
-    { "--version", no_argument, O_VERSION, -1, ~0u, NULL, NULL, "the version" },
+#define OPTION(name, has_arg, id, mode, modes, with, arg, help) { name, has_arg, id, mode, modes, with, arg, help },
+#include "options.def"
+#undef OPTION
 };
 enum { NOPTIONS = sizeof options / sizeof *options };
 
@@ -121,7 +79,8 @@ static void print_help(FILE *out)
         fprintf(out, "  %-24s", head);
         if (strlen(head) > 24)
             fprintf(out, "\n  %24s", "");
-        for (const char *h = o->help; *h; h++) {
+        /* what follows a blank line is for the manual only */
+        for (const char *h = o->help; *h && !(h[0] == '\n' && h[1] == '\n'); h++) {
             fputc(*h, out);
             if (*h == '\n')
                 fprintf(out, "  %24s", "");
