@@ -41,6 +41,7 @@ package_of() {
     flex) echo flex ;;
     bison) echo bison ;;
     nvcc|ptxas) echo - ;;
+    debootstrap) echo - ;;     # dev/ci-fresh.sh, which installs it: not CI's
     jsonschema) echo python3-jsonschema ;;
     *) echo '?' ;;
     esac
@@ -50,13 +51,14 @@ package_of() {
 installed=$(sed -e ':a' -e '/\\$/N; s/\\\n//; ta' .ci/run |
     grep -E '^[[:space:]]*apt-get install' | tr -s ' \t' '\n' | grep -v '^-' | sort -u)
 
-tools=$( { grep -rhoE --exclude=ci-tools.sh 'command -v [A-Za-z][A-Za-z0-9_.+-]*' test tools dev Makefile 2>/dev/null |
+tools=$( { grep -rhoE --include='*.sh' --include='*.py' --include=Makefile --exclude=ci-tools.sh \
+             'command -v [A-Za-z][A-Za-z0-9_.+-]*' test tools dev Makefile 2>/dev/null |
            awk '{ print $3 }'; } | sort -u)
 
 stdlib=$(python3 -c 'import sys; print("\n".join(sorted(sys.stdlib_module_names)))' 2>/dev/null)
 [ -n "$stdlib" ] || { echo "ci-tools: FAIL: python3 (3.10 or later) is needed to tell the standard library apart"; exit 1; }
 modules=$( { find test tools dev -name '*.py' 2>/dev/null | xargs cat 2>/dev/null;
-             grep -rhoE --exclude=ci-tools.sh "python3 -c ['\"]import [A-Za-z0-9_, ]+" test tools dev 2>/dev/null |
+             grep -rhoE --include='*.sh' --exclude=ci-tools.sh "python3 -c ['\"]import [A-Za-z0-9_, ]+" test tools dev 2>/dev/null |
              sed "s/^python3 -c ['\"]//"; } |
            sed -n -e 's/^[[:space:]]*import[[:space:]]\{1,\}\([A-Za-z0-9_, ]*\).*/\1/p' \
                   -e 's/^[[:space:]]*from[[:space:]]\{1,\}\([A-Za-z0-9_]*\).*/\1/p' |
