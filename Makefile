@@ -52,7 +52,14 @@ LIB_SRCS := $(wildcard src/*.c)
 LIB_OBJS := $(patsubst src/%.c,$(B)/obj/%.o,$(LIB_SRCS)) $(B)/obj/ptx.tab.o $(B)/obj/lex.yy.o \
             $(B)/obj/isa_tables.o
 ISA_TABLES := $(sort $(wildcard grammar/isa/*.isa))
+# every object's headers are tracked by the compiler (-MMD: $(B)/obj/*.d);
+# the generated ones must exist before anything that may include them
+# is compiled (order-only: their changes reach the objects through the
+# .d files).  HEADERS is for the programs compiled whole from their
+# sources, which keep no .d files.
+GEN_HEADERS := $(B)/include/ptx/isa.h $(B)/gen/ptx.tab.h
 HEADERS := $(wildcard include/ptx/*.h) $(wildcard src/*.h) $(B)/include/ptx/isa.h
+DEPFLAGS := -MMD -MP
 UNIT_SRCS := $(wildcard test/unit/*.c)
 
 .PHONY: all docs update-docs layering check graphs json-schema diagnostics unit errors cli build-without-check mistakes experiments wild hostile valgrind examples installcheck mutations twoways conformance fuzz bench bench-smoke clean distclean install uninstall update-golden mutate-corpus
@@ -77,21 +84,22 @@ $(B)/include/ptx/isa.h $(B)/gen/isa_tables.c $(B)/gen/isa.dict &: $(B)/isagen $(
 	@mkdir -p $(B)/include/ptx $(B)/gen
 	$(B)/isagen --dict $(B)/gen/isa.dict $(B)/include/ptx/isa.h $(B)/gen/isa_tables.c $(ISA_TABLES)
 
-$(B)/obj/isa_tables.o: $(B)/gen/isa_tables.c $(HEADERS)
+$(B)/obj/%.o: src/%.c | $(GEN_HEADERS)
 	@mkdir -p $(B)/obj
-	$(CC) $(GEN_CFLAGS) -c -o $@ $<
+	$(CC) $(ALL_CFLAGS) $(DEPFLAGS) -c -o $@ $<
 
-$(B)/obj/%.o: src/%.c $(HEADERS) $(B)/gen/ptx.tab.h
+# generated code: isa_tables.c, ptx.tab.c, lex.yy.c
+$(B)/obj/%.o: $(B)/gen/%.c | $(GEN_HEADERS)
 	@mkdir -p $(B)/obj
-	$(CC) $(ALL_CFLAGS) -c -o $@ $<
+	$(CC) $(GEN_CFLAGS) $(DEPFLAGS) -c -o $@ $<
 
-$(B)/obj/ptx.tab.o: $(B)/gen/ptx.tab.c $(HEADERS)
-	@mkdir -p $(B)/obj
-	$(CC) $(GEN_CFLAGS) -c -o $@ $<
+# the test programs' own support code (test/tree_equal.c: the oracle of
+# the both-ways tests), kept out of the library
+$(B)/obj/test/%.o: test/%.c | $(GEN_HEADERS)
+	@mkdir -p $(B)/obj/test
+	$(CC) $(ALL_CFLAGS) $(DEPFLAGS) -Itest -c -o $@ $<
 
-$(B)/obj/lex.yy.o: $(B)/gen/lex.yy.c $(HEADERS)
-	@mkdir -p $(B)/obj
-	$(CC) $(GEN_CFLAGS) -c -o $@ $<
+-include $(wildcard $(B)/obj/*.d $(B)/obj/test/*.d $(B)/fuzz/obj/*.d)
 
 $(B)/libptxfront.a: $(LIB_OBJS)
 	rm -f $@
@@ -132,8 +140,10 @@ need-check:
 	    exit 1; \
 	fi
 
-$(B)/check_ptx: $(UNIT_SRCS) test/unit/check_suites.h test/unit/json_check.h $(B)/libptxfront.a | need-check
-	$(CC) $(ALL_CFLAGS) $(CHECK_CFLAGS) -o $@ $(UNIT_SRCS) $(B)/libptxfront.a $(CHECK_LIBS) $(ALL_LDFLAGS)
+$(B)/check_ptx: $(UNIT_SRCS) test/unit/check_suites.h test/unit/json_check.h test/tree_equal.h $(B)/obj/test/tree_equal.o \
+                $(B)/libptxfront.a | need-check
+	$(CC) $(ALL_CFLAGS) -Itest $(CHECK_CFLAGS) -o $@ $(UNIT_SRCS) $(B)/obj/test/tree_equal.o $(B)/libptxfront.a \
+	    $(CHECK_LIBS) $(ALL_LDFLAGS)
 
 # loop-bounds.sh: every loop test takes its bound from its table.
 # Sanitized, the tests run in one process (CK_FORK=no): forked, each of
@@ -254,15 +264,17 @@ wild: $(B)/ptx-front $(WILD_UNPACKED)
 # must agree with ptxas but those test/conformance/mutations-pending.tsv
 # lists, with the reason (the list only shrinks: a listed case that agrees
 # fails until it is taken off)
-$(B)/mutations: test/conformance/mutations.c test/read_all.c test/read_all.h $(B)/libptxfront.a
-	$(CC) $(ALL_CFLAGS) -Itest -o $@ $< test/read_all.c $(B)/libptxfront.a $(ALL_LDFLAGS)
+$(B)/mutations: test/conformance/mutations.c test/read_all.c test/read_all.h test/tree_equal.h \
+               $(B)/obj/test/tree_equal.o $(B)/libptxfront.a
+	$(CC) $(ALL_CFLAGS) -Itest -o $@ $< test/read_all.c $(B)/obj/test/tree_equal.o $(B)/libptxfront.a $(ALL_LDFLAGS)
 
 # both ways: every input of the corpora, the error goldens, the hostile
 # shapes, the LLVM modules, the mutations and test/twoways/cases parsed
 # with the scanner's fast lane on and off, to the same tree and
 # diagnostics, field by field (test/twoways/run.sh)
-$(B)/twoways: test/twoways/twoways.c test/read_all.c test/read_all.h $(B)/libptxfront.a
-	$(CC) $(ALL_CFLAGS) -Itest -o $@ $< test/read_all.c $(B)/libptxfront.a $(ALL_LDFLAGS)
+$(B)/twoways: test/twoways/twoways.c test/read_all.c test/read_all.h test/tree_equal.h \
+              $(B)/obj/test/tree_equal.o $(B)/libptxfront.a
+	$(CC) $(ALL_CFLAGS) -Itest -o $@ $< test/read_all.c $(B)/obj/test/tree_equal.o $(B)/libptxfront.a $(ALL_LDFLAGS)
 
 twoways: $(B)/twoways $(B)/mutations $(WILD_UNPACKED)
 	sh test/twoways/run.sh $(B) $(SHARED)
@@ -368,19 +380,25 @@ FUZZ_FLAGS := -std=c11 -g -O1 $(FUZZ_SAN) $(DEFS) $(INC)
 FUZZ_OBJS := $(patsubst src/%.c,$(B)/fuzz/obj/%.o,$(LIB_SRCS)) \
              $(B)/fuzz/obj/ptx.tab.o $(B)/fuzz/obj/lex.yy.o $(B)/fuzz/obj/isa_tables.o
 
-$(B)/fuzz/obj/%.o: src/%.c $(HEADERS) $(B)/gen/ptx.tab.h
+$(B)/fuzz/obj/%.o: src/%.c | $(GEN_HEADERS)
 	@mkdir -p $(B)/fuzz/obj
-	$(FUZZ_CC) $(FUZZ_FLAGS) -fsanitize=fuzzer-no-link -c -o $@ $<
+	$(FUZZ_CC) $(FUZZ_FLAGS) $(DEPFLAGS) -fsanitize=fuzzer-no-link -c -o $@ $<
 
-$(B)/fuzz/obj/%.o: $(B)/gen/%.c $(HEADERS)
+$(B)/fuzz/obj/%.o: $(B)/gen/%.c | $(GEN_HEADERS)
 	@mkdir -p $(B)/fuzz/obj
-	$(FUZZ_CC) $(FUZZ_FLAGS) -fsanitize=fuzzer-no-link -c -o $@ $<
+	$(FUZZ_CC) $(FUZZ_FLAGS) $(DEPFLAGS) -fsanitize=fuzzer-no-link -c -o $@ $<
 
-.SECONDARY: $(FUZZ_OBJS)
+$(B)/fuzz/obj/test/%.o: test/%.c | $(GEN_HEADERS)
+	@mkdir -p $(B)/fuzz/obj/test
+	$(FUZZ_CC) $(FUZZ_FLAGS) $(DEPFLAGS) -Itest -fsanitize=fuzzer-no-link -c -o $@ $<
+
+.SECONDARY: $(FUZZ_OBJS) $(B)/fuzz/obj/test/tree_equal.o $(B)/obj/test/tree_equal.o
 # every target may use the strict JSON checker of the unit tests
-$(B)/fuzz/fuzz_%: test/fuzz/fuzz_%.c test/fuzz/both_ways.h test/unit/json_check.c test/unit/json_check.h $(FUZZ_OBJS) $(HEADERS)
+$(B)/fuzz/fuzz_%: test/fuzz/fuzz_%.c test/fuzz/both_ways.h test/unit/json_check.c test/unit/json_check.h \
+                  $(B)/fuzz/obj/test/tree_equal.o $(FUZZ_OBJS) $(HEADERS)
 	@mkdir -p $(B)/fuzz
-	$(FUZZ_CC) $(FUZZ_FLAGS) $(WARN) $(WERROR) -fsanitize=fuzzer -o $@ $< test/unit/json_check.c $(FUZZ_OBJS)
+	$(FUZZ_CC) $(FUZZ_FLAGS) -Itest $(WARN) $(WERROR) -fsanitize=fuzzer -o $@ $< test/unit/json_check.c \
+	    $(B)/fuzz/obj/test/tree_equal.o $(FUZZ_OBJS)
 
 $(B)/fuzz/ptx.dict: $(B)/gen/isa.dict test/fuzz/syntax.dict
 	cat test/fuzz/syntax.dict $(B)/gen/isa.dict > $@
@@ -388,8 +406,12 @@ $(B)/fuzz/ptx.dict: $(B)/gen/isa.dict test/fuzz/syntax.dict
 fuzz: $(addprefix $(B)/fuzz/fuzz_,$(FUZZ_TARGETS)) $(B)/fuzz/ptx.dict
 	sh test/fuzz/run.sh $(B)/fuzz $(FUZZ_SECONDS) $(FUZZ_TARGETS)
 
+# everything the build made, which is all of $(B) but what ./configure
+# wrote there (config.mk, configure.gen, config.log, config.status);
+# distclean removes those too
 clean:
-	rm -rf $(B)/gen $(B)/obj $(B)/include $(B)/ptx-front $(B)/libptxfront.a $(B)/check_ptx $(B)/embed $(B)/isagen $(B)/mutations $(B)/twoways $(B)/mutate $(B)/bench $(B)/wild $(B)/bra_edges $(B)/optdoc $(B)/ptx-front.1
+	if [ -d $(B) ]; then find $(B) -mindepth 1 -maxdepth 1 ! -name config.mk ! -name configure.gen \
+	    ! -name config.log ! -name config.status -exec rm -rf {} +; fi
 
 distclean: clean
 	rm -rf $(B)

@@ -22,7 +22,7 @@
  *              case parses a whole corpus file; every row is still read.
  *   -w         both ways, instead of ptxas's verdict: each case is parsed
  *              with the scanner's fast lane on and off and must give the
- *              same tree and diagnostics (src/tree_equal.c); PENDING then
+ *              same tree and diagnostics (test/tree_equal.c); PENDING then
  *              lists the cases known to differ (make twoways).
  * A row that is short, long or malformed, a duplicate id, a TSV without
  * cases or a pending id that no TSV holds is an error (exit status 2).

@@ -1,7 +1,7 @@
 /* The check every fuzz target makes first: the input parsed with the
  * scanner's fast lane on and off gives the same status, tree and
  * diagnostics, field by field, and parsed keeping no tree the same status
- * and diagnostics (src/tree_equal.c); abort() when not.
+ * and diagnostics (test/tree_equal.c); abort() when not.
  *
  * After an error of the scanner or the grammar, a difference of the fast
  * lane's aborts only with FUZZ_TWOWAYS_STRICT=1 in the environment: the two ways recover

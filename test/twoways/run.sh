@@ -2,7 +2,7 @@
 # make twoways: every input parsed with the scanner's fast lane on and off
 # must give the same status, tree and diagnostics, field by field, and
 # parsed keeping no tree the same status and diagnostics
-# (src/tree_equal.c, through BUILD/twoways and BUILD/mutations -w).  The
+# (test/tree_equal.c, through BUILD/twoways and BUILD/mutations -w).  The
 # inputs: the nvcc corpus, the spec's examples and the experiments of
 # ../shared, the wild modules (accepted and rejected alike, unpacked into
 # BUILD/wild as make wild does), every mutation case (each mutated line

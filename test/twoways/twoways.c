@@ -1,6 +1,6 @@
 /* Both ways: each input file is parsed with the scanner's fast lane on and
  * off, and the two statuses, trees and diagnostics must be the same, field
- * by field (src/tree_equal.c); parsed keeping no tree, it must give the
+ * by field (test/tree_equal.c); parsed keeping no tree, it must give the
  * same status and diagnostics.  Run by make twoways (test/twoways/run.sh)
  * over the corpora, the error goldens, the hostile shapes and the cases
  * of test/twoways/cases.

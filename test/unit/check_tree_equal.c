@@ -1,4 +1,4 @@
-/* The field-by-field comparator of two parses (src/tree_equal.c): equal
+/* The field-by-field comparator of two parses (test/tree_equal.c): equal
  * trees of the same text, either way of parsing; and for each field, two
  * texts that differ in that field alone, reported unequal with the exact
  * path and field, so that a comparator that skipped the field fails its

@@ -1,6 +1,6 @@
 /* Field-by-field comparison of two parses: the check that the scanner's
  * fast lane builds what the grammar's rules build (test/twoways, the
- * fuzzers, the unit tests).  Internal: not part of the public API. */
+ * fuzzers, the unit tests).  Test support: not in the library. */
 #ifndef PTX_TREE_EQUAL_H
 #define PTX_TREE_EQUAL_H
 
