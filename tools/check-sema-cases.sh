@@ -7,6 +7,11 @@
 # target written sm_75@6.3 also sets the .version (9.0 otherwise).  A
 # module-scope text that starts with .version is the whole module, and the
 # target only the -arch (test/sema/gates.tsv).
+# A reject's error line must be the line of ptxas's first error; with
+# ptx-front, its first error (or the one with the case's message, as
+# test/unit/check_sema.c picks it) must be on that line and hold the
+# message (where ptxas names no line, ptx-front's is not compared).
+# A row's 9th column, a reason, excuses a missing line or message.
 #
 # usage: tools/check-sema-cases.sh [CASES.tsv [PTX_FRONT]]
 PTXAS=${PTXAS:-/usr/local/cuda/bin/ptxas}
@@ -19,13 +24,15 @@ if [ ! -x "$PTXAS" ]; then
 fi
 tmp=$(mktemp -d) || exit 2
 trap 'rm -rf "$tmp"' EXIT
-bad=0 n=0
+bad=0 n=0 lineless=0
 # an empty field becomes '@' (read would merge two tabs into one)
 grep -v '^#' "$cases" | sed 's/\t\t/\t@\t/g; s/\t\t/\t@\t/g; s/\t$/\t@/' >"$tmp/rows"
-while IFS='	' read -r group name verdict target module body line msg; do
+while IFS='	' read -r group name verdict target module body line msg reason; do
     n=$((n + 1))
     [ "$module" = @ ] && module=
     [ "$body" = @ ] && body=
+    [ "$msg" = @ ] && msg=
+    [ "$reason" = @ ] && reason=
     # printf's %b turns the \n of a case into a line break, as the test does
     # sm_75@6.3: target sm_75 in a .version 6.3 module (9.0 by default)
     version=9.0
@@ -50,11 +57,35 @@ while IFS='	' read -r group name verdict target module body line msg; do
     if [ "$got" != "$verdict" ]; then
         bad=$((bad + 1))
         echo "ptxas disagrees: $group: $name: expected $verdict, ptxas says $got: $(grep -m1 -i 'error\|fatal' "$tmp/out")"
+    elif [ "$verdict" = reject ]; then
+        # ptxas's line: 'line N; error', 'Line No: N:' or "on line 'N'"
+        pline=$(sed -n "s/.*line \([0-9]*\); \(error\|fatal\).*/\1/p; s/.*Line No: \([0-9]*\):.*/\1/p; s/.*on line '\([0-9]*\)'.*/\1/p" "$tmp/out" | head -1)
+        if [ "$line" = 0 ] && [ -z "$reason" ]; then
+            bad=$((bad + 1)); echo "no line: $group: $name: ptxas errs on line ${pline:-?}: $(grep -m1 -i 'error\|fatal' "$tmp/out")"
+        elif [ -z "$pline" ]; then
+            lineless=$((lineless + 1)) # a whole-module error: ptx-front's line is its own
+        elif [ "$line" != 0 ] && [ "$line" != "$pline" ]; then
+            bad=$((bad + 1)); echo "ptxas disagrees: $group: $name: error on line ${pline:-?}, the case says $line"
+        fi
+        if [ -z "$msg" ] && [ -z "$reason" ]; then
+            bad=$((bad + 1)); echo "no message: $group: $name: neither a message nor a reason"
+        fi
     fi
     if [ -n "$front" ]; then
-        if "$front" "$tmp/case.ptx" >/dev/null 2>&1; then mine=accept; else mine=reject; fi
-        [ "$mine" = "$verdict" ] || { bad=$((bad + 1)); echo "ptx-front disagrees: $group: $name: expected $verdict, got $mine"; }
+        "$front" "$tmp/case.ptx" >/dev/null 2>"$tmp/front" && mine=accept || mine=reject
+        if [ "$mine" != "$verdict" ]; then
+            bad=$((bad + 1)); echo "ptx-front disagrees: $group: $name: expected $verdict, got $mine"
+        elif [ "$mine" = reject ] && [ -n "$msg" ]; then
+            # the error with the case's message, else the first
+            err=$(grep ': error: ' "$tmp/front" | grep -F -m1 -e "$msg" || grep -m1 ': error: ' "$tmp/front")
+            fline=$(printf '%s\n' "$err" | sed -n 's/^[^:]*:\([0-9]*\):[0-9]*: error: .*/\1/p')
+            case $err in
+            *"$msg"*) [ "$line" = 0 ] || [ "$fline" = "$line" ] ||
+                { bad=$((bad + 1)); echo "ptx-front disagrees: $group: $name: error on line $fline, the case says $line"; } ;;
+            *) bad=$((bad + 1)); echo "ptx-front disagrees: $group: $name: '$err' lacks '$msg'" ;;
+            esac
+        fi
     fi
 done <"$tmp/rows"
-echo "check-sema-cases: $n cases, $bad disagreements"
+echo "check-sema-cases: $n cases, $bad disagreements ($lineless rejects where ptxas names no line)"
 [ "$bad" -eq 0 ]

@@ -1,8 +1,11 @@
 #!/bin/sh
 # Bad input: every test/errors/NAME.ptx must be rejected (exit status 1)
-# with exactly the diagnostics in NAME.expected.  --update rewrites the
-# .expected files from the current output (review the diff!).
-# usage: run.sh PTX_FRONT [--update]
+# with exactly the diagnostics in NAME.expected.
+# --update rewrites the .expected files that differ from the current output,
+# printing the diff of each; one whose FIRST diagnostic changed (or that is
+# new) is left as it is unless named after --update (NAME, NAME.ptx or
+# NAME.expected): a golden is never regenerated blind.
+# usage: run.sh PTX_FRONT [--update [NAME...]]
 front=$1
 # the tests run from inside test/errors: a relative PTX_FRONT path
 # (build/ptx-front, as the Makefile passes it) must be made absolute first
@@ -12,10 +15,22 @@ case $front in
 esac
 here=$(cd "$(dirname "$0")" && pwd)
 update=$2
-pass=0 fail=0
+# the goldens named to accept a changed first diagnostic, as ' NAME '
+accept=' '
+if [ "$update" = --update ]; then
+    shift 2
+    for a in "$@"; do
+        a=${a##*/}
+        a=${a%.expected}
+        a=${a%.ptx}
+        [ -f "$here/$a.ptx" ] || { echo "errors: --update $a: there is no test/errors/$a.ptx"; exit 2; }
+        accept="$accept$a "
+    done
+fi
+pass=0 fail=0 changed=0
 cd "$here" || exit 2
 tmp=$(mktemp "${TMPDIR:-/tmp}/ptx-errors.XXXXXX") || exit 2
-trap 'rm -f "$tmp"' EXIT
+trap 'rm -f "$tmp" "$tmp.out"' EXIT
 # README.md's table pins each file's first diagnostic (line:column and
 # message, in the first code span of its row; a message cut with '...' is
 # compared up to the cut): it must say what NAME.expected says
@@ -38,7 +53,26 @@ for f in *.ptx; do
             fail=$((fail + 1))
             continue
         fi
-        printf '%s\n' "$out" >"$name.expected"
+        printf '%s\n' "$out" >"$tmp.out"
+        cmp -s "$tmp.out" "$name.expected" 2>/dev/null && { rm -f "$tmp.out"; continue; }
+        first=$(head -1 "$name.expected" 2>/dev/null)
+        if [ "$first" != "$(head -1 "$tmp.out")" ]; then
+            case $accept in
+            *" $name "*) ;;
+            *)
+                echo "NOT UPDATED $f: its first diagnostic changed (name it to accept: run.sh PTX_FRONT --update $name; its row in README.md pins it too):"
+                if [ -f "$name.expected" ]; then diff "$name.expected" "$tmp.out" | head -20
+                else echo "(no $name.expected yet)"; sed 's/^/> /' "$tmp.out" | head -20; fi
+                rm -f "$tmp.out"
+                fail=$((fail + 1))
+                continue ;;
+            esac
+        fi
+        echo "UPDATED $name.expected:"
+        if [ -f "$name.expected" ]; then diff "$name.expected" "$tmp.out"
+        else sed 's/^/> /' "$tmp.out"; fi
+        mv "$tmp.out" "$name.expected"
+        changed=$((changed + 1))
         continue
     fi
     if [ $rc -ne 1 ]; then
@@ -70,7 +104,7 @@ for f in *.ptx; do
     fi
 done
 if [ "$update" = --update ]; then
-    echo "errors: .expected files rewritten ($fail not updated)"
+    echo "errors: $changed .expected files updated, $fail not updated"
     [ $fail -eq 0 ]
     exit
 fi

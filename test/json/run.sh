@@ -29,14 +29,16 @@ for mode in --json "--stats --json"; do
 done
 docs=$(wc -l <"$out")
 [ "$docs" -eq $(($# * 2)) ] || { echo "FAIL $docs documents for $# files (two each)"; exit 1; }
-python3 "$here/validate.py" "$top/tools/ptx-front.schema.json" 10 <"$out" || exit 1
+python3 "$here/validate.py" "$top/tools/ptx-front.schema.json" 10 "$@" <"$out" || exit 1
 # and the validation fails where it must: an operand that is a bare string
 # (schema 1), "mods" left out, a kind the schema does not know, a document
 # too large for its input
 bad() {
     printf '%s\n' "$1" >"$out"
-    if python3 "$here/validate.py" "$top/tools/ptx-front.schema.json" 10 <"$out" >/dev/null; then
-        echo "FAIL the validation accepts $2"; exit 1
+    what=$2
+    shift 2
+    if python3 "$here/validate.py" "$top/tools/ptx-front.schema.json" 10 "$@" <"$out" >/dev/null; then
+        echo "FAIL the validation accepts $what"; exit 1
     fi
 }
 ok='{"k":"instr","r":[0,4],"line":1,"col":1,"op":"ret","mods":[],"args":[]}'
@@ -46,7 +48,16 @@ bad "$(doc examples/saxpy.ptx '{"k":"instr","r":[0,4],"line":1,"col":1,"op":"ret
 bad "$(doc examples/saxpy.ptx '{"k":"instrr","r":[0,4],"line":1,"col":1}')" "an unknown kind"
 bad "$(doc examples/saxpy.ptx '{"k":"instr","r":[0,4],"line":0,"col":1,"op":"ret","mods":[],"args":[]}')" "line 0"
 bad "$(doc examples/saxpy.ptx "$(printf "$ok,%.0s" $(seq 300))$ok")" "a document 10 times its input"
-printf '%s\n' "$(doc examples/saxpy.ptx "$ok")" >"$out"
-python3 "$here/validate.py" "$top/tools/ptx-front.schema.json" 10 <"$out" >/dev/null ||
-    { echo "FAIL the validation refuses a good document"; exit 1; }
-echo "json schema: the validation refuses 5 broken documents"
+# one document per input (the documents ptx-front writes for two
+# examples): two run into one line, one input's twice and another's
+# missing (the count of lines is right), one of no input
+js1=$("$B/ptx-front" --json examples/saxpy.ptx) st1=$("$B/ptx-front" --stats --json examples/saxpy.ptx)
+st2=$("$B/ptx-front" --stats --json examples/rowsum.ptx)
+bad "$js1$js1" "two documents on one line"
+bad "$(printf '%s\n%s\n%s\n%s' "$js1" "$js1" "$st1" "$st2")" \
+    "two --json documents of one input and none of another" examples/saxpy.ptx examples/rowsum.ptx
+bad "$(printf '%s\n%s' "$js1" "$st1")" "a document of no input" examples/rowsum.ptx
+printf '%s\n%s\n' "$js1" "$st1" >"$out"
+python3 "$here/validate.py" "$top/tools/ptx-front.schema.json" 10 examples/saxpy.ptx <"$out" >/dev/null ||
+    { echo "FAIL the validation refuses good documents"; exit 1; }
+echo "json schema: the validation refuses 8 broken documents"

@@ -4,8 +4,12 @@ ptx-front --json and --stats --json write for several files), against
 tools/ptx-front.schema.json with python3-jsonschema, and checks that each
 --json document is at most MAX_RATIO times the size of its input.
 
-usage: validate.py SCHEMA MAX_RATIO < documents
-(each --json document's "file" is read for its size)
+usage: validate.py SCHEMA MAX_RATIO [INPUT...] < documents
+(each --json document's "file" is read for its size).  Each line must be
+exactly one JSON document; with INPUTs, each of them must be the "file"
+of exactly one --json document (one with "items") and one --stats --json
+document, and no document may name another file: a document lost, doubled
+or run into the next is then an error, not a smaller count.
 
 The corpus gives about 140 MB of --json; jsonschema reads well under
 1 MB/s, so every statement node is validated on its own (the schema's
@@ -91,13 +95,26 @@ def main():
     seen = set()
     docs = nodes = checked = failed = 0
     worst = (0.0, "")
-    for line in sys.stdin:
+    inputs = sys.argv[3:]
+    per_input = {f: [0, 0] for f in inputs}     # --json, --stats --json
+    for lineno, line in enumerate(sys.stdin, 1):
         if not line.strip():
             continue
         m = FILE.match(line)
         where = json.loads(m.group(1)) if m else "?"
-        doc = json.loads(shape_text(line))
+        try:
+            doc = json.loads(shape_text(line))
+        except json.JSONDecodeError as e:
+            print(f"FAIL line {lineno} ({where}): not one JSON document: {e}")
+            failed += 1
+            continue
         docs += 1
+        if inputs:
+            if where not in per_input:
+                print(f"FAIL line {lineno}: a document of {where}, which is no input")
+                failed += 1
+            else:
+                per_input[where]["items" not in doc] += 1
         if "items" in doc:
             ratio = len(line.encode()) / max(os.path.getsize(where), 1)
             if ratio > worst[0]:
@@ -126,6 +143,10 @@ def main():
             failed += 1
         for e in errors[:3] if failed <= 10 else []:
             print(f"FAIL {where}: {e.message[:300]} at {list(e.absolute_path)}")
+    for f, (js, stats) in per_input.items():
+        if js != 1 or stats != 1:
+            print(f"FAIL {f}: {js} --json and {stats} --stats --json documents, expected one each")
+            failed += 1
     print(f"json schema: {docs} documents, {nodes} statement nodes ({checked} distinct shapes validated), "
           f"{failed} failed; largest --json/input ratio {worst[0]:.2f} ({worst[1]})")
     return 1 if failed or not docs else 0
