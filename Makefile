@@ -235,8 +235,10 @@ $(B)/bra_edges: test/graphs/bra_edges.c $(B)/libptxfront.a
 graphs: $(B)/ptx-front $(B)/bra_edges
 	sh test/graphs/run.sh $(B)
 
+# rewrites the goldens that differ, printing each diff; one whose first
+# diagnostic changed (or a new one) only when named: NAMES="a b"
 update-golden: $(B)/ptx-front
-	sh test/errors/run.sh $(B)/ptx-front --update
+	sh test/errors/run.sh $(B)/ptx-front --update $(NAMES)
 
 # sanitized, every corpus file is still parsed, printed and reparsed;
 # comparing cubins with ptxas tests the printer, not memory safety, and is
