@@ -3,7 +3,9 @@
 # tree (never in this checkout), runs the make target of `make check` that
 # must catch it, and prints a table: bug | target | result | the first
 # failure message.  A bug whose target passes is a gap in the tests.
-# Issue 17 lists the first eight; the others guard the guards.
+# Issue 17 lists the first eight; the next ones guard the guards; the
+# last nine (from sreg-gate-refuses-first-version) are issue 29's: bugs an
+# audit planted that make check missed, each caught now.
 #
 # usage: sh tools/plant-bugs.sh [-l] [BUG...]
 #   -l     list the bugs and exit
@@ -35,7 +37,16 @@ found-short-row|mutations||the last row of found.tsv loses its last columns
 found-empty|mutations||found.tsv keeps only its header
 pending-stale-id|mutations||mutations-pending.tsv lists an id no table holds
 errors-readme-drift|errors||test/errors/README.md pins an old message
-no-corpora-required|mutations|SHARED=/nonexistent|../shared is missing under REQUIRE_CORPORA=1'
+no-corpora-required|mutations|SHARED=/nonexistent|../shared is missing under REQUIRE_CORPORA=1
+sreg-gate-refuses-first-version|unit||src/sema.c: %clusterid needs PTX 8.0 (refused in 7.8, its first version)
+sreg-target-gate-raised|unit||src/sema.c: %lanemask_eq needs sm_30 (refused on sm_20, its first target)
+gates-row-moved-no-pair|unit||src/gates.c: .samplerref is taken from PTX 1.4, not 1.5
+canonical-drops-block-comments|unit||--emit-ptx --canonical keeps // comments only, not /* */
+noreturn-prototype-returns|unit||a call through a .noreturn .callprototype falls through in the CFG
+sarif-columns-off-by-one|diagnostics||SARIF startColumn is one past the caret
+graph-json-edges-swapped|graphs||--cfg --json writes each edge with from and to swapped
+callgraph-json-swapped|graphs||--callgraph --json writes each call with from and to swapped
+graph-json-twice|graphs||--cfg writes the graphs of each file twice'
 
 if [ "${1:-}" = -l ]; then
     printf '%s\n' "$BUGS" | awk -F'|' '{ printf "%-34s %-12s %s\n", $1, $2, $4 }'
@@ -93,6 +104,27 @@ plant() {
         edit test/conformance/found.tsv '2,$d' ;;
     pending-stale-id)
         printf 'found-99999\tplanted: no such case\n' >>test/conformance/mutations-pending.tsv ;;
+    sreg-gate-refuses-first-version)
+        edit src/sema.c "s/{ \"%clusterid\", 'u', 32, 1, 0, 0, 7, 8, 90 }/{ \"%clusterid\", 'u', 32, 1, 0, 0, 8, 0, 90 }/" ;;
+    sreg-target-gate-raised)
+        edit src/sema.c "s/{ \"%lanemask_eq\", 'u', 32, 0, 0, 0, 2, 0, 20 }/{ \"%lanemask_eq\", 'u', 32, 0, 0, 0, 2, 0, 30 }/" ;;
+    gates-row-moved-no-pair)
+        edit src/gates.c 's/{ "\.samplerref", 1, 5, 0 }/{ ".samplerref", 1, 4, 0 }/' ;;
+    canonical-drops-block-comments)
+        edit src/print_ptx.c "s#(s\[i + 1\] == '/' || s\[i + 1\] == '\*')#(s[i + 1] == '/')#" ;;
+    noreturn-prototype-returns)
+        edit src/cfg.c 's/if (has_noreturn(p->dirs, p->ndirs))/if (0 \&\& has_noreturn(p->dirs, p->ndirs))/' ;;
+    sarif-columns-off-by-one)
+        edit src/diag_doc.c 's/^                a\.line, a\.col, b\.line, b\.col);$/                a.line, a.col + 1, b.line, b.col);/' ;;
+    graph-json-edges-swapped)
+        edit src/print_graph.c 's/e->from, e->to, ptx_edge_kind_name/e->to, e->from, ptx_edge_kind_name/' ;;
+    callgraph-json-swapped)
+        edit src/print_graph.c '/first ? "{\\"from\\":" : ",{\\"from\\":"/{n;s/e->caller/e->callee/;n;n;s/e->callee/e->caller/;}' ;;
+    graph-json-twice)
+        edit tools/ptx-front.c '/^            case CFG:$/,/^                break;$/s/^                break;$/                if (ps == PTX_OK)\
+                    ps = ptx_print_cfg(ctx, m, s->graph_flags | (json ? PTX_GRAPH_JSON : 0), pf, flt,\
+                                       ptx_write_file, out);\
+                break;/' ;;
     errors-readme-drift)
         edit test/errors/README.md "s/2:9: \`unknown target 'sm_91'\`/2:1: \`unknown target 'sm_91'\`/" ;;
     *) echo "plant-bugs: no bug '$1'" >&2; return 1 ;;
