@@ -20,7 +20,7 @@ shared=${PTX_SHARED:-$(cd "$top/.." && pwd)/shared}
 JOBS=${JOBS:-2}
 
 # name|target|make arguments and environment|what is planted
-BUGS='validator-skips-bfe-bfi|mutations||ptx_isa_check in src/isa_match.c returns at once for bfe and bfi
+BUGS='validator-skips-bfe-bfi|mutations||ptx_isa_check in src/isa_check.c returns at once for bfe and bfi
 ptxas-rejects-everything|conformance|PTXAS=/bin/false|ptxas is /bin/false
 cubin-diff-crashes|conformance|CUBIN_DIFF=@scratch@/crash.py|cubin-diff.py raises before printing
 ast-exits-2-sanitizer-path|conformance|SANITIZE=1|ptx-front --ast always exits 2 (the sanitizer run compares no cubins)
@@ -72,12 +72,12 @@ edit() {
 plant() {
     case $1 in
     validator-skips-bfe-bfi)
-        edit src/isa_match.c '/^const ptx_isa_form \*ptx_isa_check(/,/^}/s/^    const ptx_isa_root \*root = ptx_isa_root_of(ctx, ptx_instr_opcode(in));$/&\
+        edit src/isa_check.c '/^const ptx_isa_form \*ptx_isa_check(/,/^{$/s/^{$/{\
     if (!strcmp(ptx_instr_opcode(in)->text, "bfe") || !strcmp(ptx_instr_opcode(in)->text, "bfi"))\
         return NULL;/' ;;
     ptxas-rejects-everything|cubin-diff-crashes|no-corpora-required) ;;
     ast-exits-2-sanitizer-path)
-        edit tools/ptx-front.c '/^    free(patterns);$/{n;s/^    return status;$/    return mode == AST ? 2 : status;/;}' ;;
+        edit tools/ptx-front.c '/^    free(matched);$/{n;s/^    return status;$/    return s.mode == AST ? 2 : status;/;}' ;;
     bench-aborts-after-row)
         edit tools/bench.c '/printf("bench-row\\t/a\
     fflush(stdout);\
@@ -85,7 +85,7 @@ plant() {
     json-objects-close-with-bracket)
         edit src/print_json.c "s/ptx_out_char(o, '}');/ptx_out_char(o, ']');/" ;;
     ptx-printer-drops-guard-not)
-        edit src/print_ptx.c 's/in->guard_neg ? "@!" : "@"/"@"/' ;;
+        edit src/print_util.c 's/in->guard_neg ? "@!" : "@"/"@"/' ;;
     tree-printer-drops-guard-not)
         edit src/print_tree.c '0,/in->guard_neg ? "@!" : "@"/s//"@"/' ;;
     json-printer-drops-guard-not)
@@ -95,7 +95,7 @@ plant() {
     stats-json-drops-comma)
         edit src/stats.c '/"%s\\"%s\\":%llu", any/s/any ? "," : ""/""/' ;;
     cli-exit-0-on-errors)
-        edit tools/ptx-front.c 's/^                    status = 1;$/                    status = 0;/' ;;
+        edit tools/ptx-front.c 's/^                status = 1;$/                status = 0;/' ;;
     pending-case-agrees)
         printf 'pub-00000\tplanted: a case that agrees\n' >>test/conformance/mutations-pending.tsv ;;
     found-short-row)
