@@ -41,11 +41,15 @@ bind() {        # bind SRC DEST [ro]
 
 rm -rf "$run"
 cp -a "$base" "$run"
+# the machine's apt sources in place of debootstrap's (which would name
+# the same suite twice)
+rm -f "$run/etc/apt/sources.list"
 cp /etc/apt/sources.list.d/*.sources "$run/etc/apt/sources.list.d/" 2>/dev/null || true
 [ ! -f /etc/apt/sources.list ] || cp /etc/apt/sources.list "$run/etc/apt/sources.list"
 cp /etc/resolv.conf "$run/etc/resolv.conf"
 bind /proc "$run/proc"
 bind /dev "$run/dev"
+bind /dev/pts "$run/dev/pts"
 bind /sys "$run/sys"
 bind "$cuda" "$run$cuda" ro
 ln -sfn "$cuda" "$run/usr/local/cuda"

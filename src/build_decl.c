@@ -162,6 +162,20 @@ static const char *const instruction_only_types[] = {
     ".e3m2x4", ".e2m1x4", ".f32x2", ".u16x2", ".s16x2", ".u4", ".s4", ".b1",
 };
 
+/* Whether the module's .target names texmode_independent: without it
+ * (texmode_unified, the default) ptxas 13.0 refuses every .samplerref
+ * declaration ("violates .target texmode_unified setting").  No module
+ * yet: nothing to say. */
+static bool texmode_independent(const ptx_module *m)
+{
+    if (!m)
+        return true;
+    for (uint32_t i = 0; i < m->ntargets; i++)
+        if (!strcmp(m->targets[i]->text, "texmode_independent"))
+            return true;
+    return false;
+}
+
 void ptx_b_spec(ptx_context *ctx, ptx_spec_kind kind, const ptx_tok *t, ptx_loc_t loc)
 {
     ptx_spec *s = ptx_arena_zalloc(ctx->tree, sizeof *s);
@@ -186,8 +200,14 @@ void ptx_b_spec(ptx_context *ctx, ptx_spec_kind kind, const ptx_tok *t, ptx_loc_
     }
     if (kind == PTX_SPEC_PTR)
         ptx_gate(ctx, ".ptr", s->span);
-    else if (kind == PTX_SPEC_LINK || (kind == PTX_SPEC_TYPE && (t->k == PTX_TYPE_TEXREF ||
-             t->k == PTX_TYPE_SAMPLERREF || t->k == PTX_TYPE_SURFREF)))
+    else if (kind == PTX_SPEC_TYPE && t->k == PTX_TYPE_SAMPLERREF) {
+        if (ptx_gate(ctx, ".samplerref", s->span) && !texmode_independent(ctx->module))
+            error_at(ctx, PTX_DIAG_DECL, s->span,
+                     "'.samplerref' needs the independent texturing mode: write "
+                     "'.target ..., texmode_independent' (in the unified mode a texture holds its "
+                     "sampler)");
+    } else if (kind == PTX_SPEC_LINK || (kind == PTX_SPEC_TYPE && (t->k == PTX_TYPE_TEXREF ||
+             t->k == PTX_TYPE_SURFREF)))
         ptx_gate(ctx, kind == PTX_SPEC_LINK ? ptx_linkage_name(t->k) : ptx_type_name(t->k), s->span);
     ptx_scratch_push(ctx, s);
 }

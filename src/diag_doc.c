@@ -96,15 +96,33 @@ static void gcc_one(ptx_out *o, const ptx_context *ctx, const ptx_diag *d, size_
     ptx_out_char(o, ']');
 }
 
+/* The position of `off` for SARIF: its column counts code points, as the
+ * run's columnKind says, where the context's counts bytes (a UTF-8
+ * character before it on its line, in a comment or a string, is one
+ * column). */
+static ptx_position sarif_point(const ptx_context *ctx, uint32_t off, size_t *hint)
+{
+    ptx_position p = ptx_position_near(ctx, off, hint);
+    if (!p.line)
+        return (ptx_position){ 1, 1 };
+    if (off > ctx->srclen)
+        off = (uint32_t)ctx->srclen;
+    uint32_t col = 1;
+    for (uint32_t i = off - (p.col - 1); i < off; i++)
+        col += ((unsigned char)ctx->src[i] & 0xC0) != 0x80;
+    p.col = col;
+    return p;
+}
+
 /* SARIF's region: startLine, startColumn, endLine, endColumn (one past) */
 static void sarif_location(ptx_out *o, const ptx_context *ctx, ptx_span s, size_t *hint, const char *message)
 {
-    ptx_position a = ptx_position_near(ctx, s.off, hint);
-    ptx_position b = ptx_position_near(ctx, s.off + s.len, hint);
+    ptx_position a = sarif_point(ctx, s.off, hint);
+    ptx_position b = sarif_point(ctx, s.off + s.len, hint);
     ptx_out_str(o, "{\"physicalLocation\":{\"artifactLocation\":{\"uri\":");
     str(o, ptx_context_filename(ctx));
     ptx_out_fmt(o, "},\"region\":{\"startLine\":%u,\"startColumn\":%u,\"endLine\":%u,\"endColumn\":%u}}",
-                a.line ? a.line : 1, a.col ? a.col : 1, b.line ? b.line : 1, b.col ? b.col : 1);
+                a.line, a.col, b.line, b.col);
     if (message) {
         ptx_out_str(o, ",\"message\":{\"text\":");
         str(o, message);
@@ -126,8 +144,8 @@ static void sarif_one(ptx_out *o, const ptx_context *ctx, const ptx_diag *d, siz
     sarif_location(o, ctx, d->span, hint, NULL);
     ptx_out_char(o, ']');
     if (d->fixit) {
-        ptx_position a = ptx_position_near(ctx, d->span.off, hint);
-        ptx_position b = ptx_position_near(ctx, d->span.off + d->span.len, hint);
+        ptx_position a = sarif_point(ctx, d->span.off, hint);
+        ptx_position b = sarif_point(ctx, d->span.off + d->span.len, hint);
         ptx_out_str(o, ",\"fixes\":[{\"description\":{\"text\":\"replace with '");
         ptx_out_json_chars(o, d->fixit, strlen(d->fixit));
         ptx_out_str(o, "'\"},\"artifactChanges\":[{\"artifactLocation\":{\"uri\":");

@@ -3,7 +3,10 @@
  * theirs in the ISA tables).  Every row was asked of ptxas 13.0 at its
  * boundary: the version before is refused with "Feature '...' requires
  * PTX ISA .version M.N or later", the target below with "requires .target
- * sm_NN or higher".  test/errors/gate_*.ptx hold one case per row. */
+ * sm_NN or higher".  test/sema/gates.tsv holds, for every row, a case
+ * ptxas accepts at its version (and target) and one it refuses at the
+ * version before (and on the target below); test/unit/check_pinned.c
+ * fails for a row without them. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -44,6 +47,16 @@ static const struct gate {
     { ".abi_preserve_control", 9, 0, 80 },
     { ".blocksareclusters", 9, 0, 90 },
 };
+
+const char *ptx_gate_row(size_t i, unsigned *major, unsigned *minor, unsigned *sm)
+{
+    if (i >= sizeof gates / sizeof *gates)
+        return NULL;
+    *major = gates[i].major;
+    *minor = gates[i].minor;
+    *sm = gates[i].sm;
+    return gates[i].what;
+}
 
 unsigned ptx_module_sm(const ptx_module *m)
 {

@@ -496,6 +496,10 @@ unsigned ptx_module_sm(const ptx_module *m);
  * the one from which ptxas takes the directive `what` (".weak",
  * ".maxnreg", ...); false then.  A `what` with no gate passes. */
 bool ptx_gate(ptx_context *ctx, const char *what, ptx_span at);
+/* Row i of the gates table: the directive's name, and the version and
+ * target (0: any) from which it is taken; NULL past the last row (for the
+ * test that every row has its cases). */
+const char *ptx_gate_row(size_t i, unsigned *major, unsigned *minor, unsigned *sm);
 
 /* ---- output buffering (print_util.c) --------------------------------- */
 

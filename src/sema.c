@@ -779,7 +779,8 @@ static const sreg sregs[] = {
     { "%clock_hi", 'u', 32, 0, 0, 0, 5, 0, 20 },
     { "%clock64", 'u', 64, 0, 0, 0, 2, 0, 20 },
     { "%pm", 'u', 32, 0, 8, 0, 1, 3, 0 },
-    { "%envreg", 'b', 32, 0, 32, 0, 2, 1, 0 },
+    /* the spec says 2.1; ptxas 13.0 takes %envreg from 1.0 */
+    { "%envreg", 'b', 32, 0, 32, 0, 1, 0, 0 },
     { "%globaltimer", 'u', 64, 0, 0, 0, 3, 1, 30 },
     { "%globaltimer_lo", 'u', 32, 0, 0, 0, 3, 1, 30 },
     { "%globaltimer_hi", 'u', 32, 0, 0, 0, 3, 1, 30 },
@@ -795,6 +796,9 @@ static const sreg sregs[] = {
 
 /* %pm0_64 .. %pm7_64 (PTX 4.0, sm_50) */
 static const sreg pm64 = { "%pm_64", 'u', 64, 0, 8, 0, 4, 0, 50 };
+/* %pm4 .. %pm7 came later than %pm0 .. %pm3: ptxas 13.0 wants PTX 3.0
+ * and sm_20 for them */
+static const sreg pm4 = { "%pm", 'u', 32, 0, 8, 0, 3, 0, 20 };
 
 static const sreg *sreg_find(const ptx_name *name)
 {
@@ -817,7 +821,7 @@ static const sreg *sreg_find(const ptx_name *name)
         if (!nd || (nd > 1 && d[0] == '0'))
             continue;
         if (!d[nd] && v < r->count)
-            return r;
+            return r->count == 8 && v >= 4 ? &pm4 : r;
         if (r->count == 8 && !strcmp(d + nd, "_64") && v < 8)
             return &pm64;
     }

@@ -3,7 +3,9 @@
 # tree (never in this checkout), runs the make target of `make check` that
 # must catch it, and prints a table: bug | target | result | the first
 # failure message.  A bug whose target passes is a gap in the tests.
-# Issue 17 lists the first eight; the others guard the guards.
+# Issue 17 lists the first eight; the next ones guard the guards; the
+# last nine (from sreg-gate-refuses-first-version) are issue 29's: bugs an
+# audit planted that make check missed, each caught now.
 #
 # usage: sh tools/plant-bugs.sh [-l] [BUG...]
 #   -l     list the bugs and exit
@@ -18,7 +20,7 @@ shared=${PTX_SHARED:-$(cd "$top/.." && pwd)/shared}
 JOBS=${JOBS:-2}
 
 # name|target|make arguments and environment|what is planted
-BUGS='validator-skips-bfe-bfi|mutations||ptx_isa_check in src/isa_match.c returns at once for bfe and bfi
+BUGS='validator-skips-bfe-bfi|mutations||ptx_isa_check in src/isa_check.c returns at once for bfe and bfi
 ptxas-rejects-everything|conformance|PTXAS=/bin/false|ptxas is /bin/false
 cubin-diff-crashes|conformance|CUBIN_DIFF=@scratch@/crash.py|cubin-diff.py raises before printing
 ast-exits-2-sanitizer-path|conformance|SANITIZE=1|ptx-front --ast always exits 2 (the sanitizer run compares no cubins)
@@ -37,7 +39,16 @@ pending-stale-id|mutations||mutations-pending.tsv lists an id no table holds
 errors-readme-drift|errors||test/errors/README.md pins an old message
 cli-md-drifts|docs||the option list of doc/cli.md loses --no-locations
 doc-dead-link|docs||README.md links to doc/limit.md, which does not exist
-no-corpora-required|mutations|SHARED=/nonexistent|../shared is missing under REQUIRE_CORPORA=1'
+no-corpora-required|mutations|SHARED=/nonexistent|../shared is missing under REQUIRE_CORPORA=1
+sreg-gate-refuses-first-version|unit||src/sema.c: %clusterid needs PTX 8.0 (refused in 7.8, its first version)
+sreg-target-gate-raised|unit||src/sema.c: %lanemask_eq needs sm_30 (refused on sm_20, its first target)
+gates-row-moved-no-pair|unit||src/gates.c: .samplerref is taken from PTX 1.4, not 1.5
+canonical-drops-block-comments|unit||--emit-ptx --canonical keeps // comments only, not /* */
+noreturn-prototype-returns|unit||a call through a .noreturn .callprototype falls through in the CFG
+sarif-columns-off-by-one|diagnostics||SARIF startColumn is one past the caret
+graph-json-edges-swapped|graphs||--cfg --json writes each edge with from and to swapped
+callgraph-json-swapped|graphs||--callgraph --json writes each call with from and to swapped
+graph-json-twice|graphs||--cfg writes the graphs of each file twice'
 
 if [ "${1:-}" = -l ]; then
     printf '%s\n' "$BUGS" | awk -F'|' '{ printf "%-34s %-12s %s\n", $1, $2, $4 }'
@@ -63,12 +74,12 @@ edit() {
 plant() {
     case $1 in
     validator-skips-bfe-bfi)
-        edit src/isa_match.c '/^const ptx_isa_form \*ptx_isa_check(/,/^}/s/^    const ptx_isa_root \*root = ptx_isa_root_of(ctx, ptx_instr_opcode(in));$/&\
+        edit src/isa_check.c '/^const ptx_isa_form \*ptx_isa_check(/,/^{$/s/^{$/{\
     if (!strcmp(ptx_instr_opcode(in)->text, "bfe") || !strcmp(ptx_instr_opcode(in)->text, "bfi"))\
         return NULL;/' ;;
     ptxas-rejects-everything|cubin-diff-crashes|no-corpora-required) ;;
     ast-exits-2-sanitizer-path)
-        edit tools/ptx-front.c '/^    free(patterns);$/{n;s/^    return status;$/    return mode == AST ? 2 : status;/;}' ;;
+        edit tools/ptx-front.c '/^    free(matched);$/{n;s/^    return status;$/    return s.mode == AST ? 2 : status;/;}' ;;
     bench-aborts-after-row)
         edit tools/bench.c '/printf("bench-row\\t/a\
     fflush(stdout);\
@@ -76,7 +87,7 @@ plant() {
     json-objects-close-with-bracket)
         edit src/print_json.c "s/ptx_out_char(o, '}');/ptx_out_char(o, ']');/" ;;
     ptx-printer-drops-guard-not)
-        edit src/print_ptx.c 's/in->guard_neg ? "@!" : "@"/"@"/' ;;
+        edit src/print_util.c 's/in->guard_neg ? "@!" : "@"/"@"/' ;;
     tree-printer-drops-guard-not)
         edit src/print_tree.c '0,/in->guard_neg ? "@!" : "@"/s//"@"/' ;;
     json-printer-drops-guard-not)
@@ -86,7 +97,7 @@ plant() {
     stats-json-drops-comma)
         edit src/stats.c '/"%s\\"%s\\":%llu", any/s/any ? "," : ""/""/' ;;
     cli-exit-0-on-errors)
-        edit tools/ptx-front.c 's/^                    status = 1;$/                    status = 0;/' ;;
+        edit tools/ptx-front.c 's/^                status = 1;$/                status = 0;/' ;;
     pending-case-agrees)
         printf 'pub-00000\tplanted: a case that agrees\n' >>test/conformance/mutations-pending.tsv ;;
     found-short-row)
@@ -95,6 +106,27 @@ plant() {
         edit test/conformance/found.tsv '2,$d' ;;
     pending-stale-id)
         printf 'found-99999\tplanted: no such case\n' >>test/conformance/mutations-pending.tsv ;;
+    sreg-gate-refuses-first-version)
+        edit src/sema.c "s/{ \"%clusterid\", 'u', 32, 1, 0, 0, 7, 8, 90 }/{ \"%clusterid\", 'u', 32, 1, 0, 0, 8, 0, 90 }/" ;;
+    sreg-target-gate-raised)
+        edit src/sema.c "s/{ \"%lanemask_eq\", 'u', 32, 0, 0, 0, 2, 0, 20 }/{ \"%lanemask_eq\", 'u', 32, 0, 0, 0, 2, 0, 30 }/" ;;
+    gates-row-moved-no-pair)
+        edit src/gates.c 's/{ "\.samplerref", 1, 5, 0 }/{ ".samplerref", 1, 4, 0 }/' ;;
+    canonical-drops-block-comments)
+        edit src/print_ptx.c "s#(s\[i + 1\] == '/' || s\[i + 1\] == '\*')#(s[i + 1] == '/')#" ;;
+    noreturn-prototype-returns)
+        edit src/cfg.c 's/if (has_noreturn(p->dirs, p->ndirs))/if (0 \&\& has_noreturn(p->dirs, p->ndirs))/' ;;
+    sarif-columns-off-by-one)
+        edit src/diag_doc.c 's/^                a\.line, a\.col, b\.line, b\.col);$/                a.line, a.col + 1, b.line, b.col);/' ;;
+    graph-json-edges-swapped)
+        edit src/print_graph.c 's/e->from, e->to, ptx_edge_kind_name/e->to, e->from, ptx_edge_kind_name/' ;;
+    callgraph-json-swapped)
+        edit src/print_graph.c '/first ? "{\\"from\\":" : ",{\\"from\\":"/{n;s/e->caller/e->callee/;n;n;s/e->callee/e->caller/;}' ;;
+    graph-json-twice)
+        edit tools/ptx-front.c '/^            case CFG:$/,/^                break;$/s/^                break;$/                if (ps == PTX_OK)\
+                    ps = ptx_print_cfg(ctx, m, s->graph_flags | (json ? PTX_GRAPH_JSON : 0), pf, flt,\
+                                       ptx_write_file, out);\
+                break;/' ;;
     errors-readme-drift)
         edit test/errors/README.md "s/2:9: \`unknown target 'sm_91'\`/2:1: \`unknown target 'sm_91'\`/" ;;
     cli-md-drifts)

@@ -60,6 +60,91 @@ else
     sh "$top/test/skip.sh" "diagnostics: documents" "python3-jsonschema is not installed" || fail=$((fail + 1))
 fi
 
+# SARIF positions, pinned: the regions (startLine, startColumn, endLine,
+# endColumn one past the range; columns count code points, the run's
+# columnKind) of chosen diagnostics, with their notes' related locations
+# and their fix-its' deleted regions, are those of test/diag/positions.expected
+# (written from the sources by hand): a fix-it, notes on another line and
+# on the same column, a long range, a non-ASCII character and a range after
+# one (cases/utf8_comment.ptx)
+if ! command -v python3 >/dev/null 2>&1; then
+    sh "$top/test/skip.sh" "diagnostics: SARIF positions" "python3 is not installed" || fail=$((fail + 1))
+else
+pinned="isa_unknown_modifier_suggest.ptx sema_duplicate_label.ptx sema_call_argument_count.ptx
+lex_unterminated_string.ptx lex_non_ascii.ptx"
+# shellcheck disable=SC2086
+"$front" --diagnostics-format=sarif $pinned "$here/cases/utf8_comment.ptx" >"$tmp/pinned.sarif" 2>/dev/null
+python3 - "$tmp/pinned.sarif" >"$tmp/positions" <<'PY' || bad "SARIF positions: the document (above)"
+import json, os, sys
+def region(r):
+    return f"{r['startLine']}:{r['startColumn']}-{r['endLine']}:{r['endColumn']}"
+for res in json.load(open(sys.argv[1]))["runs"][0]["results"]:
+    loc = res["locations"][0]["physicalLocation"]
+    line = f"{os.path.basename(loc['artifactLocation']['uri'])} {res['ruleId']} {res['level']} {region(loc['region'])}"
+    for rel in res.get("relatedLocations", []):
+        line += f" note {region(rel['physicalLocation']['region'])}"
+    for fix in res.get("fixes", []):
+        for ch in fix["artifactChanges"]:
+            for rep in ch["replacements"]:
+                line += f" fix {region(rep['deletedRegion'])} '{rep['insertedContent']['text']}'"
+    print(line)
+PY
+if diff -u "$here/positions.expected" "$tmp/positions" >"$tmp/diff"; then
+    ok
+else
+    bad "SARIF positions differ from test/diag/positions.expected:"
+    cat "$tmp/diff"
+fi
+
+# and every SARIF region of the test/errors run is where the text format
+# and the GCC JSON put it: start at the caret, end one past the finish
+# (the JSON's byte columns turned into code points)
+if python3 - "$tmp/d.sarif" "$tmp/d.json" "$tmp/text" <<'PY'; then ok; else bad "SARIF regions against the JSON's and the text's positions (above)"; fi
+import json, re, sys
+sarif = json.load(open(sys.argv[1]))["runs"][0]["results"]
+gcc = json.load(open(sys.argv[2]))
+# the text's diagnostics, as run.sh counts them (with a position or without)
+text = [m.groups() for m in re.finditer(r"^([^ ].*?)(?::(\d+):(\d+))?: (?:error|warning|note): ",
+                                         open(sys.argv[3], errors="replace").read(), re.M)]
+lines = {}
+def cp(point, after=False):
+    """the code-point column of a GCC point (of the byte after it: after)"""
+    f = point["file"]
+    if f not in lines:
+        lines[f] = open(f, "rb").read().split(b"\n")
+    src = lines[f][point["line"] - 1] if point["line"] <= len(lines[f]) else b""
+    upto = point["column"] - 1 + (1 if after else 0)
+    return 1 + sum(1 for b in src[:upto] if b & 0xC0 != 0x80)
+pairs = []
+for g, s in zip(gcc, sarif):
+    pairs.append((g, s["locations"][0]["physicalLocation"]))
+    for gc, rel in zip(g["children"], s.get("relatedLocations", [])):
+        pairs.append((gc, rel["physicalLocation"]))
+bad = 0
+for n, (g, s) in enumerate(pairs):
+    caret = g["locations"][0]["caret"]
+    finish = g["locations"][0].get("finish")
+    r = s["region"]
+    want = (caret["line"], cp(caret))
+    if finish:
+        want_end = [(finish["line"], cp(finish, after=True))]
+    else:   # a range of one byte or none
+        want_end = [want, (want[0], want[1] + 1)]
+    got, got_end = (r["startLine"], r["startColumn"]), (r["endLine"], r["endColumn"])
+    t = text[n] if n < len(text) else None
+    t_at = (int(t[1]), int(t[2])) if t and t[1] else (1, 1)
+    if got != want or got_end not in want_end or not t or t_at != (caret["line"], caret["column"]):
+        bad += 1
+        if bad <= 5:
+            print(f"{caret['file']}: {g['message'][:60]}: SARIF {got}-{got_end}, JSON {want}-{want_end}, text {t}")
+if len(sarif) != len(gcc) or len(pairs) != len(text):
+    print(f"{len(sarif)} SARIF results, {len(gcc)} JSON diagnostics, {len(pairs)} locations, {len(text)} text diagnostics")
+    bad += 1
+print(f"diagnostics: {len(pairs)} SARIF regions against the JSON's and the text's, {bad} differ")
+sys.exit(1 if bad else 0)
+PY
+fi
+
 # colour: GCC's escapes, only where asked for or on a terminal
 f=isa_unknown_modifier_suggest.ptx
 esc=$(printf '\033')

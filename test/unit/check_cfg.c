@@ -200,6 +200,40 @@ START_TEST(noreturn_call)
 }
 END_TEST
 
+/* A call through a .callprototype marked .noreturn returns no more than a
+ * direct call of a .noreturn function: the statements after it start a
+ * block no edge reaches; guarded, the call goes to the exit node when its
+ * guard holds and falls through when not.  Through a prototype without
+ * .noreturn the call returns.  (ptxas 13.0 accepts each kernel.) */
+START_TEST(noreturn_prototype_call)
+{
+    static const char decls[] = ".func stop() .noreturn\n{\n    trap;\n}\n";
+    check_kernel(decls,
+                 "    .reg .u64 %rd1;\n"
+                 "    mov.u64 %rd1, stop;\n"
+                 "P: .callprototype _ () .noreturn;\n"
+                 "    call %rd1, P;\n"
+                 "    add.u32 %r2, %r1, 1;",
+                 "blocks 2 | 0>2 exit 1>2 fall | idom - 0");
+    check_kernel(decls,
+                 "    .reg .u64 %rd1;\n"
+                 "    ld.param.u32 %r1, [n];\n"
+                 "    setp.eq.u32 %p1, %r1, 0;\n"
+                 "    mov.u64 %rd1, stop;\n"
+                 "P: .callprototype _ () .noreturn;\n"
+                 "    @%p1 call.uni %rd1, P;\n"
+                 "    add.u32 %r2, %r1, 1;",
+                 "blocks 2 | 0>2 exit@%p1 0>1 fall@!%p1 1>2 fall | idom 0 0");
+    check_kernel(".func go()\n{\n    ret;\n}\n",
+                 "    .reg .u64 %rd1;\n"
+                 "    mov.u64 %rd1, go;\n"
+                 "P: .callprototype _ ();\n"
+                 "    call %rd1, P;\n"
+                 "    add.u32 %r2, %r1, 1;",
+                 "blocks 1 | 0>1 fall | idom 0");
+}
+END_TEST
+
 START_TEST(irreducible_is_no_loop)
 {
     /* a cycle entered at two blocks: no block dominates the other */
@@ -377,6 +411,7 @@ Suite *cfg_suite(void)
     tcase_add_test(tc, brx_switch);
     tcase_add_test(tc, early_exit);
     tcase_add_test(tc, noreturn_call);
+    tcase_add_test(tc, noreturn_prototype_call);
     tcase_add_test(tc, irreducible_is_no_loop);
     tcase_add_test(tc, recursion);
     tcase_add_test(tc, empty);

@@ -114,5 +114,6 @@ Suite *json_suite(void);
 Suite *edit_suite(void);
 Suite *cfg_suite(void);
 Suite *tree_equal_suite(void);
+Suite *pinned_suite(void);
 
 #endif
