@@ -281,7 +281,7 @@ $(B)/twoways: test/twoways/twoways.c test/read_all.c test/read_all.h test/tree_e
 twoways: $(B)/twoways $(B)/mutations $(WILD_UNPACKED)
 	sh test/twoways/run.sh $(B) $(SHARED)
 
-# test/conformance/found.tsv: the cases tools/mutate found, hosts under $(SHARED)
+# test/conformance/found.tsv: the cases dev/mutate found, hosts under $(SHARED)
 mutations: $(B)/mutations
 	@if [ -f $(SHARED)/mutations/public.tsv ]; then \
 	    $(B)/mutations $(if $(CHECK_SAMPLE),-s $(CHECK_SAMPLE)) -p test/conformance/mutations-pending.tsv \
@@ -334,7 +334,7 @@ check: check-programs
 
 # the mutation finder: new single-line mutations of the corpora, judged by
 # ptxas and the library; prints the disagreements (see test/README.md)
-$(B)/mutate: tools/mutate.c $(B)/libptxfront.a
+$(B)/mutate: dev/mutate.c $(B)/libptxfront.a
 	$(CC) $(ALL_CFLAGS) -o $@ $< $(B)/libptxfront.a $(ALL_LDFLAGS)
 
 MUTATE_FLAGS ?= --per-opcode 8 --seed 1
@@ -344,17 +344,17 @@ mutate-corpus: $(B)/mutate
 
 # the speed and memory benchmark (not a test: numbers to read)
 BENCH_RUNS ?= 5
-$(B)/bench: tools/bench.c $(B)/libptxfront.a
+$(B)/bench: dev/bench.c $(B)/libptxfront.a
 	$(CC) $(ALL_CFLAGS) -o $@ $< $(B)/libptxfront.a $(ALL_LDFLAGS)
 
 bench: $(B)/bench $(B)/ptx-front $(B)/tokenizer
-	sh tools/bench.sh $(B) $(BENCH_RUNS)
+	sh dev/bench.sh $(B) $(BENCH_RUNS)
 
 # make bench's yardstick: a bare Flex tokenizer made of the scanner's own
-# patterns without their actions (tools/tokenizer.awk), with its FLEXFLAGS
-$(B)/gen/tokenizer.l: grammar/ptx.l tools/tokenizer.awk
+# patterns without their actions (dev/tokenizer.awk), with its FLEXFLAGS
+$(B)/gen/tokenizer.l: grammar/ptx.l dev/tokenizer.awk
 	@mkdir -p $(B)/gen
-	awk -f tools/tokenizer.awk grammar/ptx.l >$@
+	awk -f dev/tokenizer.awk grammar/ptx.l >$@
 
 $(B)/gen/tokenizer.yy.c: $(B)/gen/tokenizer.l
 	$(FLEX) $(FLEXFLAGS) -o $@ $<
@@ -363,8 +363,8 @@ $(B)/obj/tokenizer.yy.o: $(B)/gen/tokenizer.yy.c
 	@mkdir -p $(B)/obj
 	$(CC) $(GEN_CFLAGS) -c -o $@ $<
 
-$(B)/tokenizer: tools/tokenizer.c $(B)/obj/tokenizer.yy.o $(B)/libptxfront.a
-	$(CC) $(ALL_CFLAGS) -o $@ tools/tokenizer.c $(B)/obj/tokenizer.yy.o $(B)/libptxfront.a $(ALL_LDFLAGS)
+$(B)/tokenizer: dev/tokenizer.c $(B)/obj/tokenizer.yy.o $(B)/libptxfront.a
+	$(CC) $(ALL_CFLAGS) -o $@ dev/tokenizer.c $(B)/obj/tokenizer.yy.o $(B)/libptxfront.a $(ALL_LDFLAGS)
 
 # make check only sees that the benchmark runs (test/bench/smoke.sh)
 bench-smoke: $(B)/bench $(B)/ptx-front $(B)/tokenizer

@@ -1,5 +1,5 @@
 // Thrust algorithms over three element types: the dense bench module of
-// make bench (tools/bench.sh builds it with nvcc -ptx -arch=sm_90 when nvcc
+// make bench (dev/bench.sh builds it with nvcc -ptx -arch=sm_90 when nvcc
 // is present).  Each algorithm's dispatch instantiates CUB's tuned kernels
 // for the element type, as a real application's PTX does: many kernels,
 // few comments, about 45 bytes per instruction.

@@ -1,4 +1,4 @@
-/* Validator cases that tools/mutate found: each instruction, in a module of
+/* Validator cases that dev/mutate found: each instruction, in a module of
  * the given .version and .target, as ptxas 13.0 judged it (accepted, or
  * rejected with the error expected here), and ptx_opcode_modifiers, which
  * the tool draws its replacement modifiers from. */

@@ -1,7 +1,7 @@
 /* The semantic pass, rule group by rule group (scopes, resolution,
  * addresses, calls, special registers, operand types): the cases of
  * test/sema/cases.tsv and tables.tsv, each a kernel body (and module-scope text) put into
- * test/sema/template.ptx, as tools/check-sema-cases.sh puts them to ptxas.
+ * test/sema/template.ptx, as dev/check-sema-cases.sh puts them to ptxas.
  * A case ptxas accepts must parse with no diagnostic; a case it rejects
  * must give an error on the line named, with the message named. */
 #include <stdio.h>

@@ -56,7 +56,7 @@ const ptx_module *test_parse_body(ptx_context **ctx, const char *body, bool vali
  * declares registers of every kind, a surface, functions and call
  * targets (test_isa_module shows them); the statement is on line
  * TEST_ISA_LINE.  Every case was put to ptxas 13.0 as well
- * (tools/check-isa-cases.sh): it accepts exactly the ones expected to
+ * (dev/check-isa-cases.sh): it accepts exactly the ones expected to
  * pass. */
 typedef struct isa_case {
     const char *target;     /* "sm_90", or "8.3 sm_90" for .version 8.3 */

@@ -6,7 +6,7 @@
 # statement is the one test_isa_module (test/unit/check_util.c) builds;
 # keep the two in step.
 #
-# usage: tools/check-isa-cases.sh [test/unit/check_st.c ...]
+# usage: dev/check-isa-cases.sh [test/unit/check_st.c ...]
 #        (default: every test/unit/check_*.c; PTXAS=... overrides the oracle)
 PTXAS=${PTXAS:-/usr/local/cuda/bin/ptxas}
 if [ ! -x "$PTXAS" ]; then

@@ -7,7 +7,7 @@
 # last nine (from sreg-gate-refuses-first-version) are issue 29's: bugs an
 # audit planted that make check missed, each caught now.
 #
-# usage: sh tools/plant-bugs.sh [-l] [BUG...]
+# usage: sh dev/plant-bugs.sh [-l] [BUG...]
 #   -l     list the bugs and exit
 #   BUG    only these (default: all); the scratch copies are removed at
 #          the end unless KEEP=1
@@ -24,7 +24,7 @@ BUGS='validator-skips-bfe-bfi|mutations||ptx_isa_check in src/isa_check.c return
 ptxas-rejects-everything|conformance|PTXAS=/bin/false|ptxas is /bin/false
 cubin-diff-crashes|conformance|CUBIN_DIFF=@scratch@/crash.py|cubin-diff.py raises before printing
 ast-exits-2-sanitizer-path|conformance|SANITIZE=1|ptx-front --ast always exits 2 (the sanitizer run compares no cubins)
-bench-aborts-after-row|bench-smoke||tools/bench.c aborts after printing its row
+bench-aborts-after-row|bench-smoke||dev/bench.c aborts after printing its row
 json-objects-close-with-bracket|unit||src/print_json.c closes every object with ]
 ptx-printer-drops-guard-not|unit||--emit-ptx (canonical) prints @!p as @p
 tree-printer-drops-guard-not|unit||--ast prints @!p as @p
@@ -81,7 +81,7 @@ plant() {
     ast-exits-2-sanitizer-path)
         edit tools/ptx-front.c '/^    free(matched);$/{n;s/^    return status;$/    return s.mode == AST ? 2 : status;/;}' ;;
     bench-aborts-after-row)
-        edit tools/bench.c '/printf("bench-row\\t/a\
+        edit dev/bench.c '/printf("bench-row\\t/a\
     fflush(stdout);\
     abort();' ;;
     json-objects-close-with-bracket)

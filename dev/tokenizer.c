@@ -1,6 +1,6 @@
 /* tokenizer: the bare Flex tokenizer of PTX, make bench's yardstick for the
  * CLI.  Its automaton is the scanner's own patterns without their actions
- * (tools/tokenizer.awk writes it from grammar/ptx.l, built with the same
+ * (dev/tokenizer.awk writes it from grammar/ptx.l, built with the same
  * FLEXFLAGS); this program reads a file as ptx-front does (into the
  * library's ptx_big_alloc buffer: huge pages for a large file), scans it
  * in place and prints the number of tokens.

@@ -13,7 +13,7 @@
 # message (where ptxas names no line, ptx-front's is not compared).
 # A row's 9th column, a reason, excuses a missing line or message.
 #
-# usage: tools/check-sema-cases.sh [CASES.tsv [PTX_FRONT]]
+# usage: dev/check-sema-cases.sh [CASES.tsv [PTX_FRONT]]
 PTXAS=${PTXAS:-/usr/local/cuda/bin/ptxas}
 cases=${1:-test/sema/cases.tsv}
 front=$2

@@ -7,7 +7,7 @@
 # no false accept.  Too slow for make check (a few hundred compilations);
 # run it by hand:
 #   apt-get install clang-22 llvm-22      # Debian: the compiler and llc
-#   tools/llvm-corpus.sh build/llvm build/ptx-front
+#   dev/llvm-corpus.sh build/llvm build/ptx-front
 # Prints every disagreement and the counts; exit status 1 on any.
 #   CLANG, LLC, PTXAS: the tools (clang-22, llc-22, /usr/local/cuda/bin/ptxas)
 #   ARCHS: the targets (sm_80 sm_86 sm_89 sm_90 sm_90a sm_100a sm_120a)
