@@ -1,0 +1,544 @@
+/* The semantic pass: operands (names, constants, addresses, vectors)
+ * against what the matched form wants, and calls against the callee. */
+#include "sema_impl.h"
+
+/* ---- operands --------------------------------------------------------------- */
+
+
+
+
+
+/* wanted for the fifth type modifier and after, which I does not hold */
+tclass sema_wanted_late(const ictx *I, const ptx_isa_operand *op)
+{
+    ptx_modifier id = ptx_instr_modifier(I->in, PTX_CAT_TYPE, op->tbits - 1u);
+    if (!id)
+        return (tclass){ 0, 0 };
+    tclass c = sema_mod_class_of(I->S, id);
+    if (op->tflags & PTX_OT_WIDE)
+        c.bits *= 2;
+    return c;
+}
+
+static bool target_at_least(const sema *S, unsigned sm)
+{
+    return !S->target || S->target >= sm;
+}
+
+void sema_unknown_symbol(sema *S, const ptx_expr *e)
+{
+    const ptx_name *n = ptx_expr_name(e);
+    const char *t = n->text;
+    if (t[0] == '%' && t[1] >= '0' && t[1] <= '9')
+        sema_error(S, PTX_DIAG_SYMBOL, ptx_expr_span(e),
+              "unknown symbol '%s': an inline-asm operand placeholder is not PTX "
+              "(write the register it stands for)", t);
+    else if (S->visit)
+        return;
+    else {
+        /* "did you mean": the names in scope now (not the numbered ones of
+         * a %r<N> range), by edit distance; a bounded number of times, as
+         * each offers every name in scope; a name of fewer than four characters
+         * is too close to too many to guess */
+        char hint[PTX_SUGGEST_TEXT] = "";
+        ptx_suggest sg;
+        ptx_suggest_init(&sg, t, n->len);
+        if (S->singles && n->len >= 4 && S->suggested < 64) {
+            S->suggested++;
+            /* the single names in scope are those of the symbols of the
+             * open scopes (a hidden one names what hides it), offered in
+             * the order they were declared */
+            for (size_t i = 0; i < S->nundo; i++)
+                if (!S->undo[i]->range)
+                    ptx_suggest_offer(&sg, S->undo[i]->name->text, S->undo[i]->name->len);
+            ptx_suggest_text(&sg, hint, sizeof hint);
+        }
+        ptx_diag_add_fix(S->ctx, PTX_SEV_ERROR, PTX_DIAG_SYMBOL, ptx_expr_span(e), hint[0] ? ptx_suggest_fix(&sg) : NULL,
+                         "unknown symbol '%s'%s", t, hint);
+    }
+}
+
+/* A special register named by `e` (a SYM with no declaration): checks its
+ * selector and the version and target it needs; returns its type, or a
+ * class with k 0 when it is not one. */
+static tclass special(sema *S, const ictx *I, const ptx_expr *e, const ptx_isa_operand *op,
+                      bool *found)
+{
+    const sreg *r = sema_sreg_find(ptx_expr_name(e));
+    *found = r != NULL;
+    if (!r)
+        return (tclass){ 0, 0 };
+    const char *name = ptx_expr_name(e)->text;
+    const ptx_name *sel = ptx_expr_sel(e);
+    ptx_span sp = ptx_expr_span(e);
+    const char *sel_text = sel ? sel->text : "";    /* for messages: %tid.x as written */
+    if (sel && !r->vec) {
+        sema_error(S, PTX_DIAG_SYMBOL, sp, "'%s' has no components: write '%s' without '%s'", name,
+              name, sel->text);
+        return (tclass){ 0, 0 };
+    }
+    if (sel && strcmp(sel->text, ".x") && strcmp(sel->text, ".y") && strcmp(sel->text, ".z") &&
+        strcmp(sel->text, ".w")) {
+        sema_error(S, PTX_DIAG_SYMBOL, sp, "'%s' has components .x, .y and .z, not '%s'", name,
+              sel->text);
+        return (tclass){ 0, 0 };
+    }
+    unsigned v = r->major * 10u + r->minor;
+    if (S->version && S->version < v)
+        sema_error(S, PTX_DIAG_SYMBOL, sp, "'%s' needs PTX ISA %u.%u (the module is .version %u.%u)",
+              name, r->major, r->minor, S->m->version_major, S->m->version_minor);
+    else if (r->sm && !target_at_least(S, r->sm))
+        sema_error(S, PTX_DIAG_SYMBOL, sp, "'%s' needs .target sm_%u or later", name, r->sm);
+    /* only the operands marked '$' (mov's and cvt's sources) read special
+     * registers: ptxas refuses them everywhere else, typed or not */
+    if (!I || !op)
+        return (tclass){ 0, 0 };
+    if (r->kind == 'p' && (op->accept & PTX_ACC_PRED))
+        return (tclass){ 0, 0 };    /* %is_explicit_cluster where a predicate goes */
+    if (!(op->tflags & PTX_OT_SREG)) {
+        sema_error(S, PTX_DIAG_TYPE, sp,
+              "special register '%s%s' cannot be an operand of '%s': copy it into a register "
+              "with mov first", name, sel_text, I->op);
+        return (tclass){ 0, 0 };
+    }
+    if (r->vec && !sel && !(op->accept & PTX_ACC_VEC)) {
+        sema_error(S, PTX_DIAG_TYPE, sp, "'%s' is a vector: name one component ('%s.x')", name, name);
+        return (tclass){ 0, 0 };
+    }
+    if (!op->tkind)
+        return (tclass){ 0, 0 };
+    tclass c = { r->kind, r->bits };
+    tclass w = wanted(I, op);
+    if (w.k && r->legacy && w.bits == r->legacy && sema_is_int(w.k))
+        return (tclass){ 0, 0 };
+    return c;
+}
+
+static void mismatch(sema *S, const ictx *I, const ptx_expr *e, tclass want, tclass have,
+                     const char *what)
+{
+    char b1[16], b2[16];
+    sema_error(S, PTX_DIAG_TYPE, ptx_expr_span(e),
+          "operand '%s' of '%s' is %s %s; the instruction needs %s", ptx_expr_name(e)->text,
+          I->op, what, sema_class_name(have, b1, sizeof b1), sema_class_name(want, b2, sizeof b2));
+}
+
+/* A name as a value operand (not in an address): resolved, and checked
+ * against what the operand wants. */
+static void check_name(sema *S, const ictx *I, const ptx_expr *e, const ptx_isa_operand *op)
+{
+    const ptx_name *name = ptx_expr_name(e);
+    sym *s = lookup(S, name);
+    ptx_span sp = ptx_expr_span(e);
+    bool typed = op && op->tkind;
+    bool label_ok = op && (op->accept & PTX_ACC_LABEL);
+    if (!s) {
+        if (ptx_name_is(name, "WARP_SZ") && !ptx_expr_sel(e))
+            return;
+        bool found;
+        tclass c = special(S, I, e, op, &found);
+        if (!found) {
+            sema_unknown_symbol(S, e);
+            return;
+        }
+        tclass w = typed ? wanted(I, op) : (tclass){ 0, 0 };
+        if (c.k && !fits(w, c, op && (op->tflags & PTX_OT_RELAXED)))
+            mismatch(S, I, e, w, c, "a special register of type");
+        return;
+    }
+    if (s->kind == S_LABEL) {
+        if (!label_ok && op)
+            sema_error(S, PTX_DIAG_SYMBOL, sp,
+                  "'%s' is a label: only branches and branch-target lists take labels",
+                  name->text);
+        return;
+    }
+    if (label_ok && !(op->accept & (PTX_ACC_NAME | PTX_ACC_PRED))) {
+        /* a variable is a jump table there (call (r), %r0, (x), jmptbl) */
+        if (s->kind == S_REG)
+            sema_error(S, PTX_DIAG_SYMBOL, sp, "'%s' is a %s: '%s' needs a label or a function name here",
+                  name->text, sema_kind_word(s), I->op);
+        return;
+    }
+    if (s->kind == S_FUNC) {
+        if (typed && !(op->tflags & PTX_OT_SYMADDR))
+            sema_error(S, PTX_DIAG_SYMBOL, sp,
+                  "'%s' is a function: '%s' takes its address only with mov", name->text, I->op);
+        return;
+    }
+    if (s->kind == S_VAR) {
+        if (typed && !(op->tflags & PTX_OT_SYMADDR))
+            sema_error(S, PTX_DIAG_SYMBOL, sp,
+                  "'%s' is a %s variable, not a register: load it with ld%s, or take its "
+                  "address with mov", name->text, ptx_space_name(s->space),
+                  ptx_space_name(s->space));
+        else if (typed && !I->element && s->space == PTX_SPACE_GLOBAL &&
+                 wanted(I, op).bits == 32)
+            /* other spaces' addresses fit 32 bits; ptxas 13 makes a
+             * 32-bit program of a 32-bit .global address, and refuses it */
+            sema_error(S, PTX_DIAG_TYPE, sp, "'%s' is a .global variable: its address needs 64 bits "
+                  "(ptxas 13 compiles 64-bit programs only)", name->text);
+        return;
+    }
+    /* a register */
+    const ptx_name *sel = ptx_expr_sel(e);
+    if (sel && !s->vec && sema_is_component(sel->text)) {
+        sema_error(S, PTX_DIAG_SYMBOL, sp, "'%s' is a register declared %s, not a vector: it has no "
+              "component '%s'", name->text, ptx_type_name(s->type), sel->text);
+        return;
+    }
+    if (!sel && !s->vec && op && !I->element && (op->accept & PTX_ACC_VEC) &&
+        op->vec == PTX_VEC_FROM_MOD && sema_vector_modifier(I->in) > 1) {
+        sema_error(S, PTX_DIAG_TYPE, sp, "'%s' of '%s' is a scalar register: '.v%u' needs a vector "
+              "{...} of %u registers", name->text, I->op, sema_vector_modifier(I->in),
+              sema_vector_modifier(I->in));
+        return;
+    }
+    if (!typed)
+        return;
+    tclass r = s->cls;
+    if (s->vec && !sel)
+        return;                 /* a whole vector register */
+    tclass w = wanted(I, op);
+    if (!fits(w, r, op->tflags & PTX_OT_RELAXED))
+        mismatch(S, I, e, w, r, "declared");
+}
+
+static void check_constant(sema *S, const ictx *I, const ptx_expr *e, const ptx_isa_operand *op);
+
+/* Names inside a constant-looking expression (mov.u64 %rd1, g+4): each
+ * must be declared. */
+static void check_expr_names(sema *S, const ictx *I, const ptx_expr *e, const ptx_isa_operand *op)
+{
+    if (e->kind == PTX_EXPR_SYM) {
+        const ptx_name *name = ptx_expr_name(e);
+        if (ptx_name_is(name, "WARP_SZ"))
+            return;
+        sym *s = lookup(S, name);
+        bool found = false;
+        if (!s)
+            special(S, NULL, e, NULL, &found);
+        if (!s && !found)
+            sema_unknown_symbol(S, e);
+        else if (s && s->kind == S_LABEL)
+            sema_error(S, PTX_DIAG_SYMBOL, ptx_expr_span(e),
+                  "'%s' is a label: only branches and branch-target lists take labels",
+                  name->text);
+        else if (s && (s->kind == S_VAR || s->kind == S_FUNC) && op && op->tkind &&
+                 !(op->tflags & PTX_OT_SYMADDR) && !sema_is_int(wanted(I, op).k))
+            /* ptxas takes an address in an expression (add.u64 %rd1,
+             * %rd1, g+4) for integer and bit operands; a bare name is
+             * "must be register" (check_name) */
+            sema_error(S, PTX_DIAG_SYMBOL, ptx_expr_span(e),
+                  "'%s' is a %s: its address is an integer, not a %s value", name->text,
+                  sema_kind_word(s), ptx_isa_mod_names[ptx_instr_modifier(I->in, PTX_CAT_TYPE, 0)]);
+        return;
+    }
+    if (ptx_expr_is_leaf(e) || e->kind == PTX_EXPR_RANGE)
+        return;
+    for (uint32_t i = 0; i < ptx_expr_count(e); i++)
+        check_expr_names(S, I, ptx_expr_item(e, i), op);
+}
+
+/* Why ptxas refuses constant kind k (sema_literal_kind) for an operand that
+ * wants w, as a message taking the opcode and the type, or NULL when it
+ * takes it (asked type by type). */
+const char *sema_constant_refused(tclass w, char k)
+{
+    if ((w.k == 'f' && w.bits == 16) || w.k == 'x' || w.k == 'B')
+        return "'%s' takes no constant as a %s operand: put the value in a register first";
+    if (w.k == 'f' && k == 'i')
+        return "an integer constant where '%s' needs a %s value: write a floating-point "
+               "constant (1.0, 0f3F800000)";
+    if ((w.k == 'u' || w.k == 's') && k != 'i')
+        return "a floating-point constant where '%s' needs an integer (%s)";
+    if (w.k == 'b' && k == 'f' && w.bits != 64)
+        return "a decimal floating-point constant where '%s' needs %s bits: write it in hex "
+               "(0f3F800000)";
+    if (w.k == 'b' && k == 'h' && w.bits != 32)
+        return "a 0f constant where '%s' needs %s bits: 0f is 32 bits, 0d 64";
+    if (w.k == 'b' && k == 'd' && w.bits != 64)
+        return "a 0d constant where '%s' needs %s bits: 0f is 32 bits, 0d 64";
+    return NULL;
+}
+
+static void check_constant(sema *S, const ictx *I, const ptx_expr *e, const ptx_isa_operand *op)
+{
+    if (!op || !op->tkind)
+        return;
+    tclass w = wanted(I, op);
+    char k = sema_literal_kind(e);
+    if (!w.k || w.k == 'p' || !k || k == 'm')
+        return;
+    const char *why = sema_constant_refused(w, k);
+    char buf[16];
+    if (why)
+        sema_error(S, PTX_DIAG_TYPE, ptx_expr_span(e), why, I->op, sema_class_name(w, buf, sizeof buf));
+}
+
+static bool is_shared_space(const char *s)
+{
+    return !strncmp(s, ".shared", 7);
+}
+
+/* Does variable space `vs` fit the instruction's space modifier? */
+static bool space_fits(const char *mod, unsigned vs)
+{
+    if (!mod)
+        return vs != PTX_SPACE_PARAM;       /* generic addressing */
+    if (is_shared_space(mod))
+        return vs == PTX_SPACE_SHARED;
+    if (!strncmp(mod, ".param", 6))
+        return vs == PTX_SPACE_PARAM;
+    if (!strcmp(mod, ".global"))
+        return vs == PTX_SPACE_GLOBAL;
+    if (!strcmp(mod, ".const"))
+        return vs == PTX_SPACE_CONST;
+    if (!strcmp(mod, ".local"))
+        return vs == PTX_SPACE_LOCAL;
+    return true;
+}
+
+/* The opcodes whose generic and .global addresses ptxas 13 takes as
+ * 64-bit only (a 32-bit register there is "32-Bit ABI ... not supported");
+ * asked of ptxas one by one: cp.async, ldmatrix, wmma, tcgen05 and
+ * others take a 32-bit register. */
+static bool wants_64bit_address(const char *op)
+{
+    static const char *const ops[] = {
+        "ld", "st", "ldu", "atom", "red", "mbarrier", "prefetch", "prefetchu", "multimem",
+        "applypriority", "discard",
+    };
+    for (size_t i = 0; i < sizeof ops / sizeof ops[0]; i++)
+        if (!strcmp(op, ops[i]))
+            return true;
+    return false;
+}
+
+static void check_address(sema *S, const ictx *I, const ptx_expr *e)
+{
+    if (ptx_expr_count(e) != 1) {
+        for (uint32_t i = 0; i < ptx_expr_count(e); i++)
+            check_expr_names(S, I, ptx_expr_item(e, i), NULL);
+        return;
+    }
+    const ptx_expr *a = ptx_expr_item(e, 0);
+    const ptx_expr *base = a;
+    if (a->kind == PTX_EXPR_BINARY && a->op == PTX_OP_ADD && ptx_expr_a(a)->kind == PTX_EXPR_SYM)
+        base = ptx_expr_a(a);
+    bool one_space = I->spaces <= 1;
+    if (base->kind != PTX_EXPR_SYM) {
+        if (base->kind == PTX_EXPR_INT && one_space && I->form &&
+            (!I->space || strcmp(I->space, ".local")))
+            sema_error(S, PTX_DIAG_EXPR, ptx_expr_span(e),
+                  "an immediate address is allowed only in the .local state space");
+        check_expr_names(S, I, a, NULL);
+        return;
+    }
+    const ptx_name *name = ptx_expr_name(base);
+    sym *s = lookup(S, name);
+    ptx_span sp = ptx_expr_span(base);
+    if (!s) {
+        bool found;
+        special(S, NULL, base, NULL, &found);
+        if (found)
+            sema_error(S, PTX_DIAG_SYMBOL, sp, "special register '%s' cannot be an address",
+                  name->text);
+        else
+            sema_unknown_symbol(S, base);
+        return;
+    }
+    switch (s->kind) {
+    case S_LABEL:
+    case S_FUNC:
+        sema_error(S, PTX_DIAG_SYMBOL, sp, "'%s' is a %s, not something in memory: it cannot be an "
+              "address", name->text, sema_kind_word(s));
+        return;
+    case S_VAR:
+        if (I->form && one_space && !space_fits(I->space, s->space))
+            sema_error(S, PTX_DIAG_SYMBOL, sp,
+                  "'%s' is a %s variable: '%s' %s", name->text, ptx_space_name(s->space), I->op,
+                  I->space ? "addresses another state space" :
+                  "cannot reach a .param variable through a generic address (write ld.param)");
+        return;
+    default:
+        break;
+    }
+    tclass r = s->cls;
+    if (r.k == 'f' || r.k == 'x' || r.k == 'p') {
+        char b[16];
+        sema_error(S, PTX_DIAG_TYPE, sp, "'%s' is declared %s: an address register must be an "
+              "integer (.u64, .b64...)", name->text, sema_class_name(r, b, sizeof b));
+        return;
+    }
+    /* ptxas: 32 bits make a 32-bit program, which it no longer compiles;
+     * 8 and 16 bits only draw a warning from it (not repeated here) */
+    if (r.k && r.bits == 32 && I->form && one_space &&
+        (!I->space || !strcmp(I->space, ".global")) && wants_64bit_address(I->op)) {
+        char b[16];
+        sema_error(S, PTX_DIAG_TYPE, sp,
+              "'%s' is a %s register: a %s address needs 64 bits (ptxas 13 compiles 64-bit "
+              "addresses only)", name->text, sema_class_name(r, b, sizeof b),
+              I->space ? I->space : "generic");
+    }
+}
+
+
+
+static void check_items(sema *S, const ictx *outer, const ptx_expr *e, const ptx_isa_operand *op)
+{
+    ictx in_vector = *outer;
+    in_vector.element = true;
+    const ictx *I = &in_vector;
+    /* elements of a vector take the operand's type; their registers must
+     * all be of one width */
+    unsigned bits = 0;
+    bool mixed = false;
+    for (uint32_t i = 0; i < ptx_expr_count(e); i++) {
+        const ptx_expr *x = ptx_expr_item(e, i);
+        sema_check_operand(S, I, x, op);
+        if (x->kind == PTX_EXPR_SYM && !ptx_expr_sel(x)) {
+            sym *s = lookup(S, ptx_expr_name(x));
+            if (s && s->kind == S_REG && !s->vec) {
+                unsigned b = s->cls.bits;
+                if (bits && b && b != bits)
+                    mixed = true;
+                if (b)
+                    bits = b;
+            }
+        }
+    }
+    if (mixed && e->kind == PTX_EXPR_VEC)
+        sema_error(S, PTX_DIAG_TYPE, ptx_expr_span(e),
+              "the elements of a vector must be registers of one width");
+}
+
+void sema_check_operand(sema *S, const ictx *I, const ptx_expr *e, const ptx_isa_operand *op)
+{
+    switch ((ptx_expr_kind)e->kind) {
+    case PTX_EXPR_SYM:
+        check_name(S, I, e, op);
+        return;
+    case PTX_EXPR_SINK:
+    case PTX_EXPR_RANGE:
+        return;
+    case PTX_EXPR_ADDR:
+        if (op && (op->accept & PTX_ACC_IMAGE)) {
+            for (uint32_t i = 0; i < ptx_expr_count(e); i++)
+                sema_check_operand(S, I, ptx_expr_item(e, i), NULL);
+            return;
+        }
+        check_address(S, I, e);
+        return;
+    case PTX_EXPR_VEC:
+        check_items(S, I, e, op);
+        return;
+    case PTX_EXPR_LIST:
+        check_items(S, I, e, NULL);
+        return;
+    case PTX_EXPR_PAIR:
+        /* d|p: d has the operand's type (lop3.b32 %r1|%p1), p is a predicate */
+        sema_check_operand(S, I, ptx_expr_a(e), op && ptx_expr_a(e)->kind == PTX_EXPR_SYM ? op : NULL);
+        sema_check_operand(S, I, ptx_expr_b(e), NULL);
+        return;
+    case PTX_EXPR_UNARY:
+        if (e->op == PTX_OP_LNOT && ptx_expr_a(e)->kind == PTX_EXPR_SYM) {
+            const ptx_expr *a = ptx_expr_a(e);
+            check_name(S, I, a, NULL);
+            sym *s = lookup(S, ptx_expr_name(a));
+            if (s && (s->kind != S_REG || s->type != PTX_TYPE_PRED))
+                sema_error(S, PTX_DIAG_TYPE, ptx_expr_span(e), "'!' negates predicates: '%s' is a %s "
+                      "declared %s", ptx_expr_name(a)->text, sema_kind_word(s),
+                      ptx_type_name(s->type) ? ptx_type_name(s->type) : "");
+            return;
+        }
+        break;
+    case PTX_EXPR_INDEX:
+        check_expr_names(S, I, e, NULL);
+        return;
+    default:
+        break;
+    }
+    check_expr_names(S, I, e, op);
+    check_constant(S, I, e, op);
+}
+
+/* ---- calls ---------------------------------------------------------------- */
+
+/* The size in bytes of a parameter declaration (a .param variable). */
+static uint64_t param_bytes(const ptx_decl *d, const ptx_var *v)
+{
+    uint64_t n = ptx_type_bits(d->type) / 8u;
+    if (d->vec)
+        n *= d->vec;
+    for (uint32_t k = 0; k < v->ndims; k++)
+        n *= v->dims[k];
+    return n;
+}
+
+/* call (rets), f, (args): the counts, and the .param arguments' types
+ * against the callee's parameters. */
+void sema_check_call(sema *S, const ictx *I)
+{
+    const ptx_instr *in = I->in;
+    unsigned k = 0;
+    const ptx_expr *rets = NULL, *args = NULL, *target = NULL;
+    if (k < in->nops && in->ops[k].kind == PTX_EXPR_LIST)
+        rets = &in->ops[k++];
+    if (k < in->nops)
+        target = &in->ops[k++];
+    if (k < in->nops && in->ops[k].kind == PTX_EXPR_LIST)
+        args = &in->ops[k++];
+    if (!target || target->kind != PTX_EXPR_SYM)
+        return;
+    sym *s = lookup(S, ptx_expr_name(target));
+    if (s && s->kind == S_VAR)
+        sema_error(S, PTX_DIAG_SYMBOL, ptx_expr_span(target),
+              "'%s' is a variable: call a function by its name, or through a register",
+              ptx_expr_name(target)->text);
+    if (!s || s->kind != S_FUNC)
+        return;
+    const ptx_func *f = (const ptx_func *)s->node;
+    if (f->is_entry) {
+        sema_error(S, PTX_DIAG_SYMBOL, ptx_expr_span(target),
+              "'%s' is a kernel (.entry): only a .func can be called", f->name->text);
+        return;
+    }
+    uint32_t nargs = args ? ptx_expr_count(args) : 0, nrets = rets ? ptx_expr_count(rets) : 0;
+    /* a last parameter of unsized array type (.b8 buf[]) may be left out */
+    bool open_last = f->nparams && f->params[f->nparams - 1]->nvars &&
+                     f->params[f->nparams - 1]->vars[0].unsized;
+    if ((nargs != f->nparams && !(open_last && nargs + 1 == f->nparams)) || nrets != f->nret) {
+        sema_error(S, PTX_DIAG_SYMBOL, ptx_expr_span(target),
+              "call to '%s' with %u argument%s and %u return value%s; '%s' takes %u and "
+              "returns %u", f->name->text, nargs, nargs == 1 ? "" : "s", nrets,
+              nrets == 1 ? "" : "s", f->name->text, f->nparams, f->nret);
+        sema_previous_here(S, s);
+        return;
+    }
+    for (int side = 0; side < 2; side++) {
+        const ptx_expr *list = side ? args : rets;
+        ptx_decl *const *formals = side ? f->params : f->ret;
+        for (uint32_t i = 0; list && i < ptx_expr_count(list); i++) {
+            const ptx_expr *x = ptx_expr_item(list, i);
+            if (x->kind != PTX_EXPR_SYM)
+                continue;
+            sym *a = lookup(S, ptx_expr_name(x));
+            const ptx_decl *fd = formals[i];
+            if (!a || a->kind != S_VAR || a->space != PTX_SPACE_PARAM || !fd->nvars)
+                continue;
+            const ptx_decl *ad = (const ptx_decl *)a->node;
+            const ptx_var *av = a->var, *fv = &fd->vars[0];
+            /* an unsized array parameter takes an array of any size */
+            bool ok = (fv->unsized || param_bytes(ad, av) == param_bytes(fd, fv)) &&
+                      (av->ndims != 0) == (fv->ndims != 0) && ad->vec == fd->vec;
+            if (ok && !av->ndims)
+                ok = fits(sema_decl_class(fd->type), sema_decl_class(ad->type), false);
+            if (!ok)
+                sema_error(S, PTX_DIAG_TYPE, ptx_expr_span(x),
+                      "the type of '%s' does not match %s '%s' of '%s'", ptx_expr_name(x)->text,
+                      side ? "parameter" : "return parameter", fv->name->text, f->name->text);
+        }
+    }
+}
+
