@@ -40,8 +40,8 @@ errors-readme-drift|errors||test/errors/README.md pins an old message
 cli-md-drifts|docs||the option list of doc/cli.md loses --no-locations
 doc-dead-link|docs||README.md links to doc/limit.md, which does not exist
 no-corpora-required|mutations|SHARED=/nonexistent|../shared is missing under REQUIRE_CORPORA=1
-sreg-gate-refuses-first-version|unit||src/sema.c: %clusterid needs PTX 8.0 (refused in 7.8, its first version)
-sreg-target-gate-raised|unit||src/sema.c: %lanemask_eq needs sm_30 (refused on sm_20, its first target)
+sreg-gate-refuses-first-version|unit||src/sema_sregs.c: %clusterid needs PTX 8.0 (refused in 7.8, its first version)
+sreg-target-gate-raised|unit||src/sema_sregs.c: %lanemask_eq needs sm_30 (refused on sm_20, its first target)
 gates-row-moved-no-pair|unit||src/gates.c: .samplerref is taken from PTX 1.4, not 1.5
 canonical-drops-block-comments|unit||--emit-ptx --canonical keeps // comments only, not /* */
 noreturn-prototype-returns|unit||a call through a .noreturn .callprototype falls through in the CFG
@@ -107,9 +107,9 @@ plant() {
     pending-stale-id)
         printf 'found-99999\tplanted: no such case\n' >>test/conformance/mutations-pending.tsv ;;
     sreg-gate-refuses-first-version)
-        edit src/sema.c "s/{ \"%clusterid\", 'u', 32, 1, 0, 0, 7, 8, 90 }/{ \"%clusterid\", 'u', 32, 1, 0, 0, 8, 0, 90 }/" ;;
+        edit src/sema_sregs.c "s/{ \"%clusterid\", 'u', 32, 1, 0, 0, 7, 8, 90 }/{ \"%clusterid\", 'u', 32, 1, 0, 0, 8, 0, 90 }/" ;;
     sreg-target-gate-raised)
-        edit src/sema.c "s/{ \"%lanemask_eq\", 'u', 32, 0, 0, 0, 2, 0, 20 }/{ \"%lanemask_eq\", 'u', 32, 0, 0, 0, 2, 0, 30 }/" ;;
+        edit src/sema_sregs.c "s/{ \"%lanemask_eq\", 'u', 32, 0, 0, 0, 2, 0, 20 }/{ \"%lanemask_eq\", 'u', 32, 0, 0, 0, 2, 0, 30 }/" ;;
     gates-row-moved-no-pair)
         edit src/gates.c 's/{ "\.samplerref", 1, 5, 0 }/{ ".samplerref", 1, 4, 0 }/' ;;
     canonical-drops-block-comments)

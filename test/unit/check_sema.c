@@ -420,7 +420,7 @@ START_TEST(sema_statements_alike_judged_each)
 END_TEST
 
 /* check_instr remembers what it found of an instruction it accepted
- * (answer, sema.c) for the instructions written alike.  Each pair below
+ * (answer, sema_instr.c) for the instructions written alike.  Each pair below
  * is such an instruction, accepted, then one that differs from it in
  * one part of the answer's key only, rejected; each is written again
  * after, so that the accepted one is answered from the memo: the
