@@ -1,6 +1,6 @@
 /* Control-flow graphs and the call graph (include/ptx/cfg.h says what
- * they hold).  One walk of ptx_resolve_names gives what every branch and
- * call names; the graphs are then built function by function from the
+ * they hold).  What the semantic pass resolved (ptx_sema_names) gives
+ * what every branch and call names; the graphs are then built function by function from the
  * tree.  Everything the result holds is carved from one arena; the work
  * arrays are malloc'd and freed before ptx_graphs_build returns. */
 #include <setjmp.h>
@@ -156,7 +156,7 @@ static enum xfer xfer_of(const ptx_instr *in)
     }
 }
 
-/* ---- names: one walk of ptx_resolve_names ----------------------------- */
+/* ---- names: what the semantic pass resolved ----------------------------- */
 
 /* Keeps what branches, calls and target lists name: labels, functions,
  * target lists and prototypes.  A label that a bra or a .branchtargets
@@ -867,7 +867,7 @@ typedef struct scratch {
 
 static void build_all(build *b, scratch *s)
 {
-    if (ptx_resolve_names(b->m, keep_name, b) != PTX_OK)
+    if (ptx_sema_names(b->m, keep_name, b) != PTX_OK)
         longjmp(*b->oom, 1);
     collect_funcs(b);
     ptx_graphs *g = b->g;

@@ -50,6 +50,7 @@ void ptx_context_free(ptx_context *ctx)
     ptx_big_free(ctx->src, ctx->src_mapped);
     free(ctx->lines);
     free(ctx->removed);
+    free(ctx->refs.v);
     ptx_pool_release(&ctx->pool);
     free(ctx);
 }
@@ -67,6 +68,11 @@ void ptx_context_set_fast_lane(ptx_context *ctx, bool on)
 void ptx_context_set_keep_tree(ptx_context *ctx, bool keep)
 {
     ctx->keep_tree = keep;
+}
+
+void ptx_context_set_keep_names(ptx_context *ctx, bool keep)
+{
+    ctx->keep_names = keep;
 }
 
 void ptx_context_set_max_errors(ptx_context *ctx, unsigned max_errors)

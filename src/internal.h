@@ -280,6 +280,25 @@ typedef struct ptx_run_buf {
     size_t vals_cap, ends_cap, bytes_cap, syms_cap, spans_cap;
 } ptx_run_buf;
 
+/* What the semantic pass resolved each name of a module to, in source
+ * order (the order ptx_resolve_names reports them in), kept while it
+ * checks a module whose tree is kept: the graphs and the JSON printer
+ * read it instead of walking the scopes again.  `edits` is
+ * ptx_edit_count() when it was made: after an edit anywhere it is not
+ * trusted (ptx_resolve_names walks the module again). */
+typedef struct ptx_name_ref {
+    const ptx_node *stmt;
+    const ptx_expr *name;
+    const ptx_symbol *sym;
+} ptx_name_ref;
+struct ptx_name_refs {
+    ptx_name_ref *v;            /* malloc'd; freed with the context */
+    size_t n, cap;
+    unsigned long edits;
+};
+/* How many edits the editing API has made in this process (edit.c). */
+unsigned long ptx_edit_count(void);
+
 /* Source text that a removed or replaced node took with it: its span,
  * its ';', and its whole line when it was alone on it (with the comment
  * ending the line).  `by`: the node that replaced it, printed there. */
@@ -348,10 +367,12 @@ struct ptx_context {
      * it.  NULL outside the parse of a whole module. */
     void (*on_item)(ptx_context *ctx, ptx_node *item, bool at_rest);
     bool keep_tree;           /* ptx_context_set_keep_tree (default true) */
+    bool keep_names;          /* ptx_context_set_keep_names (default false) */
     bool syntax_error;        /* the grammar has reported one */
     bool bodies_kept;         /* a body could not be let go: none is from
                                  then on */
     struct sema *sema;        /* the semantic pass of the parse under way */
+    struct ptx_name_refs refs;  /* the semantic pass's resolutions (sema.c) */
     ptx_removed *removed;     /* source text of removed nodes (edit.c),
                                  malloc'd; the lossless printer leaves it out */
     size_t nremoved, removedcap;
@@ -479,6 +500,11 @@ void ptx_sema_run(ptx_context *ctx, ptx_module *m);
  * ctx->sema from the first call to ptx_sema_end. */
 void ptx_sema_item(ptx_context *ctx, ptx_node *item);
 void ptx_sema_end(ptx_context *ctx);
+/* Each name of m to fn, as ptx_resolve_names gives them: from what the
+ * semantic pass resolved while it checked m, when it kept that and no
+ * edit came since; else by a walk of m's scopes.  The graphs and the
+ * JSON printer read names through it. */
+ptx_status ptx_sema_names(const ptx_module *m, ptx_name_fn fn, void *user);
 /* Whether the instruction tables have the opcode (an instruction's first
  * word, interned). */
 bool ptx_isa_knows(const ptx_name *opcode);

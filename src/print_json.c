@@ -10,8 +10,9 @@
 
 #include "internal.h"
 
-/* What each name of an instruction resolves to (ptx_resolve_names, one
- * walk before printing): in source order, as the printer meets them. */
+/* What each name of an instruction resolves to (ptx_sema_names: the
+ * semantic pass's answers, read before printing): in source order, as the
+ * printer meets them. */
 typedef struct ref {
     const ptx_node *stmt;
     ptx_span decl;              /* len 0 (off PTX_NO_OFFSET): none */
@@ -650,7 +651,7 @@ ptx_status ptx_print_json(const ptx_context *ctx, const ptx_module *m,
         return st;
     /* names resolve only in a module that was checked (a context) */
     refs r = { 0 };
-    if (ctx && ptx_resolve_names(m, add_ref, &r) != PTX_OK)
+    if (ctx && ptx_sema_names(m, add_ref, &r) != PTX_OK)
         r.nomem = true;
     if (r.nomem) {
         free(r.v);

@@ -18,43 +18,87 @@
 
 /* ---- ptx_resolve_names ------------------------------------------------------ */
 
-static void visit_name(sema *S, const ptx_node *stmt, const ptx_expr *e)
+/* What ptx_resolve_names says of `name` (that s, or nothing, declares) */
+static void symbol_of(const ptx_name *name, const sym *s, ptx_symbol *out)
 {
-    if (S->stop)
-        return;
-    ptx_symbol out;
-    memset(&out, 0, sizeof out);
-    const ptx_name *name = ptx_expr_name(e);
-    sym *s = lookup(S, name);
+    memset(out, 0, sizeof *out);
     if (s) {
         static const ptx_symbol_kind kinds[] = {
             [S_REG] = PTX_SYM_REGISTER, [S_VAR] = PTX_SYM_VARIABLE,
             [S_FUNC] = PTX_SYM_FUNCTION, [S_LABEL] = PTX_SYM_LABEL,
         };
-        out.kind = kinds[s->kind];
-        out.decl = s->node;
-        out.span = s->span;
+        out->kind = kinds[s->kind];
+        out->decl = s->node;
+        out->span = s->span;
         if (s->kind == S_REG || s->kind == S_VAR) {
-            out.type = (ptx_type)s->type;
-            out.space = (ptx_space)s->space;
-            out.var = s->var;
+            out->type = (ptx_type)s->type;
+            out->space = (ptx_space)s->space;
+            out->var = s->var;
         }
     } else if (sema_sreg_find(name) || ptx_name_is(name, "WARP_SZ")) {
-        out.kind = PTX_SYM_SPECIAL;
-        out.span.off = PTX_NO_OFFSET;
+        out->kind = PTX_SYM_SPECIAL;
+        out->span.off = PTX_NO_OFFSET;
     }
+}
+
+const ptx_symbol *sema_publish(sema *S, const sym *s, ptx_span span)
+{
+    ptx_symbol *p = ptx_arena_alloc(&S->ctx->arena, sizeof *p);
+    symbol_of(s->name, s, p);
+    p->span = span;
+    return p;
+}
+
+static void visit_name(sema *S, const ptx_node *stmt, const ptx_expr *e)
+{
+    if (S->stop)
+        return;
+    ptx_symbol out;
+    const ptx_name *name = ptx_expr_name(e);
+    symbol_of(name, lookup(S, name), &out);
     if (!S->visit(S->visit_user, stmt, e, &out))
         S->stop = true;
 }
 
+/* Keeps what `e` resolves to (the walk of a check that keeps the tree):
+ * a symbol's ptx_symbol is made once, in the context's arena, and the
+ * names that are no symbol's share one of two. */
+static void record_name(sema *S, const ptx_node *stmt, const ptx_expr *e)
+{
+    static const ptx_symbol none = { 0 };
+    static const ptx_symbol special = { .kind = PTX_SYM_SPECIAL, .span = { PTX_NO_OFFSET, 0 } };
+    const ptx_name *name = ptx_expr_name(e);
+    sym *s = lookup(S, name);
+    const ptx_symbol *out;
+    if (s) {
+        if (!s->pub)
+            s->pub = sema_publish(S, s, s->span);
+        out = s->pub;
+    } else {
+        out = sema_sreg_find(name) || ptx_name_is(name, "WARP_SZ") ? &special : &none;
+    }
+    struct ptx_name_refs *r = S->rec;
+    if (r->n == r->cap) {
+        size_t cap = r->cap ? 2 * r->cap : 1024;
+        ptx_name_ref *v = realloc(r->v, cap * sizeof *v);
+        if (!v)
+            longjmp(*S->oom, 1);
+        r->v = v;
+        r->cap = cap;
+    }
+    r->v[r->n++] = (ptx_name_ref){ stmt, e, out };
+}
 
-static void visit_instr(sema *S, const ptx_instr *in)
+
+/* Each name of `in` to fn (visit_name or record_name), the guard's first */
+static void instr_names(sema *S, const ptx_instr *in,
+                        void (*fn)(sema *, const ptx_node *, const ptx_expr *))
 {
     const ptx_expr *g = ptx_instr_guard(in);
     if (g && g->kind == PTX_EXPR_SYM)
-        visit_name(S, &in->base, g);
+        fn(S, &in->base, g);
     for (unsigned i = 0; i < in->nops; i++)
-        sema_each_name(S, &in->base, &in->ops[i], visit_name);
+        sema_each_name(S, &in->base, &in->ops[i], fn);
 }
 
 /* The constants of an initialiser against the variable's type, as ptxas
@@ -124,11 +168,14 @@ static void walk(sema *S, const ptx_node *first)
         const ptx_node *next = n->next;
         switch ((ptx_node_kind)n->kind) {
         case PTX_NODE_INSTR:
-            if (S->visit)
-                visit_instr(S, (const ptx_instr *)n);
-            else    /* ptx_sema_run's module, which the context owns and
-                       hands over to be written */
+            if (S->visit) {
+                instr_names(S, (const ptx_instr *)n, visit_name);
+            } else {    /* ptx_sema_run's module, which the context owns and
+                           hands over to be written */
                 sema_check_instr(S, (ptx_instr *)n);
+                if (S->rec)
+                    instr_names(S, (const ptx_instr *)n, record_name);
+            }
             break;
         case PTX_NODE_DECL: {
             const ptx_decl *d = (const ptx_decl *)n;
@@ -140,6 +187,8 @@ static void walk(sema *S, const ptx_node *first)
                 } else {
                     sema_each_name(S, n, d->vars[i].init, sema_check_init_name);
                     check_decl_init(S, d, &d->vars[i]);
+                    if (S->rec)
+                        sema_each_name(S, n, d->vars[i].init, record_name);
                 }
             }
             sema_declare_decl(S, d);
@@ -169,15 +218,16 @@ static void walk(sema *S, const ptx_node *first)
             next = b->first;
             break;
         }
-        case PTX_NODE_TARGETS:
-            if (S->visit) {
-                const ptx_targets *t = (const ptx_targets *)n;
-                for (uint32_t i = 0; i < t->count; i++)
-                    sema_each_name(S, n, t->names[i], visit_name);
-            } else {
-                sema_check_targets(S, (const ptx_targets *)n);
-            }
+        case PTX_NODE_TARGETS: {
+            const ptx_targets *t = (const ptx_targets *)n;
+            if (!S->visit)
+                sema_check_targets(S, t);
+            void (*fn)(sema *, const ptx_node *, const ptx_expr *) =
+                S->visit ? visit_name : S->rec ? record_name : NULL;
+            for (uint32_t i = 0; fn && i < t->count; i++)
+                sema_each_name(S, n, t->names[i], fn);
             break;
+        }
         default:                /* a section's contents hold no names */
             break;
         }
@@ -231,13 +281,40 @@ static bool sema_walk(sema *S, ptx_module *m)
     return true;
 }
 
+/* Where a check of ctx's module keeps its names' resolutions: the
+ * context's, emptied, when they are asked for and the tree is kept (in a
+ * parse that keeps no tree the bodies are let go as they are checked);
+ * else NULL. */
+static struct ptx_name_refs *records_start(ptx_context *ctx, ptx_module *m)
+{
+    m->names_resolved = NULL;
+    if (!ctx->keep_tree || !ctx->keep_names)
+        return NULL;
+    ctx->refs.n = 0;
+    return &ctx->refs;
+}
+
+/* The module of a check that kept its resolutions gets them, when it
+ * went through whole and found nothing wrong (the walk of a module with
+ * errors may have stopped early, or met items the module does not
+ * keep: ptx_resolve_names walks such a one again). */
+static void records_end(ptx_context *ctx, ptx_module *m, struct ptx_name_refs *rec)
+{
+    if (!rec || !m || ctx->nerrors || ctx->stopped)
+        return;
+    rec->edits = ptx_edit_count();
+    m->names_resolved = rec;
+}
+
 void ptx_sema_run(ptx_context *ctx, ptx_module *m)
 {
     sema S;
     memset(&S, 0, sizeof S);
     S.ctx = ctx;
+    S.rec = records_start(ctx, m);
     if (!sema_walk(&S, m))
         longjmp(ctx->oom, 1);
+    records_end(ctx, m, S.rec);
 }
 
 /* Out of memory jumps to the parse's ctx->oom; the parse driver then
@@ -252,6 +329,7 @@ void ptx_sema_item(ptx_context *ctx, ptx_node *item)
         if (!S)
             longjmp(ctx->oom, 1);
         S->ctx = ctx;
+        S->rec = records_start(ctx, ctx->module);
         sema_setup(S, ctx->module, &ctx->oom);
     }
     walk(S, item);
@@ -261,21 +339,35 @@ void ptx_sema_end(ptx_context *ctx)
 {
     if (!ctx->sema)
         return;
+    records_end(ctx, ctx->module, ctx->sema->rec);
     sema_free(ctx->sema);
     free(ctx->sema);
     ctx->sema = NULL;
 }
 
-ptx_status ptx_resolve_names(const ptx_module *m, ptx_name_fn fn, void *user)
+ptx_status ptx_sema_names(const ptx_module *m, ptx_name_fn fn, void *user)
 {
     if (!m || !fn)
         return PTX_ERR_USAGE;
+    const struct ptx_name_refs *r = m->names_resolved;
+    if (r && r->edits == ptx_edit_count()) {
+        /* the semantic pass's own answers, from the check */
+        for (size_t i = 0; i < r->n; i++)
+            if (!fn(user, r->v[i].stmt, r->v[i].name, r->v[i].sym))
+                break;
+        return PTX_OK;
+    }
     sema S;
     memset(&S, 0, sizeof S);
     S.visit = fn;
     S.visit_user = user;
     /* the walk reads the tree only: the const goes no further than here */
     return sema_walk(&S, (ptx_module *)m) ? PTX_OK : PTX_ERR_NOMEM;
+}
+
+ptx_status ptx_resolve_names(const ptx_module *m, ptx_name_fn fn, void *user)
+{
+    return ptx_sema_names(m, fn, user);
 }
 
 const ptx_func *ptx_find_function(const ptx_module *m, const char *name)

@@ -51,6 +51,8 @@ struct sym {
     uint8_t is_extern;
     uint8_t array;              /* S_VAR: declared with dimensions */
     tclass cls;                 /* S_REG, S_VAR: sema_decl_class of the type */
+    const ptx_symbol *pub;      /* what ptx_resolve_names says of it, made
+                                   when a name is first resolved to it */
 };
 
 /* A prefix (the %r of %r<10> and of %r5): the ranges of that name in
@@ -153,6 +155,8 @@ typedef struct sema {
     ptx_name_fn visit;
     void *visit_user;
     bool stop;                  /* visit returned false */
+    struct ptx_name_refs *rec;  /* where the names' resolutions are kept
+                                   (the context's), or NULL */
     unsigned suggested;         /* unknown symbols given a "did you mean" */
 } sema;
 
@@ -211,6 +215,9 @@ void sema_names_grow(sema *S);
 void sema_open_scope(sema *S);
 void sema_previous_here(sema *S, const sym *s);
 sym *sema_resolve(sema *S, name_entry *c);
+/* What ptx_resolve_names says of s, declared at `span`, made in the
+ * context's arena (a check that keeps the names' resolutions: sema.c) */
+const ptx_symbol *sema_publish(sema *S, const sym *s, ptx_span span);
 /* the caches' tables (sema_instr.c) */
 void sema_caches_setup(sema *S);
 void sema_caches_free(sema *S);

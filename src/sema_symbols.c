@@ -463,6 +463,7 @@ void sema_declare_params(sema *S, ptx_decl *const *ds, uint32_t n)
 void sema_declare_func(sema *S, const ptx_func *f)
 {
     sym *s = new_sym(S, S_FUNC, f->name, f->base.span, &f->base);
+    ptx_span whole = s->span;
     /* point at the name, not the whole function (when the range is in
      * this context's source: a function moved from another context has
      * a range in that one's) */
@@ -485,6 +486,10 @@ void sema_declare_func(sema *S, const ptx_func *f)
     sym *old = clash(S, s);
     if (!old) {
         push_sym(S, s);
+        /* ptx_resolve_names gives the whole declaration, as its walk,
+         * which has no source text to find the name in, always did */
+        if (S->rec)
+            s->pub = sema_publish(S, s, whole);
         return;
     }
     /* ptxas reports a function's conflicts at its body's '{' */
@@ -511,8 +516,11 @@ void sema_declare_func(sema *S, const ptx_func *f)
         sema_previous_here(S, old);
         return;
     }
-    if (f->body)
+    if (f->body) {
         old->node = &f->base;   /* the definition is what calls see */
+        if (old->pub)           /* from here on; the names before keep theirs */
+            old->pub = sema_publish(S, old, old->pub->span);
+    }
 }
 
 /* Labels of the block's own statements (not of blocks inside it): known

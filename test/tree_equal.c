@@ -550,7 +550,7 @@ SIZE_IS(ptx_label, 32);
 SIZE_IS(ptx_loc, 72);           /* hole: 3 bytes after has_inlined_at, 4 at the end */
 SIZE_IS(ptx_callproto, 72);     /* hole: 6 bytes after has_params, 4 after ndirs */
 SIZE_IS(ptx_targets, 56);       /* holes: 7 bytes after is_branch, 4 after count */
-SIZE_IS(ptx_module, 64);
+SIZE_IS(ptx_module, 72);         /* names_resolved: the semantic pass's answers, not the tree (not compared) */
 
 static bool node_eq(teq *t, const ptx_node *x, const ptx_node *y)
 {

@@ -518,6 +518,10 @@ static int run_file(const settings *s, const char *file, filter *flt, ptx_diag_d
     /* a check prints diagnostics only: each function's tree goes once
      * checked, and memory stays near the file's size */
     ptx_context_set_keep_tree(ctx, s->mode != CHECK);
+    /* the JSON tree and the graphs (--stats too) read every name's declaration: the
+     * semantic pass keeps them as it checks */
+    ptx_context_set_keep_names(ctx, s->mode == JSON || s->mode == STATS || s->mode == CFG ||
+                                       s->mode == CALLGRAPH);
     if (s->target)
         (void)ptx_context_set_target(ctx, s->target);   /* checked by parse_options */
     const ptx_module *m = NULL;

@@ -565,6 +565,10 @@ typedef struct ptx_module {
     unsigned address_size;      /* 0 when .address_size is absent */
     ptx_span version_span, target_span, address_span;
     ptx_node *first;            /* module items */
+    /* what the semantic pass resolved each name to, kept for the graphs
+     * and printers (internal: read through ptx_resolve_names); NULL when
+     * the module was not checked with its tree kept */
+    const struct ptx_name_refs *names_resolved;
 } ptx_module;
 
 /* Short names for tables and printers; NULL for values out of range. */

@@ -2,7 +2,7 @@
  * module, and the module's call graph.
  *
  * ptx_graphs_build() reads a parsed module (labels and callees as the
- * semantic pass resolves them, through ptx_resolve_names) and returns a
+ * semantic pass resolved them: ptx_resolve_names) and returns a
  * ptx_graphs handle that owns every graph, block, edge and loop it
  * describes.  All of it stays valid until ptx_graphs_free(), and as long as
  * the module's context: the graphs point into the tree (statements, labels,

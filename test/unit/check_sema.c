@@ -579,6 +579,102 @@ START_TEST(resolve_names_kinds)
 }
 END_TEST
 
+/* A parse asked to keep the names' resolutions (ptx_context_set_keep_names)
+ * answers ptx_resolve_names from what the semantic pass resolved while it
+ * checked: the same names, symbols and declarations, in the same order,
+ * as the walk of a module parsed without it, among them a call before a
+ * function's definition (its prototype) and one after (its definition).
+ * After an edit, or in a module with errors, the answers are not kept or
+ * not trusted, and the walk gives them. */
+typedef struct seen_all {
+    unsigned n;
+    char names[32][24];
+    ptx_symbol syms[32];
+    uint32_t decl_off[32];
+} seen_all;
+
+static bool note_all(void *user, const ptx_node *stmt, const ptx_expr *name, const ptx_symbol *sym)
+{
+    seen_all *s = user;
+    (void)stmt;
+    ck_assert_uint_lt(s->n, 32);
+    snprintf(s->names[s->n], sizeof s->names[0], "%s", ptx_expr_name(name)->text);
+    s->syms[s->n] = *sym;
+    s->decl_off[s->n++] = sym->decl ? sym->decl->span.off : PTX_NO_OFFSET;
+    return true;
+}
+
+START_TEST(resolve_names_kept_answers)
+{
+    static const char src[] = TEST_HDR
+        ".global .u32 g;\n"
+        ".global .u64 tab[2] = { g, g };\n"
+        ".func f(.param .b32 a);\n"
+        ".visible .entry k(.param .u64 p)\n{\n"
+        ".reg .u64 %rd<3>; .reg .pred %q; .reg .b32 %r;\n"
+        "ld.param.u64 %rd1, [p];\n"
+        "@%q bra L;\n"
+        "{ .param .b32 x; st.param.b32 [x], %r; call f, (x); }\n"
+        "L: mov.u64 %rd2, g;\n"
+        "ts: .branchtargets L;\n"
+        "mov.u32 %r, %tid.x;\n"
+        "}\n"
+        ".func f(.param .b32 a) { ret; }\n"
+        ".visible .entry k2()\n{\n.param .b32 y;\ncall f, (y);\nret;\n}\n";
+    seen_all walked = { 0 }, kept = { 0 };
+    ptx_context *a = ptx_context_new(), *b = ptx_context_new();
+    const ptx_module *ma = NULL, *mb = NULL;
+    ck_assert_int_eq(ptx_parse_buffer(a, "t.ptx", src, strlen(src), &ma), PTX_OK);
+    ptx_context_set_keep_names(b, true);
+    ck_assert_int_eq(ptx_parse_buffer(b, "t.ptx", src, strlen(src), &mb), PTX_OK);
+    ck_assert_ptr_null(ma->names_resolved);
+    ck_assert_ptr_nonnull(mb->names_resolved);
+    ck_assert_int_eq(ptx_resolve_names(ma, note_all, &walked), PTX_OK);
+    ck_assert_int_eq(ptx_resolve_names(mb, note_all, &kept), PTX_OK);
+    ck_assert_uint_eq(kept.n, walked.n);
+    ck_assert_uint_ge(kept.n, 14);
+    for (unsigned i = 0; i < kept.n; i++) {
+        ck_assert_str_eq(kept.names[i], walked.names[i]);
+        ck_assert_int_eq(kept.syms[i].kind, walked.syms[i].kind);
+        ck_assert_int_eq(kept.syms[i].type, walked.syms[i].type);
+        ck_assert_int_eq(kept.syms[i].space, walked.syms[i].space);
+        ck_assert_uint_eq(kept.syms[i].span.off, walked.syms[i].span.off);
+        ck_assert_uint_eq(kept.syms[i].span.len, walked.syms[i].span.len);
+        ck_assert_uint_eq(kept.decl_off[i], walked.decl_off[i]);
+    }
+    /* the two calls of f: the prototype's declaration, then the definition's */
+    unsigned calls = 0;
+    uint32_t decl[2] = { 0, 0 };
+    for (unsigned i = 0; i < kept.n; i++)
+        if (!strcmp(kept.names[i], "f") && calls < 2)
+            decl[calls++] = kept.decl_off[i];
+    ck_assert_uint_eq(calls, 2);
+    ck_assert_uint_ne(decl[0], decl[1]);
+    ck_assert_uint_eq(decl[1], ptx_find_function(mb, "f")->base.span.off);
+
+    /* an edit: the kept answers are not trusted, the walk sees the new name */
+    ptx_func *k = (ptx_func *)ptx_find_function(mb, "k");
+    ptx_expr *ops[] = { ptx_new_name(b, "%r"), ptx_new_int(b, 1) };
+    ptx_instr *in = ptx_new_instr(b, "mov.b32", ops, 2);
+    ck_assert_ptr_nonnull(in);
+    ck_assert_int_eq(ptx_insert_after(k->body, NULL, &in->base), PTX_OK);
+    seen_all edited = { 0 };
+    ck_assert_int_eq(ptx_resolve_names(mb, note_all, &edited), PTX_OK);
+    ck_assert_uint_eq(edited.n, kept.n + 1);
+    ptx_context_free(a);
+    ptx_context_free(b);
+
+    /* a module with an error keeps none */
+    static const char bad[] = TEST_HDR ".visible .entry k()\n{\nmov.u32 %nope, 1;\nret;\n}\n";
+    ptx_context *c = ptx_context_new();
+    const ptx_module *mc = NULL;
+    ptx_context_set_keep_names(c, true);
+    ck_assert_int_eq(ptx_parse_buffer(c, "t.ptx", bad, strlen(bad), &mc), PTX_ERR_INPUT);
+    ck_assert_ptr_null(mc->names_resolved);
+    ptx_context_free(c);
+}
+END_TEST
+
 static bool stop_at_first(void *user, const ptx_node *stmt, const ptx_expr *name, const ptx_symbol *sym)
 {
     (void)stmt;
@@ -775,6 +871,7 @@ Suite *sema_suite(void)
     suite_add_tcase(s, tc);
     tc = tcase_create("api");
     tcase_add_test(tc, resolve_names_kinds);
+    tcase_add_test(tc, resolve_names_kept_answers);
     tcase_add_test(tc, resolve_names_unknown_and_stop);
     tcase_add_test(tc, names_of_two_contexts);
     tcase_add_test(tc, find_function_and_variable);
