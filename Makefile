@@ -370,6 +370,50 @@ $(B)/tokenizer: tools/tokenizer.c $(B)/obj/tokenizer.yy.o $(B)/libptxfront.a
 bench-smoke: $(B)/bench $(B)/ptx-front $(B)/tokenizer
 	sh test/bench/smoke.sh $(B)
 
+# The CPython module ptxfront (python/ptxfront.c, doc/python.md):
+# make python builds $(B)/python/ptxfront$(EXT_SUFFIX) against the python3
+# on PATH (its sysconfig: headers, suffix), linked with the library's
+# sources compiled again as position-independent code, symbols hidden but
+# the module's init.  Python is asked once, by this rule, which then makes
+# the module in a sub-make (other targets never start Python).
+PYTHON ?= python3
+PY_FLAGS := $(filter-out -Wpedantic,$(WARN)) $(WERROR) $(OPT) $(DEFS) $(INC) -fPIC -fvisibility=hidden $(CFLAGS)
+PY_OBJS := $(patsubst src/%.c,$(B)/python/obj/%.o,$(LIB_SRCS)) \
+           $(B)/python/obj/ptx.tab.o $(B)/python/obj/lex.yy.o $(B)/python/obj/isa_tables.o
+.PHONY: python python-check python-bench
+python:
+	@inc=$$($(PYTHON) -c 'import sysconfig; print(sysconfig.get_paths()["include"])') && \
+	ext=$$($(PYTHON) -c 'import sysconfig; print(sysconfig.get_config_var("EXT_SUFFIX"))') && \
+	if [ ! -f "$$inc/Python.h" ]; then \
+	    echo "make python: $$inc/Python.h not found: install Python's headers (Debian: python3-dev)" >&2; exit 1; fi && \
+	$(MAKE) --no-print-directory $(B)/python/ptxfront$$ext PY_INCLUDE="$$inc" && \
+	echo "python: built $(B)/python/ptxfront$$ext (PYTHONPATH=$(B)/python python3 -c 'import ptxfront')"
+
+$(B)/python/obj/%.o: src/%.c | $(GEN_HEADERS)
+	@mkdir -p $(B)/python/obj
+	$(CC) $(PY_FLAGS) $(DEPFLAGS) -c -o $@ $<
+
+$(B)/python/obj/%.o: $(B)/gen/%.c | $(GEN_HEADERS)
+	@mkdir -p $(B)/python/obj
+	$(CC) $(filter-out -W%,$(PY_FLAGS)) -Wall -Wno-unused-function -Wno-unused-but-set-variable $(DEPFLAGS) -c -o $@ $<
+
+.SECONDARY: $(PY_OBJS)
+-include $(wildcard $(B)/python/obj/*.d)
+
+ifneq ($(PY_INCLUDE),)
+$(B)/python/ptxfront%: python/ptxfront.c $(PY_OBJS) $(HEADERS)
+	$(CC) $(PY_FLAGS) -isystem $(PY_INCLUDE) -shared -o $@ python/ptxfront.c $(PY_OBJS) $(ALL_LDFLAGS)
+endif
+
+# the Python suite (test/python/run.sh: python/tests, unittest), skipped
+# with a message where Python's headers are missing
+python-check: $(B)/ptx-front
+	sh test/python/run.sh $(B) $(MAKE)
+
+# make bench's Python figures (tools/python_bench.py)
+python-bench: python $(B)/ptx-front $(B)/bench
+	sh tools/python_bench.sh $(B)
+
 # libFuzzer targets (clang): make fuzz FUZZ_SECONDS=N runs each for N seconds;
 # each parses every input both ways first (test/fuzz/both_ways.h)
 FUZZ_CC ?= clang
