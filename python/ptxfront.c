@@ -63,6 +63,7 @@ static PyObject *outbuf_str(outbuf *b)
                                        "surrogateescape");
     PyMem_RawFree(b->data);
     b->data = NULL;
+    b->len = b->cap = 0;
     return s;
 }
 
@@ -78,6 +79,7 @@ typedef struct ModuleObject {
     PyObject **names;           /* Python strings by ptx_name id */
     size_t nnames;
     PyObject *opcodes;          /* dict: mods pointer -> (opcode, modifiers) */
+    PyObject *weakrefs;
 } ModuleObject;
 
 typedef struct GraphsObject {
@@ -186,6 +188,9 @@ static PyObject *node_text(ModuleObject *m, const ptx_node *n)
         PyMem_RawFree(b.data);
         return PyErr_NoMemory();
     }
+    /* as a parsed instruction's span: without its ';' */
+    if (n->kind == PTX_NODE_INSTR && b.len && b.data[b.len - 1] == ';')
+        b.data[--b.len] = '\0';
     return outbuf_str(&b);
 }
 
@@ -337,6 +342,7 @@ static ModuleObject *module_new_empty(const char *target)
     m->names = NULL;
     m->nnames = 0;
     m->opcodes = NULL;
+    m->weakrefs = NULL;
     PyObject_GC_Track(m);
     m->ctx = ptx_context_new();
     if (!m->ctx) {
@@ -482,6 +488,8 @@ static int Module_clear(ModuleObject *m)
 static void Module_dealloc(ModuleObject *m)
 {
     PyObject_GC_UnTrack(m);
+    if (m->weakrefs)
+        PyObject_ClearWeakRefs((PyObject *)m);
     Module_clear(m);
     for (size_t i = 0; i < m->nnames; i++)
         Py_XDECREF(m->names[i]);
@@ -1220,10 +1228,16 @@ static void Instr_dealloc(InstrObject *o)
     PyObject_Free(o);
 }
 
+/* The instruction names of the tables (--list-instructions), a frozenset
+ * made at import. */
+static PyObject *instruction_names;
+
 /* (opcode, modifiers) of an instruction: the opcode as --list-instructions
- * names it (the first word and the words of the instruction's name, once
- * validated), the other dot-words as modifiers.  Instructions written
- * alike share their modifier array: the pair is cached by it. */
+ * names it, the other dot-words as modifiers.  The name is the first word
+ * and the words the tables class as words of the name (category NONE)
+ * when that is a listed name; else the longest listed run of the first
+ * words as written ("prmt.b32"); else the first word alone.  Instructions
+ * written alike share their modifier array: the pair is cached by it. */
 static PyObject *opcode_pair(ModuleObject *m, const ptx_instr *in)
 {
     if (!m->opcodes && !(m->opcodes = PyDict_New()))
@@ -1241,37 +1255,87 @@ static PyObject *opcode_pair(ModuleObject *m, const ptx_instr *in)
         Py_DECREF(key);
         return NULL;
     }
-    int named = in->family != PTX_FAMILY_NONE;
-    outbuf b = { 0 };
     const ptx_name *op = ptx_instr_opcode(in);
-    int ok = outbuf_write(&b, op->text, op->len) == 0;
-    Py_ssize_t nmods = 0;
-    for (unsigned i = 0; i < in->nmods; i++)
-        if (named && in->mods[i].category == PTX_CAT_NONE)
-            ok = ok && outbuf_write(&b, in->mods[i].name->text, in->mods[i].name->len) == 0;
-        else
-            nmods++;
-    PyObject *mods = PyTuple_New(nmods);
-    for (unsigned i = 0, k = 0; mods && i < in->nmods; i++) {
-        if (named && in->mods[i].category == PTX_CAT_NONE)
-            continue;
-        PyObject *s = name_str(m, in->mods[i].name);
-        if (!s) {
-            Py_CLEAR(mods);
-            break;
-        }
-        PyTuple_SET_ITEM(mods, k++, s);
-    }
-    if (!ok) {
-        PyMem_RawFree(b.data);
-        Py_XDECREF(mods);
+    unsigned nmods = in->nmods;
+    /* in_name[i]: modifier i is a word of the name */
+    unsigned char small[64];
+    unsigned char *in_name = nmods <= sizeof small ? small : PyMem_Malloc(nmods);
+    PyObject *opcode = NULL, *mods = NULL;
+    if (!in_name) {
         Py_DECREF(key);
         return PyErr_NoMemory();
     }
-    PyObject *opcode = outbuf_str(&b);
-    if (opcode && mods)
+    memset(in_name, 0, nmods);
+    outbuf b = { 0 };
+    int ok = outbuf_write(&b, op->text, op->len) == 0;
+    int found = 0;
+    if (ok && in->family != PTX_FAMILY_NONE) {
+        for (unsigned i = 0; ok && i < nmods; i++)
+            if (in->mods[i].category == PTX_CAT_NONE) {
+                in_name[i] = 1;
+                ok = outbuf_write(&b, in->mods[i].name->text, in->mods[i].name->len) == 0;
+            }
+        opcode = ok ? outbuf_str(&b) : NULL;
+        found = opcode && PySet_Contains(instruction_names, opcode) == 1;
+        if (!found) {
+            Py_CLEAR(opcode);
+            memset(in_name, 0, nmods);
+            b.len = 0;
+            ok = ok && outbuf_write(&b, op->text, op->len) == 0;
+        }
+    }
+    if (ok && !found) {
+        /* the longest listed run of first words */
+        unsigned best = 0;
+        size_t best_len = b.len;
+        for (unsigned i = 0; ok && i < nmods; i++) {
+            ok = outbuf_write(&b, in->mods[i].name->text, in->mods[i].name->len) == 0;
+            PyObject *t = ok ? PyUnicode_DecodeUTF8(b.data, (Py_ssize_t)b.len, "surrogateescape")
+                             : NULL;
+            if (!t) {
+                ok = 0;
+                break;
+            }
+            if (PySet_Contains(instruction_names, t) == 1) {
+                best = i + 1;
+                best_len = b.len;
+            }
+            Py_DECREF(t);
+        }
+        for (unsigned i = 0; i < best; i++)
+            in_name[i] = 1;
+        b.len = best_len;
+        if (b.data)
+            b.data[b.len] = '\0';
+        opcode = ok ? outbuf_str(&b) : NULL;
+    }
+    PyMem_RawFree(b.data);
+    if (!ok || !opcode) {
+        if (in_name != small)
+            PyMem_Free(in_name);
+        Py_XDECREF(opcode);
+        Py_DECREF(key);
+        return PyErr_Occurred() ? NULL : PyErr_NoMemory();
+    }
+    Py_ssize_t n = 0;
+    for (unsigned i = 0; i < nmods; i++)
+        n += !in_name[i];
+    mods = PyTuple_New(n);
+    for (unsigned i = 0, k = 0; mods && i < nmods; i++) {
+        if (in_name[i])
+            continue;
+        PyObject *x = name_str(m, in->mods[i].name);
+        if (!x) {
+            Py_CLEAR(mods);
+            break;
+        }
+        PyTuple_SET_ITEM(mods, k++, x);
+    }
+    if (in_name != small)
+        PyMem_Free(in_name);
+    if (mods)
         pair = PyTuple_Pack(2, opcode, mods);
-    Py_XDECREF(opcode);
+    Py_DECREF(opcode);
     Py_XDECREF(mods);
     if (pair && PyDict_SetItem(m->opcodes, key, pair) < 0)
         Py_CLEAR(pair);
@@ -1673,42 +1737,52 @@ static PyObject *Operand_get_items(OperandObject *o, void *c)
     return list;
 }
 
-/* An address's base: [base], [base+N], [base-N]: the name; None for [N]. */
-static const ptx_expr *addr_inner(const ptx_expr *e)
+/* An address [base], [base+N], [base-N], [base+-N], [N]: its base (NULL
+ * for [N]) and offset; false for another operand. */
+static int addr_parts(const ptx_expr *e, const ptx_expr **base, long long *off)
 {
     if (e->kind != PTX_EXPR_ADDR || ptx_expr_count(e) != 1)
-        return NULL;
-    return ptx_expr_item(e, 0);
+        return 0;
+    const ptx_expr *x = ptx_expr_item(e, 0);
+    *base = x;
+    *off = 0;
+    if (x->kind == PTX_EXPR_INT) {
+        *base = NULL;
+        *off = (long long)ptx_expr_int(x);
+    } else if (x->kind == PTX_EXPR_BINARY && (x->op == PTX_OP_ADD || x->op == PTX_OP_SUB)) {
+        const ptx_expr *n = ptx_expr_b(x);
+        int neg = x->op == PTX_OP_SUB;
+        while (n->kind == PTX_EXPR_UNARY && (n->op == PTX_OP_NEG || n->op == PTX_OP_PLUS)) {
+            neg ^= n->op == PTX_OP_NEG;
+            n = ptx_expr_a(n);
+        }
+        if (n->kind == PTX_EXPR_INT) {
+            *base = ptx_expr_a(x);
+            long long v = (long long)ptx_expr_int(n);
+            *off = neg ? (long long)(0ull - (unsigned long long)v) : v;
+        }
+    }
+    return 1;
 }
 
 static PyObject *Operand_get_base(OperandObject *o, void *c)
 {
     (void)c;
-    const ptx_expr *x = addr_inner(o->e);
-    if (!x)
+    const ptx_expr *base;
+    long long off;
+    if (!addr_parts(o->e, &base, &off) || !base)
         Py_RETURN_NONE;
-    if (x->kind == PTX_EXPR_BINARY && (x->op == PTX_OP_ADD || x->op == PTX_OP_SUB) &&
-        ptx_expr_b(x)->kind == PTX_EXPR_INT)
-        x = ptx_expr_a(x);
-    if (x->kind == PTX_EXPR_INT)
-        Py_RETURN_NONE;
-    return new_operand(o->mod, x, o->has_source);
+    return new_operand(o->mod, base, o->has_source);
 }
 
 static PyObject *Operand_get_offset(OperandObject *o, void *c)
 {
     (void)c;
-    const ptx_expr *x = addr_inner(o->e);
-    if (!x)
+    const ptx_expr *base;
+    long long off;
+    if (!addr_parts(o->e, &base, &off))
         Py_RETURN_NONE;
-    if (x->kind == PTX_EXPR_INT)
-        return PyLong_FromUnsignedLongLong(ptx_expr_int(x));
-    if (x->kind == PTX_EXPR_BINARY && (x->op == PTX_OP_ADD || x->op == PTX_OP_SUB) &&
-        ptx_expr_b(x)->kind == PTX_EXPR_INT) {
-        long long v = (long long)ptx_expr_int(ptx_expr_b(x));
-        return PyLong_FromLongLong(x->op == PTX_OP_SUB ? -v : v);
-    }
-    return PyLong_FromLong(0);
+    return PyLong_FromLongLong(off);
 }
 
 static PyObject *Operand_get_elements(OperandObject *o, void *c)
@@ -2050,6 +2124,7 @@ static PyTypeObject Module_Type = {
               "Function, Instruction, Operand and Block is a view that keeps it alive.",
     .tp_traverse = (traverseproc)Module_traverse,
     .tp_clear = (inquiry)Module_clear,
+    .tp_weaklistoffset = offsetof(ModuleObject, weakrefs),
     .tp_methods = Module_methods,
     .tp_getset = Module_getset,
 };
@@ -2156,6 +2231,15 @@ PyMODINIT_FUNC PyInit_ptxfront(void)
         return NULL;
     if (!Param_Type.tp_name && PyStructSequence_InitType2(&Param_Type, &Param_desc) < 0)
         return NULL;
+    if (!instruction_names) {
+        PyObject *args = PyTuple_New(0);
+        PyObject *list = args ? py_instructions(NULL, args, NULL) : NULL;
+        Py_XDECREF(args);
+        instruction_names = list ? PyFrozenSet_New(list) : NULL;
+        Py_XDECREF(list);
+        if (!instruction_names)
+            return NULL;
+    }
     PyObject *m = PyModule_Create(&ptxfront_module);
     if (!m)
         return NULL;
