@@ -299,9 +299,12 @@ mutations: $(B)/mutations
 # make -j2 check (as .ci/run and the README run it) runs the suites side
 # by side, the longest first, so that the short ones fill in around them;
 # each suite's output is printed whole when it ends (--output-sync below).
-CHECK_SUITES := conformance examples graphs twoways json-schema hostile mutations build-without-check wild unit experiments mistakes errors bench-smoke cli diagnostics layering docs ci-tools
+CHECK_SUITES := conformance examples graphs twoways python json-schema hostile mutations build-without-check wild unit experiments mistakes errors bench-smoke cli diagnostics layering docs ci-tools
+# sanitized, the Python module is not tested either: an ASan-built
+# extension cannot be loaded into the python3 that runs the tests (the
+# plain pass tests it, and make fuzz drives it)
 ifeq ($(SANITIZE),1)
-CHECK_SUITES := $(filter-out build-without-check,$(CHECK_SUITES))
+CHECK_SUITES := $(filter-out build-without-check python,$(CHECK_SUITES))
 export CHECK_SAMPLE := 8
 endif
 # make check builds every test program first, then starts the suites in
@@ -322,8 +325,10 @@ ci-tools:
 # line per suite and exits non-zero if any failed.
 CHECK_RUNS := $(addprefix suite-,$(CHECK_SUITES))
 .PHONY: $(CHECK_RUNS)
+# (a suite whose name is a build target runs the target SUITE_TARGET_name)
+SUITE_TARGET_python := python-check
 $(CHECK_RUNS): suite-%: | check-programs
-	@if SKIP_LOG="$$SUITE_LOG.skip.$*" $(MAKE) --no-print-directory $*; then \
+	@if SKIP_LOG="$$SUITE_LOG.skip.$*" $(MAKE) --no-print-directory $(or $(SUITE_TARGET_$*),$*); then \
 	    echo "$*" >>"$$SUITE_LOG.passed"; else echo "$*" >>"$$SUITE_LOG.failed"; fi
 
 check: export SUITE_LOG := $(abspath $(B))/suites.$(shell echo $$PPID)
@@ -349,6 +354,7 @@ $(B)/bench: tools/bench.c $(B)/libptxfront.a
 
 bench: $(B)/bench $(B)/ptx-front $(B)/tokenizer
 	sh tools/bench.sh $(B) $(BENCH_RUNS)
+	sh tools/python-bench.sh $(B) $(BENCH_RUNS) $(MAKE)
 
 # make bench's yardstick: a bare Flex tokenizer made of the scanner's own
 # patterns without their actions (tools/tokenizer.awk), with its FLEXFLAGS
@@ -408,11 +414,11 @@ endif
 # the Python suite (test/python/run.sh: python/tests, unittest), skipped
 # with a message where Python's headers are missing
 python-check: $(B)/ptx-front
-	sh test/python/run.sh $(B) $(MAKE)
+	sh test/python/run.sh $(B) "$(MAKE)"
 
-# make bench's Python figures (tools/python_bench.py)
-python-bench: python $(B)/ptx-front $(B)/bench
-	sh tools/python_bench.sh $(B)
+# make bench's Python figures (tools/python-bench.sh, python/bench.py)
+python-bench: $(B)/ptx-front $(B)/bench
+	sh tools/python-bench.sh $(B) $(BENCH_RUNS) $(MAKE)
 
 # libFuzzer targets (clang): make fuzz FUZZ_SECONDS=N runs each for N seconds;
 # each parses every input both ways first (test/fuzz/both_ways.h)
@@ -449,8 +455,10 @@ $(B)/fuzz/fuzz_%: test/fuzz/fuzz_%.c test/fuzz/both_ways.h test/unit/json_check.
 $(B)/fuzz/ptx.dict: $(B)/gen/isa.dict test/fuzz/syntax.dict
 	cat test/fuzz/syntax.dict $(B)/gen/isa.dict > $@
 
+# then the Python module's calls for as long (test/python/fuzz.sh)
 fuzz: $(addprefix $(B)/fuzz/fuzz_,$(FUZZ_TARGETS)) $(B)/fuzz/ptx.dict
 	sh test/fuzz/run.sh $(B)/fuzz $(FUZZ_SECONDS) $(FUZZ_TARGETS)
+	sh test/python/fuzz.sh $(B) $(FUZZ_SECONDS) $(MAKE)
 
 # everything the build made, which is all of $(B) but what ./configure
 # wrote there (config.mk, configure.gen, config.log, config.status);

@@ -119,7 +119,7 @@ typedef struct BlockObject {
 
 static PyTypeObject Module_Type, Graphs_Type, Function_Type, Instr_Type, Operand_Type,
     Block_Type;
-static PyTypeObject Diagnostic_Type, Param_Type;
+static PyTypeObject Diagnostic_Type, Param_Type, Variable_Type;
 
 /* ------------------------------------------------------------------ */
 /* Helpers                                                             */
@@ -309,6 +309,8 @@ static ptx_block *parent_of(const ptx_func *f, const ptx_node *n)
         PyErr_SetString(PyExc_ValueError, "the statement is no longer in its function");
     return fp.found;
 }
+
+static PyObject *make_vars(ModuleObject *m, ptx_decl *const *decls, uint32_t n, PyTypeObject *type);
 
 /* ------------------------------------------------------------------ */
 /* Parsing                                                             */
@@ -613,6 +615,24 @@ static PyObject *Module_get_functions(ModuleObject *m, void *c)
     return list;
 }
 
+static PyObject *Module_get_variables(ModuleObject *m, void *c)
+{
+    (void)c;
+    uint32_t n = 0;
+    for (const ptx_node *x = m->mod ? m->mod->first : NULL; x; x = x->next)
+        n += x->kind == PTX_NODE_DECL;
+    ptx_decl **d = PyMem_Malloc((n ? n : 1) * sizeof *d);
+    if (!d)
+        return PyErr_NoMemory();
+    n = 0;
+    for (ptx_node *x = m->mod ? m->mod->first : NULL; x; x = x->next)
+        if (x->kind == PTX_NODE_DECL)
+            d[n++] = (ptx_decl *)x;
+    PyObject *r = make_vars(m, d, n, &Variable_Type);
+    PyMem_Free(d);
+    return r;
+}
+
 static PyObject *Module_function(ModuleObject *m, PyObject *arg)
 {
     const char *name = PyUnicode_AsUTF8(arg);
@@ -632,8 +652,12 @@ static PyObject *Module_emit(ModuleObject *m, PyObject *args, PyObject *kw)
     int canonical = 0;
     if (!PyArg_ParseTupleAndKeywords(args, kw, "|p:emit", kwlist, &canonical))
         return NULL;
-    if (!m->mod)
-        return PyUnicode_FromString("");
+    if (!m->mod) {
+        /* no tree (an input refused whole): nothing was edited */
+        size_t n;
+        const char *src = ptx_context_source(m->ctx, &n);
+        return PyUnicode_DecodeUTF8(src ? src : "", src ? (Py_ssize_t)n : 0, "surrogateescape");
+    }
     outbuf b = { 0 };
     ptx_status st = canonical
         ? ptx_print_ptx_canonical(m->ctx, m->mod, NULL, NULL, outbuf_write, &b)
@@ -749,6 +773,8 @@ static PyGetSetDef Module_getset[] = {
     { "name", (getter)Module_get_name, NULL, "The input's name, as diagnostics give it.", NULL },
     { "functions", (getter)Module_get_functions, NULL,
       "The kernels and functions (definitions and declarations), in source order.", NULL },
+    { "variables", (getter)Module_get_variables, NULL,
+      "The module-scope variables (.global, .shared, .const...): list of Variable.", NULL },
     { NULL, NULL, NULL, NULL, NULL }
 };
 
@@ -865,12 +891,19 @@ static PyObject *Function_get_is_definition(FunctionObject *f, void *c)
 
 static PyObject *make_params(ModuleObject *m, ptx_decl **decls, uint32_t n)
 {
+    return make_vars(m, decls, n, &Param_Type);
+}
+
+/* One structseq per variable of the declarations: Param (5 fields) or
+ * Variable (those and the linkage). */
+static PyObject *make_vars(ModuleObject *m, ptx_decl *const *decls, uint32_t n, PyTypeObject *type)
+{
     PyObject *list = PyList_New(0);
     for (uint32_t i = 0; list && i < n; i++) {
         const ptx_decl *d = decls[i];
         for (uint32_t k = 0; k < d->nvars; k++) {
             const ptx_var *v = &d->vars[k];
-            PyObject *o = PyStructSequence_New(&Param_Type);
+            PyObject *o = PyStructSequence_New(type);
             if (!o) {
                 Py_CLEAR(list);
                 break;
@@ -893,6 +926,12 @@ static PyObject *make_params(ModuleObject *m, ptx_decl **decls, uint32_t n)
                 if (!vals[j])
                     bad = 1;
                 PyStructSequence_SET_ITEM(o, j, vals[j] ? vals[j] : (Py_INCREF(Py_None), Py_None));
+            }
+            if (type == &Variable_Type) {
+                PyObject *l = d->linkage ? cstr(ptx_linkage_name((ptx_linkage)d->linkage))
+                                         : (Py_INCREF(Py_None), Py_None);
+                bad |= !l;
+                PyStructSequence_SET_ITEM(o, 5, l ? l : (Py_INCREF(Py_None), Py_None));
             }
             if (bad || PyList_Append(list, o) < 0) {
                 Py_DECREF(o);
@@ -948,6 +987,76 @@ static PyObject *Function_get_instructions(FunctionObject *f, void *c)
         return NULL;
     }
     return col.list;
+}
+
+typedef struct decls {
+    ptx_decl **d;
+    uint32_t n, cap;
+    int regs;               /* 1: the .reg ones; 0: the others */
+} decls;
+
+static int collect_decl(void *user, ptx_node *n, ptx_block *parent)
+{
+    decls *c = user;
+    (void)parent;
+    if (n->kind != PTX_NODE_DECL || (((ptx_decl *)n)->space == PTX_SPACE_REG) != c->regs)
+        return 0;
+    if (c->n == c->cap) {
+        uint32_t cap = c->cap ? c->cap * 2 : 16;
+        ptx_decl **p = PyMem_Realloc(c->d, cap * sizeof *p);
+        if (!p) {
+            PyErr_NoMemory();
+            return -1;
+        }
+        c->d = p;
+        c->cap = cap;
+    }
+    c->d[c->n++] = (ptx_decl *)n;
+    return 0;
+}
+
+static PyObject *Function_get_registers(FunctionObject *f, void *c)
+{
+    (void)c;
+    decls ds = { NULL, 0, 0, 1 };
+    if (walk_body(f->f, collect_decl, &ds) < 0) {
+        PyMem_Free(ds.d);
+        return NULL;
+    }
+    PyObject *dict = PyDict_New();
+    for (uint32_t i = 0; dict && i < ds.n; i++) {
+        const ptx_decl *d = ds.d[i];
+        unsigned long long count = 0;
+        for (uint32_t k = 0; k < d->nvars; k++)
+            count += d->vars[k].has_range ? d->vars[k].range : 1;
+        const char *tn = ptx_type_name((ptx_type)d->type);
+        char key[40];
+        snprintf(key, sizeof key, "%s%s%u", d->vec ? ".v" : "", "", (unsigned)d->vec);
+        if (!d->vec)
+            key[0] = '\0';
+        char full[64];
+        snprintf(full, sizeof full, "%s%s", key, tn ? tn : "?");
+        PyObject *old = PyDict_GetItemString(dict, full);
+        PyObject *v = PyLong_FromUnsignedLongLong(count + (old ? PyLong_AsUnsignedLongLong(old) : 0));
+        if (!v || PyDict_SetItemString(dict, full, v) < 0)
+            Py_CLEAR(dict);
+        Py_XDECREF(v);
+    }
+    PyMem_Free(ds.d);
+    return dict;
+}
+
+static PyObject *Function_get_variables(FunctionObject *f, void *c)
+{
+    (void)c;
+    decls ds = { NULL, 0, 0, 0 };
+    if (walk_body(f->f, collect_decl, &ds) < 0) {
+        PyMem_Free(ds.d);
+        return NULL;
+    }
+    PyObject *r = make_vars(f->mod, ds.d, ds.n, &Variable_Type);
+    PyMem_Free(ds.d);
+    return r;
 }
 
 static PyObject *Function_get_blocks(FunctionObject *f, void *c)
@@ -1198,6 +1307,12 @@ static PyGetSetDef Function_getset[] = {
       NULL },
     { "instructions", (getter)Function_get_instructions, NULL,
       "The instructions of the body, nested blocks included, in source order.", NULL },
+    { "registers", (getter)Function_get_registers, NULL,
+      "The registers the body declares, by type: {'.b32': 6, '.pred': 2} (a %r<N> range "
+      "counts N), as --stats gives them.", NULL },
+    { "variables", (getter)Function_get_variables, NULL,
+      "The variables the body declares other than registers (.shared, .local...): list of "
+      "Variable.", NULL },
     { "blocks", (getter)Function_get_blocks, NULL,
       "The basic blocks of the control-flow graph (list of Block); block 0 is the entry.", NULL },
     { "callees", (getter)Function_get_callees, NULL,
@@ -2109,6 +2224,20 @@ static PyStructSequence_Field Param_fields[] = {
     { NULL, NULL }
 };
 
+static PyStructSequence_Field Variable_fields[] = {
+    { "name", "the variable's name" },
+    { "space", "its state space ('.shared', '.global')" },
+    { "type", "its type ('.b8')" },
+    { "align", "its .align, or 0" },
+    { "dims", "its array dimensions (tuple of int; 0 for [])" },
+    { "linkage", "'.extern', '.visible'... or None" },
+    { NULL, NULL }
+};
+
+static PyStructSequence_Desc Variable_desc = {
+    "ptxfront.Variable", "A variable declared in a module or a function body.", Variable_fields, 6
+};
+
 static PyStructSequence_Desc Param_desc = {
     "ptxfront.Param", "A parameter of a kernel or function.", Param_fields, 5
 };
@@ -2231,6 +2360,8 @@ PyMODINIT_FUNC PyInit_ptxfront(void)
         return NULL;
     if (!Param_Type.tp_name && PyStructSequence_InitType2(&Param_Type, &Param_desc) < 0)
         return NULL;
+    if (!Variable_Type.tp_name && PyStructSequence_InitType2(&Variable_Type, &Variable_desc) < 0)
+        return NULL;
     if (!instruction_names) {
         PyObject *args = PyTuple_New(0);
         PyObject *list = args ? py_instructions(NULL, args, NULL) : NULL;
@@ -2256,8 +2387,10 @@ PyMODINIT_FUNC PyInit_ptxfront(void)
     }
     Py_INCREF(&Diagnostic_Type);
     Py_INCREF(&Param_Type);
+    Py_INCREF(&Variable_Type);
     if (PyModule_AddObject(m, "Diagnostic", (PyObject *)&Diagnostic_Type) < 0 ||
         PyModule_AddObject(m, "Param", (PyObject *)&Param_Type) < 0 ||
+        PyModule_AddObject(m, "Variable", (PyObject *)&Variable_Type) < 0 ||
         PyModule_AddStringConstant(m, "__version__", ptx_version()) < 0) {
         Py_DECREF(m);
         return NULL;
