@@ -604,6 +604,18 @@ class Install(unittest.TestCase):
                           if n.endswith(".egg-info")], "pip left egg-info in the tree")
 
 
+class DocExamples(unittest.TestCase):
+    def test_doc_python_md_examples_print_what_it_says(self):
+        doc = read_text(os.path.join(TOP, "doc", "python.md"))
+        examples = re.findall(r"```python\n(.*?)```\n\n(?:prints `(.*?)`|prints\n\n```\n(.*?)```)", doc, re.S)
+        self.assertEqual(len(examples), 4)
+        for code, one, many in examples:
+            r = subprocess.run([sys.executable, "-c", code], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                               cwd=TOP, universal_newlines=True)
+            self.assertEqual(r.stderr, "")
+            self.assertEqual(r.stdout, one + "\n" if one else many, code)
+
+
 class Stub(unittest.TestCase):
     def test_stub_names_what_the_module_has(self):
         stub = read_text(os.path.join(TOP, "python", "ptxfront.pyi"))
