@@ -534,16 +534,18 @@ static PyObject *Module_get_diagnostics(ModuleObject *m, void *c)
         v[4] = cstr(d->fixit);
         v[5] = cstr(ptx_diag_code_name(d->code));
         v[6] = cstr(ptx_context_filename(m->ctx));
-        for (int k = 0; k < 7; k++) {
-            if (!v[k]) {
-                for (int j = 0; j < 7; j++)
-                    Py_XDECREF(v[j]);
-                Py_DECREF(o);
-                Py_DECREF(list);
-                return NULL;
-            }
-            PyStructSequence_SET_ITEM(o, k, v[k]);
+        int bad = 0;
+        for (int k = 0; k < 7; k++)
+            bad |= !v[k];
+        if (bad) {
+            for (int j = 0; j < 7; j++)
+                Py_XDECREF(v[j]);
+            Py_DECREF(o);
+            Py_DECREF(list);
+            return NULL;
         }
+        for (int k = 0; k < 7; k++)
+            PyStructSequence_SET_ITEM(o, k, v[k]);
         PyList_SET_ITEM(list, (Py_ssize_t)i, o);
     }
     return list;
@@ -1182,10 +1184,8 @@ static PyObject *instr_views(ModuleObject *m, const ptx_func *f, ptx_block *bloc
         if (nodes[i]->kind != PTX_NODE_INSTR)
             continue;
         PyObject *o = new_instr(m, (ptx_instr *)nodes[i], f, block);
-        if (!o || PyList_Append(list, o) < 0) {
-            Py_XDECREF(o);
+        if (!o || PyList_Append(list, o) < 0)
             Py_CLEAR(list);
-        }
         Py_XDECREF(o);
     }
     return list;

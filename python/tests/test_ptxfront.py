@@ -524,6 +524,21 @@ class Corpora(unittest.TestCase):
                 self.assertEqual(blocks, sum(f.get("blocks", 0) for f in stats["functions"]))
 
 
+    def test_wild_diagnostics_are_the_clis(self):
+        wild = os.environ.get("PTXFRONT_WILD", os.path.join(TOP, "build", "wild", "orig"))
+        files = sorted(os.path.join(d, f) for d, _, fs in os.walk(wild) for f in fs if f.endswith(".ptx"))
+        need(self, files, "%s: no unpacked wild modules (make unpacks ../shared/wild/ptx.tar.xz)" % wild)
+        need(self, os.access(CLI, os.X_OK), "%s not built" % CLI)
+        rejected = 0
+        for path in files:
+            with self.subTest(path=path[len(wild):]):
+                m = ptxfront.parse_file(path)
+                self.assertEqual(m.emit().encode("utf-8", "surrogateescape"), read_bytes(path))
+                self.assertEqual([x for x in py_diagnostics(m) if x[1] is not None], cli_diagnostics(path))
+                rejected += not m.ok
+        self.assertGreater(rejected, 0)
+
+
 class Bbcount(unittest.TestCase):
     def test_instrumented_corpus_assembles(self):
         files = corpus_files()

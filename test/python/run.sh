@@ -30,7 +30,7 @@ if ! $MAKE --no-print-directory python PYTHON="$PYTHON" >"$log" 2>&1; then
     echo "python: FAIL: make python failed"
     exit 1
 fi
-export PYTHONPATH="$top/$B/python" PTXFRONT_CLI="$top/$B/ptx-front"
+export PYTHONPATH="$top/$B/python" PTXFRONT_CLI="$top/$B/ptx-front" PTXFRONT_WILD="$top/$B/wild/orig"
 export PTX_SHARED="${PTX_SHARED:-$(cd "$top/.." && pwd)/shared}"
 out=$B/python/tests.log
 "$PYTHON" -W error::ResourceWarning -m unittest discover -s "$top/python/tests" -p 'test_*.py' >"$out" 2>&1
