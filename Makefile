@@ -299,9 +299,12 @@ mutations: $(B)/mutations
 # make -j2 check (as .ci/run and the README run it) runs the suites side
 # by side, the longest first, so that the short ones fill in around them;
 # each suite's output is printed whole when it ends (--output-sync below).
-CHECK_SUITES := conformance examples graphs twoways json-schema hostile mutations build-without-check wild unit experiments mistakes errors bench-smoke cli diagnostics layering docs ci-tools
+CHECK_SUITES := conformance examples graphs twoways python json-schema hostile mutations build-without-check wild unit experiments mistakes errors bench-smoke cli diagnostics layering docs ci-tools
+# sanitized, the Python module is not tested either: an ASan-built
+# extension cannot be loaded into the python3 that runs the tests (the
+# plain pass tests it, and make fuzz drives it)
 ifeq ($(SANITIZE),1)
-CHECK_SUITES := $(filter-out build-without-check,$(CHECK_SUITES))
+CHECK_SUITES := $(filter-out build-without-check python,$(CHECK_SUITES))
 export CHECK_SAMPLE := 8
 endif
 # make check builds every test program first, then starts the suites in
@@ -322,8 +325,10 @@ ci-tools:
 # line per suite and exits non-zero if any failed.
 CHECK_RUNS := $(addprefix suite-,$(CHECK_SUITES))
 .PHONY: $(CHECK_RUNS)
+# (a suite whose name is a build target runs the target SUITE_TARGET_name)
+SUITE_TARGET_python := python-check
 $(CHECK_RUNS): suite-%: | check-programs
-	@if SKIP_LOG="$$SUITE_LOG.skip.$*" $(MAKE) --no-print-directory $*; then \
+	@if SKIP_LOG="$$SUITE_LOG.skip.$*" $(MAKE) --no-print-directory $(or $(SUITE_TARGET_$*),$*); then \
 	    echo "$*" >>"$$SUITE_LOG.passed"; else echo "$*" >>"$$SUITE_LOG.failed"; fi
 
 check: export SUITE_LOG := $(abspath $(B))/suites.$(shell echo $$PPID)
@@ -349,6 +354,7 @@ $(B)/bench: dev/bench.c $(B)/libptxfront.a
 
 bench: $(B)/bench $(B)/ptx-front $(B)/tokenizer
 	sh dev/bench.sh $(B) $(BENCH_RUNS)
+	sh dev/python-bench.sh $(B) $(BENCH_RUNS) $(MAKE)
 
 # make bench's yardstick: a bare Flex tokenizer made of the scanner's own
 # patterns without their actions (dev/tokenizer.awk), with its FLEXFLAGS
@@ -369,6 +375,50 @@ $(B)/tokenizer: dev/tokenizer.c $(B)/obj/tokenizer.yy.o $(B)/libptxfront.a
 # make check only sees that the benchmark runs (test/bench/smoke.sh)
 bench-smoke: $(B)/bench $(B)/ptx-front $(B)/tokenizer
 	sh test/bench/smoke.sh $(B)
+
+# The CPython module ptxfront (python/ptxfront.c, doc/python.md):
+# make python builds $(B)/python/ptxfront$(EXT_SUFFIX) against the python3
+# on PATH (its sysconfig: headers, suffix), linked with the library's
+# sources compiled again as position-independent code, symbols hidden but
+# the module's init.  Python is asked once, by this rule, which then makes
+# the module in a sub-make (other targets never start Python).
+PYTHON ?= python3
+PY_FLAGS := $(filter-out -Wpedantic,$(WARN)) $(WERROR) $(OPT) $(DEFS) $(INC) -fPIC -fvisibility=hidden $(CFLAGS)
+PY_OBJS := $(patsubst src/%.c,$(B)/python/obj/%.o,$(LIB_SRCS)) \
+           $(B)/python/obj/ptx.tab.o $(B)/python/obj/lex.yy.o $(B)/python/obj/isa_tables.o
+.PHONY: python python-check python-bench
+python:
+	@inc=$$($(PYTHON) -c 'import sysconfig; print(sysconfig.get_paths()["include"])') && \
+	ext=$$($(PYTHON) -c 'import sysconfig; print(sysconfig.get_config_var("EXT_SUFFIX"))') && \
+	if [ ! -f "$$inc/Python.h" ]; then \
+	    echo "make python: $$inc/Python.h not found: install Python's headers (Debian: python3-dev)" >&2; exit 1; fi && \
+	$(MAKE) --no-print-directory $(B)/python/ptxfront$$ext PY_INCLUDE="$$inc" && \
+	echo "python: built $(B)/python/ptxfront$$ext (PYTHONPATH=$(B)/python python3 -c 'import ptxfront')"
+
+$(B)/python/obj/%.o: src/%.c | $(GEN_HEADERS)
+	@mkdir -p $(B)/python/obj
+	$(CC) $(PY_FLAGS) $(DEPFLAGS) -c -o $@ $<
+
+$(B)/python/obj/%.o: $(B)/gen/%.c | $(GEN_HEADERS)
+	@mkdir -p $(B)/python/obj
+	$(CC) $(filter-out -W%,$(PY_FLAGS)) -Wall -Wno-unused-function -Wno-unused-but-set-variable $(DEPFLAGS) -c -o $@ $<
+
+.SECONDARY: $(PY_OBJS)
+-include $(wildcard $(B)/python/obj/*.d)
+
+ifneq ($(PY_INCLUDE),)
+$(B)/python/ptxfront%: python/ptxfront.c $(PY_OBJS) $(HEADERS)
+	$(CC) $(PY_FLAGS) -isystem $(PY_INCLUDE) -shared -o $@ python/ptxfront.c $(PY_OBJS) $(ALL_LDFLAGS)
+endif
+
+# the Python suite (test/python/run.sh: python/tests, unittest), skipped
+# with a message where Python's headers are missing
+python-check: $(B)/ptx-front
+	sh test/python/run.sh $(B) "$(MAKE)"
+
+# make bench's Python figures (dev/python-bench.sh, python/bench.py)
+python-bench: $(B)/ptx-front $(B)/bench
+	sh dev/python-bench.sh $(B) $(BENCH_RUNS) $(MAKE)
 
 # libFuzzer targets (clang): make fuzz FUZZ_SECONDS=N runs each for N seconds;
 # each parses every input both ways first (test/fuzz/both_ways.h)
@@ -405,8 +455,10 @@ $(B)/fuzz/fuzz_%: test/fuzz/fuzz_%.c test/fuzz/both_ways.h test/unit/json_check.
 $(B)/fuzz/ptx.dict: $(B)/gen/isa.dict test/fuzz/syntax.dict
 	cat test/fuzz/syntax.dict $(B)/gen/isa.dict > $@
 
+# then the Python module's calls for as long (test/python/fuzz.sh)
 fuzz: $(addprefix $(B)/fuzz/fuzz_,$(FUZZ_TARGETS)) $(B)/fuzz/ptx.dict
 	sh test/fuzz/run.sh $(B)/fuzz $(FUZZ_SECONDS) $(FUZZ_TARGETS)
+	sh test/python/fuzz.sh $(B) $(FUZZ_SECONDS) $(MAKE)
 
 # everything the build made, which is all of $(B) but what ./configure
 # wrote there (config.mk, configure.gen, config.log, config.status);

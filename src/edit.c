@@ -531,6 +531,97 @@ static void run_sema(ptx_context *ctx)
     ptx_sema_run(ctx, ctx->module);
 }
 
+/* The offsets of statements parsed from a snippet are the snippet's: they
+ * would point into the module's source, where diagnostics of
+ * ptx_validate and positions read from the tree would show them.  They
+ * become "no source", as those of nodes the builders make; an
+ * instruction gets a copy of its modifiers (shared by the instructions
+ * written alike) for theirs.  Inside GUARD: the arena may jump. */
+static void forget_expr(ptx_expr *e, unsigned depth)
+{
+    e->off = PTX_NO_OFFSET;
+    if (ptx_expr_is_leaf(e) || e->kind == PTX_EXPR_RANGE || depth > 100000)
+        return;
+    for (uint32_t i = 0; i < ptx_expr_count(e); i++)
+        forget_expr(ptx_expr_item(e, i), depth + 1);
+}
+
+static void forget_decl(ptx_decl *d)
+{
+    d->base.span = no_span;
+    for (uint32_t i = 0; i < d->nvars; i++) {
+        d->vars[i].span = no_span;
+        if (d->vars[i].init)
+            forget_expr(d->vars[i].init, 0);
+    }
+}
+
+static void forget_node(ptx_context *ctx, ptx_node *n)
+{
+    n->span = no_span;
+    n->flags |= PTX_NODE_EDITED;
+    switch ((ptx_node_kind)n->kind) {
+    case PTX_NODE_INSTR: {
+        ptx_instr *in = (ptx_instr *)n;
+        unsigned nops = in->nops + ((in->flags & PTX_INSTR_GUARD) ? 1u : 0u);
+        for (unsigned i = 0; i < nops; i++)
+            forget_expr(&in->ops[i], 0);
+        ptx_mod *mods = ptx_arena_alloc(&ctx->arena, ((size_t)in->nmods + 1) * sizeof *mods);
+        memcpy(mods, in->mods - 1, ((size_t)in->nmods + 1) * sizeof *mods);
+        for (size_t i = 0; i <= in->nmods; i++)
+            mods[i].off = PTX_NO_OFFSET;
+        in->mods = mods + 1;
+        in->flags &= (uint8_t)~PTX_INSTR_SHARED_MODS;     /* the copy is its own */
+        break;
+    }
+    case PTX_NODE_DECL:
+        forget_decl((ptx_decl *)n);
+        break;
+    case PTX_NODE_TARGETS: {
+        ptx_targets *t = (ptx_targets *)n;
+        for (uint32_t i = 0; i < t->count; i++)
+            forget_expr(t->names[i], 0);
+        break;
+    }
+    case PTX_NODE_CALLPROTO: {
+        ptx_callproto *cp = (ptx_callproto *)n;
+        for (uint32_t i = 0; i < cp->nret; i++)
+            forget_decl(cp->ret[i]);
+        for (uint32_t i = 0; i < cp->nparams; i++)
+            forget_decl(cp->params[i]);
+        for (uint32_t i = 0; i < cp->ndirs; i++)
+            cp->dirs[i].span = no_span;
+        break;
+    }
+    default:
+        break;
+    }
+}
+
+static ptx_status forget_offsets(ptx_context *ctx, ptx_node *first)
+{
+    GUARD(ctx, PTX_ERR_NOMEM);
+    for (ptx_node *s = first; s; s = s->next) {
+        ptx_iter *it = ptx_iter_new_node(s);
+        if (!it) {
+            UNGUARD(ctx);
+            return PTX_ERR_NOMEM;
+        }
+        const ptx_node *n;
+        ptx_event ev;
+        while ((ev = ptx_iter_next(it, &n)) > 0)
+            if (ev == PTX_EVENT_ENTER)
+                forget_node(ctx, (ptx_node *)n);
+        ptx_iter_free(it);
+        if (ev == PTX_EVENT_NOMEM) {
+            UNGUARD(ctx);
+            return PTX_ERR_NOMEM;
+        }
+    }
+    UNGUARD(ctx);
+    return PTX_OK;
+}
+
 ptx_status ptx_parse_statements(ptx_context *ctx, const char *text, size_t len,
                                 ptx_node **first)
 {
@@ -589,9 +680,10 @@ ptx_status ptx_parse_statements(ptx_context *ctx, const char *text, size_t len,
     const ptx_node *item = sm ? sm->first : NULL;
     if (!item || item->kind != PTX_NODE_FUNC || !((const ptx_func *)item)->body)
         return PTX_ERR_INPUT;
-    *first = ((const ptx_func *)item)->body->first;
-    for (ptx_node *s = *first; s; s = s->next)
-        s->flags |= PTX_NODE_EDITED;
+    ptx_node *list = ((const ptx_func *)item)->body->first;
+    if (forget_offsets(ctx, list) != PTX_OK)
+        return PTX_ERR_NOMEM;
+    *first = list;
     return PTX_OK;
 }
 

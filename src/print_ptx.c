@@ -175,6 +175,11 @@ static void keep_line_comment(printer *p)
             i++;
         copy_to(p, i);
     }
+    /* spaces that end the line stay on it, not after the new node's line */
+    for (i = p->pos; i < p->srclen && (p->src[i] == ' ' || p->src[i] == '\t'); i++)
+        ;
+    if (i > p->pos && (i == p->srclen || p->src[i] == '\n' || p->src[i] == '\r'))
+        copy_to(p, i);
 }
 
 /* The whitespace that starts the line of `off`, when only whitespace is

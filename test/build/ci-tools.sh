@@ -8,9 +8,10 @@
 # What the tests look for is read from the scripts themselves:
 #   - every `command -v NAME` with a literal NAME, in test/, tools/, dev/
 #     and the Makefile;
-#   - every Python module imported by a test's Python code (.py files and
-#     `python3 -c 'import M'` in shell scripts) that is not in the standard
-#     library.
+#   - every Python module imported by a test's Python code (.py files of
+#     test/, tools/, dev/, python/ and setup.py, `python3 -c 'import M'` in
+#     shell scripts, and `[python, "-m", "M"]` in .py files) that is not in
+#     the standard library.
 # Each is mapped to the Debian package that provides it (the table below);
 # that package must be on .ci/run's apt-get install line.  A name the table
 # does not know fails too: add it to the table and to .ci/run.
@@ -43,6 +44,10 @@ package_of() {
     nvcc|ptxas) echo - ;;
     debootstrap) echo - ;;     # dev/ci-fresh.sh, which installs it: not CI's
     jsonschema) echo python3-jsonschema ;;
+    pip) echo python3-pip ;;
+    setuptools) echo python3-setuptools ;;
+    wheel) echo python3-wheel ;;
+    ptxfront) echo - ;;         # the module make python builds
     *) echo '?' ;;
     esac
 }
@@ -57,7 +62,9 @@ tools=$( { grep -rhoE --include='*.sh' --include='*.py' --include=Makefile --exc
 
 stdlib=$(python3 -c 'import sys; print("\n".join(sorted(sys.stdlib_module_names)))' 2>/dev/null)
 [ -n "$stdlib" ] || { echo "ci-tools: FAIL: python3 (3.10 or later) is needed to tell the standard library apart"; exit 1; }
-modules=$( { find test tools dev -name '*.py' 2>/dev/null | xargs cat 2>/dev/null;
+modules=$( { find test tools dev python setup.py -name '*.py' 2>/dev/null | xargs cat 2>/dev/null;
+             grep -rhoE --include='*.py' '"-m", "[A-Za-z0-9_]+"' test tools dev python 2>/dev/null |
+             sed 's/^"-m", "\(.*\)"$/import \1/';
              grep -rhoE --include='*.sh' --exclude=ci-tools.sh "python3 -c ['\"]import [A-Za-z0-9_, ]+" test tools dev 2>/dev/null |
              sed "s/^python3 -c ['\"]//"; } |
            sed -n -e 's/^[[:space:]]*import[[:space:]]\{1,\}\([A-Za-z0-9_, ]*\).*/\1/p' \

@@ -164,6 +164,27 @@ START_TEST(insert_after_a_declaration)
 }
 END_TEST
 
+START_TEST(insert_keeps_trailing_spaces_on_their_line)
+{
+    /* the spaces that end the line before an inserted statement stay on
+     * that line (they were written after the new statement) */
+    static const char src[] = HDR ".entry k()\n{\n\t.reg .b32 %r<2>;   \n\tmov.u32 %r1, 1;\t \n"
+                              "\tmov.u32 %r1, 2; // c  \n\tret;\n}\n";
+    ptx_context *ctx;
+    const ptx_module *m = parse(&ctx, src);
+    ptx_block *body = ptx_find_function(m, "k")->body;
+    ptx_node *mov1 = body->first->next;
+    ck_assert_int_eq(ptx_insert_after(body, body->first, &membar(ctx)->base), PTX_OK);
+    ck_assert_int_eq(ptx_insert_after(body, mov1, &membar(ctx)->base), PTX_OK);
+    ck_assert_int_eq(ptx_insert_after(body, mov1->next->next, &membar(ctx)->base), PTX_OK);
+    char *got = lossless(ctx, m);
+    check_same(got, HDR ".entry k()\n{\n\t.reg .b32 %r<2>;   \n\tmembar.gl;\n\tmov.u32 %r1, 1;\t \n"
+                        "\tmembar.gl;\n\tmov.u32 %r1, 2; // c  \n\tmembar.gl;\n\tret;\n}\n");
+    free(got);
+    ptx_context_free(ctx);
+}
+END_TEST
+
 START_TEST(remove_and_replace_keep_comments)
 {
     ptx_context *ctx;
@@ -389,6 +410,40 @@ START_TEST(parse_statements_into_a_module)
 }
 END_TEST
 
+START_TEST(parsed_statements_have_no_source_positions)
+{
+    /* their offsets were the snippet's: validate's diagnostics of them
+     * pointed into the module's source (an unknown %r9 at 6:10), and
+     * removing one again would have cut the module's text */
+    ptx_context *ctx;
+    const ptx_module *m = parse(&ctx, body_src);
+    ptx_block *body = ptx_find_function(m, "k")->body;
+    ptx_node *first;
+    static const char snippet[] = "{ @!%p add.s32 %r9, %r9, 1; }\nL3: add.s64 %r1, %r1, 1;";
+    ck_assert_int_eq(ptx_parse_statements(ctx, snippet, strlen(snippet), &first), PTX_OK);
+    ptx_node *second = first->next;
+    ck_assert_int_eq(ptx_insert_before(body, stmt(m, "ret"), first), PTX_OK);
+    ck_assert_int_eq(ptx_insert_before(body, stmt(m, "ret"), second), PTX_OK);
+    size_t before = ptx_diag_count(ctx);
+    ck_assert_int_eq(ptx_validate(ctx), PTX_ERR_INPUT);
+    ck_assert_uint_gt(ptx_diag_count(ctx), before + 1);
+    for (size_t i = before; i < ptx_diag_count(ctx); i++)
+        ck_assert_msg(ptx_diag_get(ctx, i)->span.off == PTX_NO_OFFSET, "%s at %u",
+                      ptx_diag_get(ctx, i)->message, ptx_diag_get(ctx, i)->span.off);
+    const ptx_instr *in = (const ptx_instr *)((ptx_block *)first)->first;
+    ck_assert_uint_eq(in->base.span.off, PTX_NO_OFFSET);
+    ck_assert_uint_eq(ptx_expr_span(&in->ops[0]).off, PTX_NO_OFFSET);
+    ck_assert_uint_eq(ptx_expr_span(ptx_instr_guard(in)).off, PTX_NO_OFFSET);
+    ck_assert_uint_eq(ptx_mod_offset(in, 0), PTX_NO_OFFSET);
+    ck_assert_int_eq(ptx_remove(ctx, body, first), PTX_OK);
+    ck_assert_int_eq(ptx_remove(ctx, body, second), PTX_OK);
+    char *got = lossless(ctx, m);
+    check_same(got, body_src);
+    free(got);
+    ptx_context_free(ctx);
+}
+END_TEST
+
 START_TEST(nodes_of_another_context_print_where_they_are_put)
 {
     ptx_context *ctx, *other;
@@ -506,6 +561,7 @@ Suite *edit_suite(void)
     tcase_add_test(t, insert_at_the_start_and_end_of_a_block);
     tcase_add_test(t, insert_after_a_statement_with_a_comment);
     tcase_add_test(t, insert_after_a_declaration);
+    tcase_add_test(t, insert_keeps_trailing_spaces_on_their_line);
     tcase_add_test(t, remove_and_replace_keep_comments);
     tcase_add_test(t, replacements_land_where_their_nodes_were);
     tcase_add_test(t, module_items_insert_remove_replace);
@@ -514,6 +570,7 @@ Suite *edit_suite(void)
     tcase_add_test(t, validate_reports_edits);
     tcase_add_test(t, fresh_names_clash_with_nothing);
     tcase_add_test(t, parse_statements_into_a_module);
+    tcase_add_test(t, parsed_statements_have_no_source_positions);
     tcase_add_test(t, nodes_of_another_context_print_where_they_are_put);
     tcase_add_test(t, find_label_and_iterate_one_function);
     tcase_add_test(t, print_one_node);
