@@ -388,8 +388,16 @@ struct reader {
     size_t srclen;
     uint32_t *line_starts;  /* pp: the source's line starts */
     size_t nlines;
-    char header[160];       /* .version, .target, .address_size */
+    char header[160];       /* .version, .target, .address_size, the kernel */
     size_t header_len;
+    size_t prolog_len;      /* header's .version, .target, .address_size */
+    /* statements waiting to be checked together (flush) */
+    struct pending {
+        ptx_text body;
+        size_t decls;
+        ptx_span at;
+    } *batch;
+    size_t nbatch, batchcap, batchbytes;
     ptx_text text;
     bool stop;
     operand ops[MAX_OPERANDS];
@@ -424,8 +432,11 @@ static ptx_span token_span(const reader *r, const token *t)
     return (ptx_span){ a, len };
 }
 
+static void flush(reader *r);
+
 static bool note(reader *r, ptx_span at, const char *fmt, const char *arg)
 {
+    flush(r);
     if (!ptx_diag_add(r->ctx, PTX_SEV_NOTE, PTX_DIAG_UNSUPPORTED, at, fmt, arg))
         r->stop = true;
     return !r->stop;
@@ -683,7 +694,9 @@ static const char *reg_prefix(char letter)
 /* The PTX text of the template (already in r->text, escapes read) with
  * its operands put in, as nvcc does, into *out; false after an error
  * (reported) of an operand number past the operands. */
-static bool substitute(reader *r, const operand *ops, unsigned nops, ptx_text *out, bool *bad_ref)
+static unsigned ptx_line_of(const ptx_text *t, size_t from, size_t b, char *buf, size_t cap);
+
+static bool substitute(reader *r, const operand *ops, unsigned nops, ptx_text *out, bool *bad_ref, ptx_span stmt)
 {
     const ptx_text *in = &r->text;
     for (size_t i = 0; i < in->n;) {
@@ -726,9 +739,15 @@ static bool substitute(reader *r, const operand *ops, unsigned nops, ptx_text *o
             uint32_t lo = in->lo[i], hi = in->hi[j - 1];
             if (!found || k >= nops) {
                 ptx_span at = { lo, hi - lo };
+                flush(r);
                 if (!ptx_diag_add(r->ctx, PTX_SEV_ERROR, PTX_DIAG_EXPR, at,
                                   "asm operand '%.*s' does not exist: the statement has %u operand%s",
                                   (int)(j - i > 40 ? 40 : j - i), in->s + i, nops, nops == 1 ? "" : "s"))
+                    r->stop = true;
+                char line[160];
+                unsigned ln = ptx_line_of(in, 0, i, line, sizeof line);
+                if (!r->stop && !ptx_diag_add(r->ctx, PTX_SEV_NOTE, PTX_DIAG_EXPR, stmt,
+                                              "PTX line %u of this asm statement: %s", ln, line))
                     r->stop = true;
                 *bad_ref = true;
                 i = j;
@@ -957,12 +976,93 @@ static void asm_statement(reader *r, token kw, bool after_declarator)
         text_put(ctx, &body, decl, (size_t)n, at.off, at.off + at.len, -1);
     }
     size_t decls = body.n;
-    if (substitute(r, ops, nops, &body, &bad_ref)) {
-        check_text(r, &body, decls, at);
-    } else {
+    if (!substitute(r, ops, nops, &body, &bad_ref, at)) {
         ctx->cuda.rejected++;
+        text_free(&body);
+        return;
     }
-    text_free(&body);
+    if (r->nbatch == r->batchcap) {
+        size_t cap = r->batchcap ? r->batchcap * 2 : 64;
+        struct pending *b = realloc(r->batch, cap * sizeof *b);
+        if (!b) {
+            text_free(&body);
+            longjmp(ctx->oom, 1);
+        }
+        r->batch = b;
+        r->batchcap = cap;
+    }
+    r->batch[r->nbatch++] = (struct pending){ body, decls, at };
+    r->batchbytes += body.n;
+    if (r->nbatch >= 512 || r->batchbytes >= (1u << 20))
+        flush(r);
+}
+
+/* Whether the statements [lo, hi) of the batch, each the body of a kernel
+ * of one module, parse and check with no diagnostic at all. */
+static bool batch_clean(reader *r, size_t lo, size_t hi)
+{
+    ptx_context *ctx = r->ctx;
+    size_t len = r->prolog_len + (hi - lo) * 64;
+    for (size_t k = lo; k < hi; k++)
+        len += r->batch[k].body.n;
+    char *mod = malloc(len + 1);
+    ptx_context *sub = mod ? ptx_context_new() : NULL;
+    if (!sub) {
+        free(mod);
+        longjmp(ctx->oom, 1);
+    }
+    memcpy(mod, r->header, r->prolog_len);
+    size_t n = r->prolog_len;
+    for (size_t k = lo; k < hi; k++) {
+        n += (size_t)snprintf(mod + n, len + 1 - n, ".visible .entry __asm%zu()\n{\n", k);
+        memcpy(mod + n, r->batch[k].body.s, r->batch[k].body.n);
+        n += r->batch[k].body.n;
+        memcpy(mod + n, "\n}\n", 3);
+        n += 3;
+    }
+    ptx_context_set_max_errors(sub, 1);
+    ptx_context_set_keep_tree(sub, false);
+    ptx_status st = ptx_parse_buffer(sub, NULL, mod, n, NULL);
+    free(mod);
+    bool clean = st == PTX_OK && ptx_diag_count(sub) == 0;
+    ptx_context_free(sub);
+    if (st == PTX_ERR_NOMEM)
+        longjmp(ctx->oom, 1);
+    return clean;
+}
+
+/* Checks [lo, hi): together when that is clean, else in halves, down to
+ * one statement alone, which gives its diagnostics. */
+static void check_range(reader *r, size_t lo, size_t hi)
+{
+    if (r->stop)
+        return;
+    if (hi - lo == 1) {
+        check_text(r, &r->batch[lo].body, r->batch[lo].decls, r->batch[lo].at);
+        return;
+    }
+    if (batch_clean(r, lo, hi))
+        return;
+    size_t mid = lo + (hi - lo) / 2;
+    check_range(r, lo, mid);
+    check_range(r, mid, hi);
+}
+
+/* Checks the statements waiting, in modules of a kernel each: when a
+ * module has no diagnostic, each statement alone would have none; each
+ * with an error is found by halving and checked alone, so that what one
+ * does (an unclosed brace) cannot touch another.  (A context costs more
+ * than the checking of most statements.) */
+static void flush(reader *r)
+{
+    if (r->nbatch == 0)
+        return;
+    size_t nbatch = r->nbatch;
+    r->nbatch = 0;
+    r->batchbytes = 0;
+    check_range(r, 0, nbatch);
+    for (size_t k = 0; k < nbatch; k++)
+        text_free(&r->batch[k].body);
 }
 
 /* A directive: an asm in a macro's definition is counted and noted. */
@@ -1007,9 +1107,10 @@ static ptx_status read_source(ptx_context *ctx, const ptx_cuda_options *opt)
     bool ok = strlen(target) < 32 && strlen(version) < 16 && !strpbrk(target, " \t\n;/") &&
               !strpbrk(version, " \t\n;/");
     if (ok) {
-        r->header_len = (size_t)snprintf(r->header, sizeof r->header,
-                                         ".version %s\n.target %s\n.address_size 64\n.visible .entry __asm()\n{\n",
+        r->prolog_len = (size_t)snprintf(r->header, sizeof r->header, ".version %s\n.target %s\n.address_size 64\n",
                                          version, target);
+        r->header_len = r->prolog_len + (size_t)snprintf(r->header + r->prolog_len, sizeof r->header - r->prolog_len,
+                                                         ".visible .entry __asm()\n{\n");
         ptx_context *probe = ptx_context_new();
         if (!probe) {
             free(r);
@@ -1078,7 +1179,11 @@ static ptx_status read_source(ptx_context *ctx, const ptx_cuda_options *opt)
                            (t.kind == T_IDENT && !word_is(&r->lx, t.off, t.len, "else") &&
                             !word_is(&r->lx, t.off, t.len, "do"));
     }
+    flush(r);
     text_free(&r->text);
+    for (size_t k = 0; k < r->nbatch; k++)
+        text_free(&r->batch[k].body);
+    free(r->batch);
     free(r->line_starts);
     free(r);
     return ctx->nerrors ? PTX_ERR_INPUT : PTX_OK;
