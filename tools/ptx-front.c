@@ -65,7 +65,9 @@ static void print_help(FILE *out)
           "       ptx-front --list-instructions [PATTERN] | --explain OPCODE\n"
           "\n"
           "Reads PTX modules (FILE '-' is standard input).  With no output option it\n"
-          "only checks them: silent when valid, diagnostics on stderr when not.\n",
+          "only checks them: silent when valid, diagnostics on stderr when not.\n"
+          "FILE.cu and FILE.cuh (or --lang=cuda) are CUDA C++: their asm statements\n"
+          "are checked, for --target (default sm_75) and --ptx-version (default 9.0).\n",
           out);
     for (size_t i = 0; i < NOPTIONS; i++) {
         const opt_spec *o = &options[i];
