@@ -62,7 +62,7 @@ HEADERS := $(wildcard include/ptx/*.h) $(wildcard src/*.h) $(B)/include/ptx/isa.
 DEPFLAGS := -MMD -MP
 UNIT_SRCS := $(wildcard test/unit/*.c)
 
-.PHONY: all docs update-docs layering check graphs json-schema diagnostics unit errors cli build-without-check mistakes experiments wild hostile valgrind examples installcheck mutations twoways conformance fuzz bench bench-smoke clean distclean install uninstall update-golden mutate-corpus
+.PHONY: all docs update-docs layering check cuda cuda-headers graphs json-schema diagnostics unit errors cli build-without-check mistakes experiments wild hostile valgrind examples installcheck mutations twoways conformance fuzz bench bench-smoke clean distclean install uninstall update-golden mutate-corpus
 all: $(B)/ptx-front $(B)/libptxfront.a $(B)/ptx-front.1
 
 $(B)/gen/ptx.tab.c $(B)/gen/ptx.tab.h &: grammar/ptx.y
@@ -222,6 +222,16 @@ layering: $(B)/libptxfront.a
 mistakes: $(B)/ptx-front
 	sh test/mistakes/run.sh $(B)/ptx-front
 
+# the inline asm of CUDA C++: test/cuda/*.cu against nvcc's verdicts
+# (test/cuda/verdicts.tsv, written by dev/cuda-verdicts.sh), nvcc asked
+# again where it is installed
+cuda: $(B)/ptx-front
+	sh test/cuda/run.sh $(B)/ptx-front
+# the asm statements of CUDA 13's headers (__ptx's generated ones, cub,
+# cooperative groups) for the targets and versions their guards allow
+# (test/cuda/headers.sh; test/cuda/known.tsv lists what ptxas rejects too)
+cuda-headers: $(B)/ptx-front
+	sh test/cuda/headers.sh $(B)/ptx-front
 # ../shared/ptx-isa/experiments: each small module against ptxas's verdict
 # (test/conformance/experiments-pending.tsv lists what is not rejected yet)
 experiments: $(B)/ptx-front
@@ -299,7 +309,7 @@ mutations: $(B)/mutations
 # make -j2 check (as .ci/run and the README run it) runs the suites side
 # by side, the longest first, so that the short ones fill in around them;
 # each suite's output is printed whole when it ends (--output-sync below).
-CHECK_SUITES := conformance examples graphs twoways python json-schema hostile mutations build-without-check wild unit experiments mistakes errors bench-smoke cli diagnostics layering docs ci-tools
+CHECK_SUITES := conformance examples graphs twoways python cuda-headers cuda json-schema hostile mutations build-without-check wild unit experiments mistakes errors bench-smoke cli diagnostics layering docs ci-tools
 # sanitized, the Python module is not tested either: an ASan-built
 # extension cannot be loaded into the python3 that runs the tests (the
 # plain pass tests it, and make fuzz drives it)
@@ -424,7 +434,7 @@ python-bench: $(B)/ptx-front $(B)/bench
 # each parses every input both ways first (test/fuzz/both_ways.h)
 FUZZ_CC ?= clang
 FUZZ_SECONDS ?= 60
-FUZZ_TARGETS := parse roundtrip json
+FUZZ_TARGETS := parse roundtrip json cuda
 FUZZ_SAN := -fsanitize=address,undefined -fno-sanitize-recover=undefined
 FUZZ_FLAGS := -std=c11 -g -O1 $(FUZZ_SAN) $(DEFS) $(INC)
 # the library is compiled once, with coverage for libFuzzer, and linked

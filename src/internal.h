@@ -290,6 +290,7 @@ struct ptx_context {
     ptx_removed *removed;     /* source text of removed nodes (edit.c),
                                  malloc'd; the lossless printer leaves it out */
     size_t nremoved, removedcap;
+    ptx_cuda_counts cuda;     /* ptx_parse_cuda's counts (cuda_asm.c) */
 };
 
 /* The spans ptx_remove and ptx_replace took out of the source text. */

@@ -14,6 +14,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/types.h>
+#include <sys/wait.h>
 
 #include "ptx/ptx.h"
 
@@ -25,9 +27,9 @@ enum mode { CHECK, AST, EMIT_PTX, JSON, STATS, LIST_FUNCTIONS, CFG, CALLGRAPH, L
 #define WRITES ((READS & ~M(CHECK)) | M(LIST_INSTRUCTIONS) | M(EXPLAIN))
 
 enum opt_id {
-    O_OUTPUT = 'o', O_HELP = 'h',
+    O_OUTPUT = 'o', O_HELP = 'h', O_DEFINE = 'D', O_INCLUDE_DIR = 'I',
     O_AST = 256, O_EMIT_PTX, O_JSON, O_STATS, O_LIST_FUNCTIONS, O_CFG, O_CALLGRAPH, O_LIST_INSTRUCTIONS, O_EXPLAIN,
-    O_COMPACT, O_CANONICAL, O_NO_LOCATIONS, O_FUNCTION, O_MAX_ERRORS, O_TARGET, O_COLOR, O_DIAG_FORMAT, O_NO_FAST_LANE, O_VERSION
+    O_COMPACT, O_CANONICAL, O_NO_LOCATIONS, O_FUNCTION, O_MAX_ERRORS, O_TARGET, O_LANG, O_PTX_VERSION, O_CPP, O_COLOR, O_DIAG_FORMAT, O_NO_FAST_LANE, O_VERSION
 };
 
 typedef struct opt_spec {
@@ -63,7 +65,9 @@ static void print_help(FILE *out)
           "       ptx-front --list-instructions [PATTERN] | --explain OPCODE\n"
           "\n"
           "Reads PTX modules (FILE '-' is standard input).  With no output option it\n"
-          "only checks them: silent when valid, diagnostics on stderr when not.\n",
+          "only checks them: silent when valid, diagnostics on stderr when not.\n"
+          "FILE.cu and FILE.cuh (or --lang=cuda) are CUDA C++: their asm statements\n"
+          "are checked, for --target (default sm_75) and --ptx-version (default 9.0).\n",
           out);
     for (size_t i = 0; i < NOPTIONS; i++) {
         const opt_spec *o = &options[i];
@@ -174,7 +178,7 @@ static int unknown_option(const char *arg)
 /* Option `id` as messages write it: "--ast", "-o". */
 static const char *spelling(int id)
 {
-    return id == O_OUTPUT ? "-o" : spec_of(id)->name;
+    return id == O_OUTPUT ? "-o" : id == O_DEFINE ? "-D" : id == O_INCLUDE_DIR ? "-I" : spec_of(id)->name;
 }
 
 /* ---- the run's settings --------------------------------------------------- */
@@ -183,7 +187,10 @@ typedef struct settings {
     enum mode mode;
     int mode_opt;               /* the output option that chose it */
     bool given[O_VERSION + 1];  /* which options were used */
-    const char *out_path, *target, *pattern, *explain;
+    const char *out_path, *target, *pattern, *explain, *ptx_version;
+    enum { LANG_AUTO, LANG_PTX, LANG_CUDA } lang;
+    const char **cpp_args;      /* -D and -I, as cpp takes them */
+    int ncpp_args;
     bool color;                 /* --color, decided for standard error */
     ptx_diag_format diag_format;
     unsigned print_flags, max_errors;
@@ -210,6 +217,12 @@ static int check_combinations(settings *s)
             continue;
         return usage_error("%s %s", spelling(o->id), o->with);
     }
+    if ((s->given[O_DEFINE] || s->given[O_INCLUDE_DIR]) && !s->given[O_CPP])
+        return usage_error("%s goes with --cpp%s", spelling(s->given[O_DEFINE] ? O_DEFINE : O_INCLUDE_DIR), "");
+    if (s->given[O_CPP] && s->lang != LANG_PTX)
+        for (int i = 0; i < s->nfiles; i++)
+            if (strcmp(s->files[i], "-") == 0)
+                return usage_error("--cpp reads files, not standard input ('-')%s%s", "", "");
     if (s->mode == LIST_INSTRUCTIONS) {
         if (s->nfiles > 1 || (s->nfiles == 1 && s->pattern))
             return usage_error("--list-instructions takes one PATTERN and no input file%s%s", "", "");
@@ -241,7 +254,7 @@ static int parse_options(int argc, char **argv, settings *s)
     opterr = 0;
     int c;
     /* ':' first: a missing argument is told apart from an unknown option */
-    while ((c = getopt_long(argc, argv, ":o:h", longs, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, ":o:hD:I:", longs, NULL)) != -1) {
         if (c == '?') {
             const char *arg = argv[optind - 1];
             if (strncmp(arg, "--", 2) == 0)
@@ -292,6 +305,22 @@ static int parse_options(int argc, char **argv, settings *s)
             break;
         case O_LIST_INSTRUCTIONS:
             s->pattern = optarg;
+            break;
+        case O_PTX_VERSION:
+            s->ptx_version = optarg;
+            break;
+        case O_LANG:
+            if (strcmp(optarg, "ptx") == 0)
+                s->lang = LANG_PTX;
+            else if (strcmp(optarg, "cuda") == 0)
+                s->lang = LANG_CUDA;
+            else
+                return usage_error("--lang takes ptx or cuda, not '%s'%s", optarg, "");
+            break;
+        case O_DEFINE:
+        case O_INCLUDE_DIR:
+            s->cpp_args[s->ncpp_args++] = c == O_DEFINE ? "-D" : "-I";
+            s->cpp_args[s->ncpp_args++] = optarg;
             break;
         case O_EXPLAIN:
             s->explain = optarg;
@@ -349,6 +378,21 @@ static int parse_options(int argc, char **argv, settings *s)
         ptx_context_free(probe);
         if (st != PTX_OK)
             return usage_error("--target takes an architecture such as sm_90a, not '%s'%s", s->target, "");
+    }
+    if (s->ptx_version || s->target) {
+        /* a version (and a target that needs a later one) asked of the
+         * library, as CUDA files would take them */
+        ptx_context *probe = ptx_context_new();
+        if (!probe)
+            return 2;
+        ptx_cuda_options o = { s->target, s->ptx_version, NULL, 0 };
+        ptx_status st = ptx_parse_cuda(probe, NULL, "", 0, &o);
+        if (st == PTX_ERR_USAGE) {
+            int r = usage_error("--ptx-version: %s%s", ptx_diag_get(probe, 0)->message, "");
+            ptx_context_free(probe);
+            return r;
+        }
+        ptx_context_free(probe);
     }
     return check_combinations(s);
 }
@@ -505,9 +549,18 @@ static int write_tracked(void *user, const char *data, size_t len)
 
 /* Parses and prints one file; returns its exit status (0, 1 or 2) and
  * sets *out_failed when the output could not be written. */
+static int run_cuda(const settings *s, const char *file, ptx_diag_doc *diags, FILE *out, bool *out_failed);
+
 static int run_file(const settings *s, const char *file, filter *flt, ptx_diag_doc *diags, FILE *out,
                     bool *out_failed)
 {
+    if (s->lang == LANG_CUDA || (s->lang == LANG_AUTO && ptx_is_cuda_filename(file)))
+        return run_cuda(s, file, diags, out, out_failed);
+    if (s->given[O_PTX_VERSION] || s->given[O_CPP]) {
+        fprintf(stderr, "ptx-front: %s: %s is for CUDA C++ files (--lang=cuda), not PTX\n", file,
+                s->given[O_CPP] ? "--cpp" : "--ptx-version");
+        return 2;
+    }
     ptx_context *ctx = ptx_context_new();
     if (!ctx) {
         fprintf(stderr, "ptx-front: out of memory\n");
@@ -598,16 +651,203 @@ static int run_file(const settings *s, const char *file, filter *flt, ptx_diag_d
     return status;
 }
 
+/* ---- CUDA C++ -------------------------------------------------------------- */
+
+/* The macros nvcc's device pass defines for the target: sm_90a gives
+ * __CUDA_ARCH__=900, __CUDA_ARCH_FEAT_SM90_ALL and __CUDA_ARCH_SPECIFIC__. */
+static int arch_macros(const char *target, char defs[4][64])
+{
+    const char *t = target ? target : PTX_CUDA_DEFAULT_TARGET;
+    const char *digits = strchr(t, '_');
+    if (!digits)
+        return 0;
+    digits++;
+    size_t n = strspn(digits, "0123456789");
+    if (n == 0 || n > 4)
+        return 0;
+    char suffix = digits[n];
+    int k = 0;
+    snprintf(defs[k++], 64, "-D__CUDA_ARCH__=%.*s0", (int)n, digits);
+    if (suffix == 'a') {
+        snprintf(defs[k++], 64, "-D__CUDA_ARCH_FEAT_SM%.*s_ALL=1", (int)n, digits);
+        snprintf(defs[k++], 64, "-D__CUDA_ARCH_SPECIFIC__=%.*s0", (int)n, digits);
+    } else if (suffix == 'f') {
+        snprintf(defs[k++], 64, "-D__CUDA_ARCH_FAMILY_SPECIFIC__=%.*s0", (int)n, digits);
+    }
+    return k;
+}
+
+/* Runs cpp on file: its output in *text (malloc'd), or an exit status. */
+static int run_cpp(const settings *s, const char *file, char **text, size_t *len)
+{
+    char defs[4][64];
+    int ndefs = arch_macros(s->target, defs);
+    const char *cuda = getenv("CUDA_HOME");
+    char inc[4096];
+    snprintf(inc, sizeof inc, "%s/include", cuda && *cuda ? cuda : "/usr/local/cuda");
+    const char **argv = calloc((size_t)s->ncpp_args + 16, sizeof *argv);
+    if (!argv)
+        return 2;
+    int a = 0;
+    argv[a++] = "cpp";
+    argv[a++] = "-x";
+    argv[a++] = "c++";
+    argv[a++] = "-w";
+    argv[a++] = "-D__CUDACC__";
+    argv[a++] = "-D__NVCC__";
+    /* the toolkit the tables follow: CUDA 13.0 (PTX ISA 9.0) */
+    argv[a++] = "-D__CUDACC_VER_MAJOR__=13";
+    argv[a++] = "-D__CUDACC_VER_MINOR__=0";
+    argv[a++] = "-D__CUDACC_VER_BUILD__=88";
+    for (int i = 0; i < ndefs; i++)
+        argv[a++] = defs[i];
+    for (int i = 0; i < s->ncpp_args; i++)
+        argv[a++] = s->cpp_args[i];
+    argv[a++] = "-idirafter";
+    argv[a++] = inc;
+    argv[a++] = file;
+    argv[a] = NULL;
+    int fd[2];
+    if (pipe(fd) != 0) {
+        free(argv);
+        fprintf(stderr, "ptx-front: cannot run cpp: %s\n", strerror(errno));
+        return 2;
+    }
+    fflush(NULL);
+    pid_t pid = fork();
+    if (pid == 0) {
+        close(fd[0]);
+        if (dup2(fd[1], 1) < 0)
+            _exit(127);
+        close(fd[1]);
+        execvp("cpp", (char *const *)argv);
+        fprintf(stderr, "ptx-front: cannot run cpp: %s\n", strerror(errno));
+        _exit(127);
+    }
+    free(argv);
+    close(fd[1]);
+    if (pid < 0) {
+        close(fd[0]);
+        fprintf(stderr, "ptx-front: cannot run cpp: %s\n", strerror(errno));
+        return 2;
+    }
+    size_t cap = 1 << 16, n = 0;
+    char *buf = malloc(cap);
+    for (;;) {
+        if (buf && cap - n < 4096) {
+            char *b = realloc(buf, cap * 2);
+            if (!b) {
+                free(buf);
+                buf = NULL;
+            } else {
+                buf = b;
+                cap *= 2;
+            }
+        }
+        char sink[4096];
+        ssize_t got = buf ? read(fd[0], buf + n, cap - n) : read(fd[0], sink, sizeof sink);
+        if (got < 0 && errno == EINTR)
+            continue;
+        if (got <= 0)
+            break;
+        if (buf)
+            n += (size_t)got;
+    }
+    close(fd[0]);
+    int wst;
+    while (waitpid(pid, &wst, 0) < 0 && errno == EINTR)
+        ;
+    if (!buf) {
+        fprintf(stderr, "ptx-front: out of memory\n");
+        return 2;
+    }
+    if (!WIFEXITED(wst) || WEXITSTATUS(wst) != 0) {
+        free(buf);
+        fprintf(stderr, "ptx-front: cpp failed on '%s'%s\n", file,
+                WIFEXITED(wst) && WEXITSTATUS(wst) == 127 ? " (is cpp installed?)" : "");
+        return 2;
+    }
+    *text = buf;
+    *len = n;
+    return 0;
+}
+
+/* Checks the asm statements of one CUDA C++ file. */
+static int run_cuda(const settings *s, const char *file, ptx_diag_doc *diags, FILE *out, bool *out_failed)
+{
+    if (s->mode != CHECK && s->mode != STATS) {
+        fprintf(stderr, "ptx-front: %s: CUDA C++ is checked (alone or with --stats); %s reads PTX\n", file,
+                spelling(s->mode_opt ? s->mode_opt : O_JSON));
+        return 2;
+    }
+    ptx_cuda_options o = { s->target, s->ptx_version, NULL, 0 };
+    char *pp = NULL;
+    if (s->given[O_CPP]) {
+        int st = run_cpp(s, file, &pp, &o.preprocessed_len);
+        if (st)
+            return st;
+        o.preprocessed = pp;
+    }
+    ptx_context *ctx = ptx_context_new();
+    if (!ctx) {
+        free(pp);
+        fprintf(stderr, "ptx-front: out of memory\n");
+        return 2;
+    }
+    ptx_context_set_max_errors(ctx, s->max_errors);
+    ptx_status st = ptx_parse_cuda_file(ctx, file, &o);
+    free(pp);
+    int status = 0;
+    if (st == PTX_ERR_IO) {
+        fprintf(stderr, "ptx-front: cannot read '%s': %s\n", file,
+                ptx_context_io_error(ctx) ? ptx_context_io_error(ctx) : "read error");
+        status = 2;
+    } else if (st == PTX_ERR_NOMEM || st == PTX_ERR_USAGE) {
+        fprintf(stderr, "ptx-front: %s: %s\n", file, st == PTX_ERR_NOMEM ? "out of memory" : "bad options");
+        status = 2;
+    } else {
+        if (diags && ptx_diag_doc_add(diags, ctx) != PTX_OK)
+            status = 2;
+        for (size_t k = 0; !diags && k < ptx_diag_count(ctx); k++)
+            ptx_diag_render_color(ctx, ptx_diag_get(ctx, k), s->color, ptx_write_file, stderr);
+        if (st == PTX_ERR_INPUT && status < 1)
+            status = 1;
+        if (s->mode == STATS) {
+            ptx_cuda_counts c = ptx_context_cuda_counts(ctx);
+            if (s->given[O_JSON]) {
+                fputs("{\"file\":", out);
+                json_string(out, file);
+                fprintf(out, ",\"asm\":{\"statements\":%zu,\"checked\":%zu,\"skipped\":%zu,\"rejected\":%zu}}\n",
+                        c.statements, c.checked, c.skipped, c.rejected);
+            } else {
+                if (s->nfiles > 1)
+                    fprintf(out, "== %s\n", file);
+                fprintf(out, "asm statements: %zu\n  checked: %zu (with errors: %zu)\n  skipped: %zu\n",
+                        c.statements, c.checked, c.rejected, c.skipped);
+            }
+            if (ferror(out)) {
+                write_failed(PTX_ERR_IO, out != stdout ? s->out_path : NULL);
+                *out_failed = true;
+                status = 2;
+            }
+        }
+    }
+    ptx_context_free(ctx);
+    return status;
+}
+
 int main(int argc, char **argv)
 {
     settings s = { .mode = CHECK, .max_errors = 20, .diag_format = PTX_DIAG_FORMAT_TEXT };
     s.files = calloc((size_t)argc, sizeof *s.files);
     s.patterns = calloc((size_t)argc, sizeof *s.patterns);
+    s.cpp_args = calloc((size_t)argc * 2 + 1, sizeof *s.cpp_args);
     bool *matched = calloc((size_t)argc, sizeof *matched);
-    int status = !s.files || !s.patterns || !matched ? 2 : parse_options(argc, argv, &s);
+    int status = !s.files || !s.patterns || !matched || !s.cpp_args ? 2 : parse_options(argc, argv, &s);
     if (status) {
         free(s.files);
         free(s.patterns);
+    free(s.cpp_args);
         free(matched);
         return status < 0 ? (fflush(stdout) != 0 || ferror(stdout)
                                  ? (fprintf(stderr, "ptx-front: cannot write output: %s\n", strerror(errno)), 2)
@@ -621,6 +861,7 @@ int main(int argc, char **argv)
         fprintf(stderr, "ptx-front: cannot write '%s': %s\n", s.out_path, strerror(errno));
         free(s.files);
         free(s.patterns);
+    free(s.cpp_args);
         free(matched);
         return 2;
     }
@@ -636,6 +877,7 @@ int main(int argc, char **argv)
             fclose(out);
         free(s.files);
         free(s.patterns);
+    free(s.cpp_args);
         free(matched);
         return 2;
     }
@@ -671,6 +913,7 @@ int main(int argc, char **argv)
     }
     free(s.files);
     free(s.patterns);
+    free(s.cpp_args);
     free(matched);
     return status;
 }

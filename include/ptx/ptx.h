@@ -533,5 +533,7 @@ const ptx_decl *ptx_find_variable(const ptx_module *m, const char *name, const p
 
 /* Control-flow graphs and the call graph (they use the types above). */
 #include "ptx/cfg.h"
+/* The inline asm of CUDA C++. */
+#include "ptx/cuda.h"
 
 #endif

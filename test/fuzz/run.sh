@@ -10,6 +10,7 @@ if [ ! -d "$seeds" ]; then
     mkdir -p "$seeds"
     cp "$here/../../examples/"*.ptx "$seeds/"
     cp "$here/../errors/"*.ptx "$seeds/"
+    cp "$here/../cuda/"*.cu "$seeds/"
     if [ -d "$shared/ptx-isa/examples" ] && [ -d "$shared/corpus/public" ]; then
         cp "$shared/ptx-isa/examples/"*.ptx "$seeds/" || exit 2
         # small corpus files only: libFuzzer works best on short inputs

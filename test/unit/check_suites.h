@@ -115,5 +115,6 @@ Suite *edit_suite(void);
 Suite *cfg_suite(void);
 Suite *tree_equal_suite(void);
 Suite *pinned_suite(void);
+Suite *cuda_suite(void);
 
 #endif

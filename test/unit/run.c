@@ -26,6 +26,7 @@ int main(void)
     srunner_add_suite(sr, cfg_suite());
     srunner_add_suite(sr, tree_equal_suite());
     srunner_add_suite(sr, pinned_suite());
+    srunner_add_suite(sr, cuda_suite());
     srunner_run_all(sr, CK_NORMAL);
     int failed = srunner_ntests_failed(sr);
     srunner_free(sr);
