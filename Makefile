@@ -20,6 +20,16 @@ CHECK_CFLAGS ?= $(shell $(PKG_CONFIG) --cflags check 2>/dev/null)
 CHECK_LIBS   ?= $(shell $(PKG_CONFIG) --libs check 2>/dev/null)
 # ./configure records whether Check is there; without configure, ask
 HAVE_CHECK   ?= $(if $(shell $(PKG_CONFIG) --exists check 2>/dev/null && echo y),yes,no)
+# jansson: the language server's JSON (ptx-front --lsp); the library
+# does not use it
+JANSSON_CFLAGS ?= $(shell $(PKG_CONFIG) --cflags jansson 2>/dev/null)
+JANSSON_LIBS   ?= $(shell $(PKG_CONFIG) --libs jansson 2>/dev/null)
+HAVE_JANSSON   ?= $(if $(shell $(PKG_CONFIG) --exists jansson 2>/dev/null && echo y),yes,no)
+ifeq ($(HAVE_JANSSON),yes)
+LSP_SRCS  := tools/lsp.c
+LSP_FLAGS := -DPTX_HAVE_LSP $(JANSSON_CFLAGS)
+LSP_LIBS  := $(JANSSON_LIBS)
+endif
 OPT         ?= -O2 -g
 # warnings are errors in CI (which sets CI=true), or with WERROR=-Werror
 ifeq ($(CI),true)
@@ -62,7 +72,7 @@ HEADERS := $(wildcard include/ptx/*.h) $(wildcard src/*.h) $(B)/include/ptx/isa.
 DEPFLAGS := -MMD -MP
 UNIT_SRCS := $(wildcard test/unit/*.c)
 
-.PHONY: all docs update-docs layering check graphs json-schema diagnostics unit errors cli build-without-check mistakes experiments wild hostile valgrind examples installcheck mutations twoways conformance fuzz bench bench-smoke clean distclean install uninstall update-golden mutate-corpus
+.PHONY: all docs update-docs layering check lsp graphs json-schema diagnostics unit errors cli build-without-check mistakes experiments wild hostile valgrind examples installcheck mutations twoways conformance fuzz bench bench-smoke clean distclean install uninstall update-golden mutate-corpus
 all: $(B)/ptx-front $(B)/libptxfront.a $(B)/ptx-front.1
 
 $(B)/gen/ptx.tab.c $(B)/gen/ptx.tab.h &: grammar/ptx.y
@@ -105,8 +115,9 @@ $(B)/libptxfront.a: $(LIB_OBJS)
 	rm -f $@
 	$(AR) rcs $@ $^
 
-$(B)/ptx-front: tools/ptx-front.c tools/options.def $(B)/libptxfront.a
-	$(CC) $(ALL_CFLAGS) -o $@ $< $(B)/libptxfront.a $(ALL_LDFLAGS)
+# the CLI, with the language server (tools/lsp.c) when jansson is there
+$(B)/ptx-front: tools/ptx-front.c tools/lsp.c tools/lsp.h tools/options.def $(B)/libptxfront.a
+	$(CC) $(ALL_CFLAGS) $(LSP_FLAGS) -o $@ $< $(LSP_SRCS) $(B)/libptxfront.a $(LSP_LIBS) $(ALL_LDFLAGS)
 
 # The options are written once, in tools/options.def: ptx-front prints
 # --help from it, and tools/optdoc.c writes from it the manual page's
@@ -216,6 +227,11 @@ valgrind: $(B)/ptx-front $(B)/check_ptx
 layering: $(B)/libptxfront.a
 	sh test/build/layering.sh $(B)/libptxfront.a
 
+# the language server: a scripted client (Python, standard library only)
+# speaks LSP to ptx-front --lsp and compares it with the CLI (test/lsp)
+lsp: $(B)/ptx-front
+	sh test/lsp/run.sh $(B)/ptx-front $(SHARED)
+
 # hand-written modules with the mistakes people make, each judged by ptxas
 # (test/mistakes/verdicts.tsv): every one ptxas rejects is rejected on its
 # line, every one it accepts is accepted
@@ -299,7 +315,7 @@ mutations: $(B)/mutations
 # make -j2 check (as .ci/run and the README run it) runs the suites side
 # by side, the longest first, so that the short ones fill in around them;
 # each suite's output is printed whole when it ends (--output-sync below).
-CHECK_SUITES := conformance examples graphs twoways json-schema hostile mutations build-without-check wild unit experiments mistakes errors bench-smoke cli diagnostics layering docs ci-tools
+CHECK_SUITES := conformance examples graphs twoways json-schema hostile mutations build-without-check wild unit lsp experiments mistakes errors bench-smoke cli diagnostics layering docs ci-tools
 ifeq ($(SANITIZE),1)
 CHECK_SUITES := $(filter-out build-without-check,$(CHECK_SUITES))
 export CHECK_SAMPLE := 8
