@@ -365,6 +365,15 @@ $(B)/bench: tools/bench.c $(B)/libptxfront.a
 
 bench: $(B)/bench $(B)/ptx-front $(B)/tokenizer
 	sh tools/bench.sh $(B) $(BENCH_RUNS)
+	$(MAKE) --no-print-directory lsp-bench
+
+# the language server's speed on 1 MB and 10 MB modules, in server CPU
+# time, held to issue 34's targets (test/bench/lsp_bench.py)
+LSP_BENCH_RUNS ?= 15
+.PHONY: lsp-bench
+lsp-bench: $(B)/bench $(B)/ptx-front
+	@if [ "$(HAVE_JANSSON)" != yes ]; then sh test/skip.sh lsp-bench "built without jansson: no --lsp"; \
+	else python3 test/bench/lsp_bench.py $(B) $(LSP_BENCH_RUNS); fi
 
 # make bench's yardstick: a bare Flex tokenizer made of the scanner's own
 # patterns without their actions (tools/tokenizer.awk), with its FLEXFLAGS
@@ -385,12 +394,14 @@ $(B)/tokenizer: tools/tokenizer.c $(B)/obj/tokenizer.yy.o $(B)/libptxfront.a
 # make check only sees that the benchmark runs (test/bench/smoke.sh)
 bench-smoke: $(B)/bench $(B)/ptx-front $(B)/tokenizer
 	sh test/bench/smoke.sh $(B)
+	@if [ "$(HAVE_JANSSON)" != yes ]; then sh test/skip.sh "bench-smoke: lsp-bench" "built without jansson: no --lsp"; \
+	else python3 test/bench/lsp_bench.py $(B) --smoke; fi
 
 # libFuzzer targets (clang): make fuzz FUZZ_SECONDS=N runs each for N seconds;
 # each parses every input both ways first (test/fuzz/both_ways.h)
 FUZZ_CC ?= clang
 FUZZ_SECONDS ?= 60
-FUZZ_TARGETS := parse roundtrip json
+FUZZ_TARGETS := parse roundtrip json $(if $(filter yes,$(HAVE_JANSSON)),lsp)
 FUZZ_SAN := -fsanitize=address,undefined -fno-sanitize-recover=undefined
 FUZZ_FLAGS := -std=c11 -g -O1 $(FUZZ_SAN) $(DEFS) $(INC)
 # the library is compiled once, with coverage for libFuzzer, and linked
@@ -417,6 +428,12 @@ $(B)/fuzz/fuzz_%: test/fuzz/fuzz_%.c test/fuzz/both_ways.h test/unit/json_check.
 	@mkdir -p $(B)/fuzz
 	$(FUZZ_CC) $(FUZZ_FLAGS) -Itest $(WARN) $(WERROR) -fsanitize=fuzzer -o $@ $< test/unit/json_check.c \
 	    $(B)/fuzz/obj/test/tree_equal.o $(FUZZ_OBJS)
+
+# the language server's message loop: tools/lsp.c and jansson as well
+$(B)/fuzz/fuzz_lsp: test/fuzz/fuzz_lsp.c tools/lsp.c tools/lsp.h $(FUZZ_OBJS) $(HEADERS)
+	@mkdir -p $(B)/fuzz
+	$(FUZZ_CC) $(FUZZ_FLAGS) -Itools $(WARN) $(WERROR) $(JANSSON_CFLAGS) -fsanitize=fuzzer -o $@ $< tools/lsp.c \
+	    $(FUZZ_OBJS) $(JANSSON_LIBS)
 
 $(B)/fuzz/ptx.dict: $(B)/gen/isa.dict test/fuzz/syntax.dict
 	cat test/fuzz/syntax.dict $(B)/gen/isa.dict > $@

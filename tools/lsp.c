@@ -120,6 +120,7 @@ typedef struct server {
     lsp_settings set;
     bool utf8;                  /* positions in bytes, not UTF-16 units */
     bool initialized, shut_down, exited, dead;
+    bool warm;                  /* the instruction tables' first use is done */
     doc *docs;
     /* the input buffer */
     char *in;
@@ -245,10 +246,9 @@ static unsigned units(const server *s, unsigned char c)
     return c >= 0xF0 ? 2 : 1;
 }
 
-static json_t *position(const server *s, const doc *d, size_t off)
+/* The line (from 0) of a byte offset. */
+static size_t line_of(const doc *d, size_t off)
 {
-    if (off > d->len)
-        off = d->len;
     size_t lo = 0, hi = d->nlines;
     while (hi - lo > 1) {
         size_t mid = (lo + hi) / 2;
@@ -257,6 +257,14 @@ static json_t *position(const server *s, const doc *d, size_t off)
         else
             hi = mid;
     }
+    return lo;
+}
+
+static json_t *position(const server *s, const doc *d, size_t off)
+{
+    if (off > d->len)
+        off = d->len;
+    size_t lo = line_of(d, off);
     size_t ch = 0;
     for (size_t i = d->lines[lo]; i < off; i++)
         ch += units(s, (unsigned char)d->text[i]);
@@ -561,7 +569,9 @@ static void build_index(server *s, doc *d)
             const ptx_func *f = (const ptx_func *)n;
             if (f->base.span.off == PTX_NO_OFFSET)
                 break;
-            const ptx_func *def = ptx_find_function(d->m, f->name->text);
+            /* a prototype goes with the definition (looked up: few
+             * functions have both; the lookup walks the module) */
+            const ptx_func *def = f->body ? f : ptx_find_function(d->m, f->name->text);
             ptx_span sp = func_name_span(d, f);
             if (sp.len)
                 push_ref(&v, (ref){ .off = sp.off, .len = sp.len, .key = def ? def->base.span.off : f->base.span.off,
@@ -950,17 +960,16 @@ static json_t *markdown(buf *b)
 
 static void hover_instr(server *s, const doc *d, const ptx_instr *in, buf *b)
 {
-    /* the longest instruction name the words make: bar.sync, mma.sync.aligned... */
+    /* the instruction's name: the opcode and the words of the name that
+     * the tables marked (bar.sync, mma.sync.aligned: category NONE);
+     * the opcode alone when it did not validate */
     char name[256];
-    const char *text = NULL;
-    size_t words = in->nmods < 4 ? in->nmods : 4;
-    for (size_t k = words + 1; k-- > 0 && !text;) {
-        size_t n = (size_t)snprintf(name, sizeof name, "%s", ptx_instr_opcode(in)->text);
-        for (size_t i = 0; i < k && n < sizeof name; i++)
-            n += (size_t)snprintf(name + n, sizeof name - n, "%s", in->mods[i].name->text);
-        if (n < sizeof name && (k == 0 || explain(s, name)))
-            text = name;
-    }
+    size_t n = (size_t)snprintf(name, sizeof name, "%s", ptx_instr_opcode(in)->text);
+    for (size_t i = 0; in->family != PTX_FAMILY_NONE && i < in->nmods && in->mods[i].category == PTX_CAT_NONE &&
+                       n + in->mods[i].name->len < sizeof name; i++)
+        n += (size_t)snprintf(name + n, sizeof name - n, "%s", in->mods[i].name->text);
+    if (!explain(s, name))
+        snprintf(name, sizeof name, "%s", ptx_instr_opcode(in)->text);
     const char *target = module_target(s, d->m);
     size_t total, kept;
     char *forms = forms_for(s, name, d->m, target, &total, &kept);
@@ -1007,7 +1016,7 @@ static void hover_ref(const doc *d, const ref *r, buf *b)
             buf_str(b, "\n\n```ptx\n");
             add_source(b, d, r->decl->span.off, r->decl->span.len, 300);
             buf_str(b, "\n```\n");
-            snprintf(line, sizeof line, "declared on line %u", ptx_context_position(d->ctx, r->decl->span.off).line);
+            snprintf(line, sizeof line, "declared on line %u", (unsigned)(line_of(d, r->decl->span.off) + 1));
             buf_str(b, line);
         }
         break;
@@ -1022,14 +1031,14 @@ static void hover_ref(const doc *d, const ref *r, buf *b)
         add_source(b, d, f->base.span.off, end - f->base.span.off, 400);
         buf_str(b, "\n```\n");
         snprintf(line, sizeof line, "%s on line %u", f->body ? "defined" : "declared",
-                 ptx_context_position(d->ctx, f->base.span.off).line);
+                 (unsigned)(line_of(d, f->base.span.off) + 1));
         buf_str(b, line);
         break;
     }
     case PTX_SYM_LABEL:
         buf_str(b, "label `");
         buf_str(b, r->name->text);
-        snprintf(line, sizeof line, "`, line %u", ptx_context_position(d->ctx, r->key).line);
+        snprintf(line, sizeof line, "`, line %u", (unsigned)(line_of(d, r->key) + 1));
         buf_str(b, line);
         break;
     case PTX_SYM_SPECIAL: {
@@ -1304,17 +1313,25 @@ static void complete_registers(completion *c, size_t off)
         item(c, sregs[i], CK_VARIABLE, "special register");
 }
 
-static void complete_opcodes(completion *c)
+/* --list-instructions' text, made once */
+static char *instruction_list(server *s)
 {
-    server *s = c->s;
     if (!s->list) {
         buf b = { 0 };
         if (ptx_print_instruction_list(NULL, buf_write, &b, NULL) != PTX_OK || b.failed) {
             free(b.p);
-            return;
+            return NULL;
         }
         s->list = b.p;
     }
+    return s->list;
+}
+
+static void complete_opcodes(completion *c)
+{
+    server *s = c->s;
+    if (!instruction_list(s))
+        return;
     const char *target = module_target(s, c->d->m);
     /* "name  PTX 1.0  all  family" per line; the first words, once, when
      * some instruction of theirs is for the module's target and version */
@@ -1779,36 +1796,34 @@ static void handle(server *s, const char *body, size_t len)
 /* ---- reading the framed stream -------------------------------------------------------- */
 
 /* Makes at least `want` bytes available after in_start unless the input
- * ends; false at end of input. */
+ * ends; false at end of input.  The buffer grows as bytes come, not to
+ * what a header announces. */
 static bool fill(server *s, size_t want)
 {
     while (s->in_end - s->in_start < want) {
         if (s->in_eof)
             return false;
-        if (s->in_start && s->in_start == s->in_end)
+        if (s->in_start == s->in_end)
             s->in_start = s->in_end = 0;
-        if (s->in_end == s->in_cap || s->in_cap - s->in_start < want) {
-            /* move to the front, grow when that is not room enough */
+        if (s->in_end == s->in_cap && s->in_start > 0) {
             memmove(s->in, s->in + s->in_start, s->in_end - s->in_start);
             s->in_end -= s->in_start;
             s->in_start = 0;
-            if (s->in_cap < want + 65536 || s->in_end == s->in_cap) {
-                size_t cap = s->in_cap ? s->in_cap : 65536;
-                while (cap < want + 65536)
-                    cap *= 2;
-                char *p = realloc(s->in, cap);
-                if (!p)
-                    return false;
-                s->in = p;
-                s->in_cap = cap;
-            }
+        }
+        if (s->in_end == s->in_cap) {
+            size_t cap = s->in_cap ? s->in_cap * 2 : 65536;
+            char *p = realloc(s->in, cap);
+            if (!p)
+                return false;
+            s->in = p;
+            s->in_cap = cap;
         }
         ssize_t r = read(s->in_fd, s->in + s->in_end, s->in_cap - s->in_end);
         if (r < 0 && errno == EINTR)
             continue;
         if (r <= 0) {
             s->in_eof = true;
-            return s->in_end - s->in_start >= want;
+            return false;
         }
         s->in_end += (size_t)r;
     }
@@ -1849,8 +1864,18 @@ static bool read_line(server *s, char *line, size_t size)
     return true;
 }
 
+static char *instruction_list(server *s);
+
 static void parse_pending(server *s)
 {
+    /* the first use of the instruction tables (their text, the list)
+     * costs tens of milliseconds: spent here, before the first hover or
+     * completion asks */
+    if (s->initialized && !s->warm && !input_waiting(s)) {
+        s->warm = true;
+        (void)explain(s, "ld");
+        (void)instruction_list(s);
+    }
     for (doc *d = s->docs; d && !s->dead; d = d->next) {
         if (d->dirty)
             parse(s, d);
@@ -1858,6 +1883,10 @@ static void parse_pending(server *s)
             d->unpublished = false;
             publish(s, d);
         }
+        /* the names, for hover, definition and references, while the
+         * client has nothing to say */
+        if (!d->indexed && !input_waiting(s))
+            build_index(s, d);
     }
 }
 

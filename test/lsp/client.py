@@ -598,6 +598,11 @@ def main():
     if SHARED and os.path.isdir(os.path.join(SHARED, "corpus/public")):
         corpus = sorted(glob.glob(os.path.join(SHARED, "corpus/public/*.ptx")))
     small = [f for f in corpus if os.path.getsize(f) < 400000]
+    sample = int(os.environ.get("CHECK_SAMPLE") or 1)
+    if sample > 1:
+        # make check SANITIZE=1: 1 file in N (the plain pass checks them all)
+        print("lsp: sanitized pass: 1 file in %d of each list" % sample)
+        errors, mistakes, corpus, small = errors[::sample], mistakes[::sample], corpus[::sample], small[::sample]
     test_capabilities()
     test_code_action_fix()
     test_positions_utf16()
