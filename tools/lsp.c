@@ -599,7 +599,8 @@ static void build_index(server *s, doc *d)
         free(v.p);
         return;
     }
-    qsort(v.p, v.n, sizeof *v.p, ref_cmp);
+    if (v.n)
+        qsort(v.p, v.n, sizeof *v.p, ref_cmp);
     d->refs = v.p;
     d->nrefs = v.n;
     d->indexed = true;
@@ -1246,9 +1247,10 @@ typedef struct completion {
 
 static void item(completion *c, const char *label, int kind, const char *detail)
 {
-    /* a name once */
+    /* a name once (the modifiers of many forms repeat far apart; long
+     * lists, registers, are made without repeats) */
     size_t n = json_array_size(c->items);
-    for (size_t i = n > 64 ? n - 64 : 0; i < n; i++)
+    for (size_t i = n > 512 ? n - 64 : 0; i < n; i++)
         if (strcmp(json_string_value(json_object_get(json_array_get(c->items, i), "label")), label) == 0)
             return;
     json_t *j = json_pack("{s:s,s:i,s:{s:O,s:s}}", "label", label, "kind", kind, "textEdit", "range", c->edit_range,

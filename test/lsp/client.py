@@ -15,7 +15,9 @@ import os
 import queue
 import subprocess
 import sys
+import tempfile
 import threading
+import traceback
 import time
 
 FRONT = sys.argv[1]
@@ -47,10 +49,14 @@ def check(cond, what):
 
 class Server:
     """One ptx-front --lsp process; messages read on a thread."""
+    last = None
 
     def __init__(self, args=(), utf8=True, init=True, init_options=None):
+        # stderr to a file: a sanitizer's report is shown when a check fails
+        self.err = tempfile.TemporaryFile()
+        Server.last = self
         self.p = subprocess.Popen([FRONT, "--lsp", *args], stdin=subprocess.PIPE,
-                                  stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+                                  stdout=subprocess.PIPE, stderr=self.err)
         self.q = queue.Queue()
         self.next_id = 1
         self.pending = []       # notifications read while waiting for a reply
@@ -154,7 +160,10 @@ class Server:
             return self.p.wait(timeout=TIMEOUT)
         finally:
             self.p.stdout.close()
-            self.p.stderr.close()
+
+    def stderr_tail(self):
+        self.err.seek(0)
+        return self.err.read().decode("utf-8", "replace")[-3000:]
 
 
 def pos(text, off, utf8=True):
@@ -503,7 +512,6 @@ def test_malformed():
     s.p.stdin.close()
     check(s.p.wait(timeout=TIMEOUT) == 1, "the client goes away (no shutdown): the server ends, status 1")
     s.p.stdout.close()
-    s.p.stderr.close()
 
 
 def test_lifecycle():
@@ -521,12 +529,11 @@ def test_lifecycle():
     check(s.p.wait(timeout=TIMEOUT) == 0, "shutdown, exit: status 0")
     s.p.stdin.close()
     s.p.stdout.close()
-    s.p.stderr.close()
     # exit without shutdown
     s = Server()
     s.notify("exit", None)
     check(s.p.wait(timeout=TIMEOUT) == 1, "exit without shutdown: status 1")
-    for f in (s.p.stdin, s.p.stdout, s.p.stderr):
+    for f in (s.p.stdin, s.p.stdout):
         f.close()
     # --max-errors as the CLI's, and initializationOptions.maxErrors
     many = ".version 8.0\n.target sm_90\n.entry k()\n{\n" + "\tbogus;\n" * 40 + "}\n"
@@ -603,17 +610,28 @@ def main():
         # make check SANITIZE=1: 1 file in N (the plain pass checks them all)
         print("lsp: sanitized pass: 1 file in %d of each list" % sample)
         errors, mistakes, corpus, small = errors[::sample], mistakes[::sample], corpus[::sample], small[::sample]
-    test_capabilities()
-    test_code_action_fix()
-    test_positions_utf16()
-    test_cuda_document()
-    test_malformed()
-    test_lifecycle()
-    n, e = test_diagnostics_equal_cli(errors + mistakes + corpus)
-    print("lsp: diagnostics of %d files (%d with errors) equal the CLI's" % (n, e))
+    def run(fn, *args):
+        """fn(*args); an exception (the server ended...) is a failure,
+        with the server's stderr (a sanitizer's report)"""
+        try:
+            return fn(*args)
+        except Exception:
+            bad("%s raised:\n%s  the server's stderr: %s" % (fn.__name__, traceback.format_exc(),
+                                                           Server.last.stderr_tail() if Server.last else ""))
+            return None
+    for fn in (test_capabilities, test_code_action_fix, test_positions_utf16, test_cuda_document, test_malformed,
+               test_lifecycle):
+        run(fn)
+    r = run(test_diagnostics_equal_cli, errors + mistakes + corpus)
+    if r:
+        print("lsp: diagnostics of %d files (%d with errors) equal the CLI's" % r)
     if corpus:
-        print("lsp: symbols of %d corpus files equal --list-functions" % test_symbols_match_cli(small[:40]))
-        print("lsp: %d names of corpus files defined and hovered" % test_corpus_navigation(small[:30]))
+        n = run(test_symbols_match_cli, small[:40])
+        if n is not None:
+            print("lsp: symbols of %d corpus files equal --list-functions" % n)
+        n = run(test_corpus_navigation, small[:30])
+        if n is not None:
+            print("lsp: %d names of corpus files defined and hovered" % n)
     print("lsp: %d passed, %d failed" % (passed, failed))
     return 1 if failed else 0
 
