@@ -20,6 +20,16 @@ CHECK_CFLAGS ?= $(shell $(PKG_CONFIG) --cflags check 2>/dev/null)
 CHECK_LIBS   ?= $(shell $(PKG_CONFIG) --libs check 2>/dev/null)
 # ./configure records whether Check is there; without configure, ask
 HAVE_CHECK   ?= $(if $(shell $(PKG_CONFIG) --exists check 2>/dev/null && echo y),yes,no)
+# jansson: the language server's JSON (ptx-front --lsp); the library
+# does not use it
+JANSSON_CFLAGS ?= $(shell $(PKG_CONFIG) --cflags jansson 2>/dev/null)
+JANSSON_LIBS   ?= $(shell $(PKG_CONFIG) --libs jansson 2>/dev/null)
+HAVE_JANSSON   ?= $(if $(shell $(PKG_CONFIG) --exists jansson 2>/dev/null && echo y),yes,no)
+ifeq ($(HAVE_JANSSON),yes)
+LSP_SRCS  := tools/lsp.c
+LSP_FLAGS := -DPTX_HAVE_LSP $(JANSSON_CFLAGS)
+LSP_LIBS  := $(JANSSON_LIBS)
+endif
 OPT         ?= -O2 -g
 # warnings are errors in CI (which sets CI=true), or with WERROR=-Werror
 ifeq ($(CI),true)
@@ -62,7 +72,7 @@ HEADERS := $(wildcard include/ptx/*.h) $(wildcard src/*.h) $(B)/include/ptx/isa.
 DEPFLAGS := -MMD -MP
 UNIT_SRCS := $(wildcard test/unit/*.c)
 
-.PHONY: all docs update-docs layering check cuda cuda-headers graphs json-schema diagnostics unit errors cli build-without-check mistakes experiments wild hostile valgrind examples installcheck mutations twoways conformance fuzz bench bench-smoke clean distclean install uninstall update-golden mutate-corpus
+.PHONY: all docs update-docs layering check cuda cuda-headers lsp graphs json-schema diagnostics unit errors cli build-without-check mistakes experiments wild hostile valgrind examples installcheck mutations twoways conformance fuzz bench bench-smoke clean distclean install uninstall update-golden mutate-corpus
 all: $(B)/ptx-front $(B)/libptxfront.a $(B)/ptx-front.1
 
 $(B)/gen/ptx.tab.c $(B)/gen/ptx.tab.h &: grammar/ptx.y
@@ -105,8 +115,9 @@ $(B)/libptxfront.a: $(LIB_OBJS)
 	rm -f $@
 	$(AR) rcs $@ $^
 
-$(B)/ptx-front: tools/ptx-front.c tools/options.def $(B)/libptxfront.a
-	$(CC) $(ALL_CFLAGS) -o $@ $< $(B)/libptxfront.a $(ALL_LDFLAGS)
+# the CLI, with the language server (tools/lsp.c) when jansson is there
+$(B)/ptx-front: tools/ptx-front.c tools/lsp.c tools/lsp.h tools/options.def $(B)/libptxfront.a
+	$(CC) $(ALL_CFLAGS) $(LSP_FLAGS) -o $@ $< $(LSP_SRCS) $(B)/libptxfront.a $(LSP_LIBS) $(ALL_LDFLAGS)
 
 # The options are written once, in tools/options.def: ptx-front prints
 # --help from it, and tools/optdoc.c writes from it the manual page's
@@ -216,6 +227,11 @@ valgrind: $(B)/ptx-front $(B)/check_ptx
 layering: $(B)/libptxfront.a
 	sh test/build/layering.sh $(B)/libptxfront.a
 
+# the language server: a scripted client (Python, standard library only)
+# speaks LSP to ptx-front --lsp and compares it with the CLI (test/lsp)
+lsp: $(B)/ptx-front
+	sh test/lsp/run.sh $(B)/ptx-front $(SHARED)
+
 # hand-written modules with the mistakes people make, each judged by ptxas
 # (test/mistakes/verdicts.tsv): every one ptxas rejects is rejected on its
 # line, every one it accepts is accepted
@@ -309,7 +325,7 @@ mutations: $(B)/mutations
 # make -j2 check (as .ci/run and the README run it) runs the suites side
 # by side, the longest first, so that the short ones fill in around them;
 # each suite's output is printed whole when it ends (--output-sync below).
-CHECK_SUITES := conformance examples graphs twoways python cuda-headers cuda json-schema hostile mutations build-without-check wild unit experiments mistakes errors bench-smoke cli diagnostics layering docs ci-tools
+CHECK_SUITES := conformance examples graphs twoways python cuda-headers cuda json-schema hostile mutations build-without-check wild unit lsp experiments mistakes errors bench-smoke cli diagnostics layering docs ci-tools
 # sanitized, the Python module is not tested either: an ASan-built
 # extension cannot be loaded into the python3 that runs the tests (the
 # plain pass tests it, and make fuzz drives it)
@@ -365,6 +381,15 @@ $(B)/bench: dev/bench.c $(B)/libptxfront.a
 bench: $(B)/bench $(B)/ptx-front $(B)/tokenizer
 	sh dev/bench.sh $(B) $(BENCH_RUNS)
 	sh dev/python-bench.sh $(B) $(BENCH_RUNS) $(MAKE)
+	$(MAKE) --no-print-directory lsp-bench
+
+# the language server's speed on 1 MB and 10 MB modules, in server CPU
+# time, held to issue 34's targets (test/bench/lsp_bench.py)
+LSP_BENCH_RUNS ?= 15
+.PHONY: lsp-bench
+lsp-bench: $(B)/bench $(B)/ptx-front
+	@if [ "$(HAVE_JANSSON)" != yes ]; then sh test/skip.sh lsp-bench "built without jansson: no --lsp"; \
+	else python3 test/bench/lsp_bench.py $(B) $(LSP_BENCH_RUNS); fi
 
 # make bench's yardstick: a bare Flex tokenizer made of the scanner's own
 # patterns without their actions (dev/tokenizer.awk), with its FLEXFLAGS
@@ -385,6 +410,8 @@ $(B)/tokenizer: dev/tokenizer.c $(B)/obj/tokenizer.yy.o $(B)/libptxfront.a
 # make check only sees that the benchmark runs (test/bench/smoke.sh)
 bench-smoke: $(B)/bench $(B)/ptx-front $(B)/tokenizer
 	sh test/bench/smoke.sh $(B)
+	@if [ "$(HAVE_JANSSON)" != yes ]; then sh test/skip.sh "bench-smoke: lsp-bench" "built without jansson: no --lsp"; \
+	else python3 test/bench/lsp_bench.py $(B) --smoke; fi
 
 # The CPython module ptxfront (python/ptxfront.c, doc/python.md):
 # make python builds $(B)/python/ptxfront$(EXT_SUFFIX) against the python3
@@ -434,7 +461,7 @@ python-bench: $(B)/ptx-front $(B)/bench
 # each parses every input both ways first (test/fuzz/both_ways.h)
 FUZZ_CC ?= clang
 FUZZ_SECONDS ?= 60
-FUZZ_TARGETS := parse roundtrip json cuda
+FUZZ_TARGETS := parse roundtrip json cuda $(if $(filter yes,$(HAVE_JANSSON)),lsp)
 FUZZ_SAN := -fsanitize=address,undefined -fno-sanitize-recover=undefined
 FUZZ_FLAGS := -std=c11 -g -O1 $(FUZZ_SAN) $(DEFS) $(INC)
 # the library is compiled once, with coverage for libFuzzer, and linked
@@ -461,6 +488,12 @@ $(B)/fuzz/fuzz_%: test/fuzz/fuzz_%.c test/fuzz/both_ways.h test/unit/json_check.
 	@mkdir -p $(B)/fuzz
 	$(FUZZ_CC) $(FUZZ_FLAGS) -Itest $(WARN) $(WERROR) -fsanitize=fuzzer -o $@ $< test/unit/json_check.c \
 	    $(B)/fuzz/obj/test/tree_equal.o $(FUZZ_OBJS)
+
+# the language server's message loop: tools/lsp.c and jansson as well
+$(B)/fuzz/fuzz_lsp: test/fuzz/fuzz_lsp.c tools/lsp.c tools/lsp.h $(FUZZ_OBJS) $(HEADERS)
+	@mkdir -p $(B)/fuzz
+	$(FUZZ_CC) $(FUZZ_FLAGS) -Itools $(WARN) $(WERROR) $(JANSSON_CFLAGS) -fsanitize=fuzzer -o $@ $< tools/lsp.c \
+	    $(FUZZ_OBJS) $(JANSSON_LIBS)
 
 $(B)/fuzz/ptx.dict: $(B)/gen/isa.dict test/fuzz/syntax.dict
 	cat test/fuzz/syntax.dict $(B)/gen/isa.dict > $@

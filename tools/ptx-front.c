@@ -18,9 +18,12 @@
 #include <sys/wait.h>
 
 #include "ptx/ptx.h"
+#ifdef PTX_HAVE_LSP
+#include "lsp.h"
+#endif
 
 /* What a run prints: checking only (no output option), or one output. */
-enum mode { CHECK, AST, EMIT_PTX, JSON, STATS, LIST_FUNCTIONS, CFG, CALLGRAPH, LIST_INSTRUCTIONS, EXPLAIN };
+enum mode { CHECK, AST, EMIT_PTX, JSON, STATS, LIST_FUNCTIONS, CFG, CALLGRAPH, LIST_INSTRUCTIONS, EXPLAIN, LSP };
 #define M(m) (1u << (m))
 /* the modes that read PTX files, and those that write something */
 #define READS (M(CHECK) | M(AST) | M(EMIT_PTX) | M(JSON) | M(STATS) | M(LIST_FUNCTIONS) | M(CFG) | M(CALLGRAPH))
@@ -28,7 +31,7 @@ enum mode { CHECK, AST, EMIT_PTX, JSON, STATS, LIST_FUNCTIONS, CFG, CALLGRAPH, L
 
 enum opt_id {
     O_OUTPUT = 'o', O_HELP = 'h', O_DEFINE = 'D', O_INCLUDE_DIR = 'I',
-    O_AST = 256, O_EMIT_PTX, O_JSON, O_STATS, O_LIST_FUNCTIONS, O_CFG, O_CALLGRAPH, O_LIST_INSTRUCTIONS, O_EXPLAIN,
+    O_AST = 256, O_EMIT_PTX, O_JSON, O_STATS, O_LIST_FUNCTIONS, O_CFG, O_CALLGRAPH, O_LIST_INSTRUCTIONS, O_EXPLAIN, O_LSP,
     O_COMPACT, O_CANONICAL, O_NO_LOCATIONS, O_FUNCTION, O_MAX_ERRORS, O_TARGET, O_LANG, O_PTX_VERSION, O_CPP, O_COLOR, O_DIAG_FORMAT, O_NO_FAST_LANE, O_VERSION
 };
 
@@ -62,7 +65,7 @@ static const opt_spec *spec_of(int id)
 static void print_help(FILE *out)
 {
     fputs("usage: ptx-front [options] FILE...\n"
-          "       ptx-front --list-instructions [PATTERN] | --explain OPCODE\n"
+          "       ptx-front --list-instructions [PATTERN] | --explain OPCODE | --lsp\n"
           "\n"
           "Reads PTX modules (FILE '-' is standard input).  With no output option it\n"
           "only checks them: silent when valid, diagnostics on stderr when not.\n"
@@ -232,6 +235,9 @@ static int check_combinations(settings *s)
     } else if (s->mode == EXPLAIN) {
         if (s->nfiles)
             return usage_error("--explain takes no input file ('%s')%s", s->files[0], "");
+    } else if (s->mode == LSP) {
+        if (s->nfiles)
+            return usage_error("--lsp takes no input file ('%s'): the client sends the documents%s", s->files[0], "");
     } else if (s->nfiles == 0) {
         return usage_error("no input file%s%s", "", "");
     }
@@ -882,6 +888,16 @@ int main(int argc, char **argv)
         return 2;
     }
     bool out_failed = false;
+    if (s.mode == LSP) {
+#ifdef PTX_HAVE_LSP
+        lsp_settings ls = { s.max_errors, s.target, !s.given[O_NO_FAST_LANE] };
+        status = ptx_lsp_serve(0, 1, &ls);
+#else
+        fprintf(stderr, "ptx-front: this ptx-front was built without jansson, which --lsp needs "
+                        "(on Debian: sudo apt-get install libjansson-dev, then ./configure and make again)\n");
+        status = 2;
+#endif
+    }
     if (s.mode == LIST_INSTRUCTIONS || s.mode == EXPLAIN) {
         status = reference(&s, out);
         out_failed = status == 2;

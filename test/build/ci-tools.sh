@@ -78,6 +78,10 @@ for name in $tools $modules; do
        [ -n "$(printf '%s\n' "$stdlib" | grep -Fx "$name")" ]; then
         continue        # a module of Python's standard library
     fi
+    if [ -n "$(printf '%s\n' "$modules" | grep -Fx "$name")" ] &&
+       [ -n "$(find test tools dev -name "$name.py" 2>/dev/null)" ]; then
+        continue        # the tests' own module (test/lsp/client.py)
+    fi
     checked=$((checked + 1)) names="$names $name"
     pkg=$(package_of "$name")
     case $pkg in

@@ -119,6 +119,11 @@ t 2 "ptx-front: --target reads PTX files: not with --list-instructions or --expl
 t 2 "ptx-front: --list-instructions takes one PATTERN and no input file|$hint" --list-instructions add "$k"
 t 2 "ptx-front: --list-instructions takes one PATTERN and no input file|$hint" --list-instructions=add "$k"
 t 2 "ptx-front: --explain takes no input file ('$k')|$hint" --explain add "$k"
+# --lsp: the client sends the documents; what goes with it
+t 2 "ptx-front: --lsp takes no input file ('$k'): the client sends the documents|$hint" --lsp "$k"
+t 2 "ptx-front: --lsp and --ast are both output options: choose one|$hint" --lsp --ast
+t 2 "ptx-front: --color colours diagnostics of PTX files: not with --list-instructions, --explain or --lsp|$hint" --lsp --color always
+t 2 "ptx-front: --diagnostics-format formats diagnostics of PTX files: not with --list-instructions, --explain or --lsp|$hint" --lsp --diagnostics-format json
 # an option given twice is not two outputs: the output is that of once
 t 0 "" --ast --compact "$k"
 cp "$tmp/out" "$tmp/once"

@@ -27,9 +27,13 @@ jobs=${JOBS:-$(nproc 2>/dev/null || echo 2)}
 one() {
     t=$1
     mkdir -p "$dir/corpus-$t" "$dir/crashes"
-    "$dir/fuzz_$t" -max_total_time="$secs" -dict="$dir/ptx.dict" -max_len=65536 \
+    # a target with seeds and a dictionary of its own (lsp: messages)
+    s=$seeds d=$dir/ptx.dict
+    [ -d "$here/$t-seeds" ] && s=$here/$t-seeds
+    [ -f "$here/$t.dict" ] && d=$here/$t.dict
+    "$dir/fuzz_$t" -max_total_time="$secs" -dict="$d" -max_len=65536 \
         -timeout=10 -rss_limit_mb=4096 -artifact_prefix="$dir/crashes/$t-" \
-        -print_final_stats=1 "$dir/corpus-$t" "$seeds" >"$dir/$t.log" 2>&1
+        -print_final_stats=1 "$dir/corpus-$t" "$s" >"$dir/$t.log" 2>&1
     echo $? >"$dir/$t.status"
 }
 running=0
