@@ -69,6 +69,11 @@ void ptx_context_set_keep_tree(ptx_context *ctx, bool keep)
     ctx->keep_tree = keep;
 }
 
+void ptx_context_set_compile_only(ptx_context *ctx, bool on)
+{
+    ctx->compile_only = on;
+}
+
 void ptx_context_set_max_errors(ptx_context *ctx, unsigned max_errors)
 {
     ctx->max_errors = max_errors;
