@@ -175,7 +175,7 @@ item
     : decl ';'                          { $$ = ptx_b_decl_at(CTX, $1, PTX_SITE_MODULE); }
     | func                              { $$ = $1; }
     | ALIAS IDENT ',' IDENT ';'         { $$ = ptx_b_alias(CTX, &$2, &$4, @$); }
-    | PRAGMA strings ';'                { $$ = ptx_b_pragma(CTX, $2, @$); }
+    | PRAGMA strings ';'                { $$ = ptx_b_module_pragma(CTX, $2, @$); }
     | FILE INT STRING                   { $$ = ptx_b_file(CTX, &$2, &$3, NULL, NULL, @$); }
     | FILE INT STRING ',' INT ',' INT   { $$ = ptx_b_file(CTX, &$2, &$3, &$5, &$7, @$); }
     | SECTION anyword '{' sec_items '}' { $$ = ptx_b_section(CTX, &$2, $4, @$); }

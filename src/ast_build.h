@@ -208,7 +208,10 @@ static inline bool ptx_expr_may_hold_field(const ptx_expr *e)
  * (build_expr.c). */
 const ptx_expr *ptx_expr_find_field(const ptx_expr *e);
 /* The pragmas of PTX ISA 9.0; ptxas refuses any other (build_stmt.c). */
-void ptx_check_pragmas(ptx_context *ctx, const ptx_name **s, uint32_t n, ptx_loc_t loc);
+typedef enum ptx_pragma_site { PTX_PRAGMA_MODULE, PTX_PRAGMA_HEADER, PTX_PRAGMA_BODY } ptx_pragma_site;
+void ptx_check_pragmas(ptx_context *ctx, const ptx_name *const *s, uint32_t n,
+                       ptx_pragma_site where, ptx_span at);
+ptx_node *ptx_b_module_pragma(ptx_context *ctx, size_t strings, ptx_loc_t loc);
 
 /* Where a declaration stands: the checks differ. */
 typedef enum ptx_decl_site {

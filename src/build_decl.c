@@ -46,7 +46,7 @@ void ptx_b_fdir(ptx_context *ctx, const ptx_tok *kind, size_t values, ptx_loc_t 
             error_at(ctx, PTX_DIAG_LITERAL, ptx_expr_span(vals[i]),
                      "'%s' value %llu is out of range (at most 4294967295)", name,
                      (unsigned long long)ptx_expr_int(vals[i]));
-        d->vals[i] = (uint32_t)ptx_expr_int(vals[i]);
+        d->vals[i] = ptx_expr_int(vals[i]) > UINT32_MAX ? UINT32_MAX : (uint32_t)ptx_expr_int(vals[i]);
     }
     ptx_scratch_push(ctx, d);
 }
@@ -59,7 +59,6 @@ void ptx_b_fdir_pragma(ptx_context *ctx, size_t strings, ptx_loc_t loc)
     uint32_t n;
     d->strings = (const ptx_name **)take(ctx, strings, &n);
     ptx_gate(ctx, ".pragma", d->span);
-    ptx_check_pragmas(ctx, d->strings, n, loc);
     d->nvals = (uint8_t)(n > 255 ? 255 : n);
     ptx_scratch_push(ctx, d);
 }
@@ -93,6 +92,10 @@ static void check_func_dirs(ptx_context *ctx, const ptx_fdir *d, uint32_t n,
     int last = -1;
     for (uint32_t i = 0; i < n; i++) {
         bool func = strcmp(what, ".func") == 0;
+        /* ptxas reads a .pragma after a .func's header as one at module
+         * scope (after a declaration without ';') */
+        if (func && d[i].kind == PTX_FDIR_PRAGMA)
+            ptx_check_pragmas(ctx, d[i].strings, d[i].nvals, PTX_PRAGMA_MODULE, d[i].span);
         if (func && (d[i].kind == PTX_FDIR_PRAGMA || d[i].kind == PTX_FDIR_LOCAL_MAXNREG))
             continue;
         if (!is_func_dir(d[i].kind)) {
@@ -120,6 +123,8 @@ static void check_entry_dirs(ptx_context *ctx, const ptx_fdir *d, uint32_t n)
                      ptx_fdir_name(d[i].kind));
             continue;
         }
+        if (d[i].kind == PTX_FDIR_PRAGMA)
+            ptx_check_pragmas(ctx, d[i].strings, d[i].nvals, PTX_PRAGMA_HEADER, d[i].span);
         /* ptxas takes a directive given twice */
         seen[d[i].kind] = &d[i];
     }
@@ -372,6 +377,20 @@ static bool apply_specs(ptx_context *ctx, ptx_decl *d, ptx_spec **specs, uint32_
             break;
         case PTX_SPEC_WORD: {
             const char *w = s->word->text;
+            /* ptxas 13.0: `.hidden .param ...` in a kernel's parameter
+             * list from PTX ISA 8.8, first and once (checked per site in
+             * check_vars) */
+            if (!strcmp(w, ".hidden")) {
+                if (d->attrs & PTX_ATTR_HIDDEN)
+                    error_at(ctx, PTX_DIAG_DECL, s->span, "'.hidden' is given twice");
+                else if (i != 0)
+                    error_at(ctx, PTX_DIAG_DECL, s->span,
+                             "'.hidden' is out of place: it comes first, before '.param'");
+                else
+                    ptx_gate(ctx, ".hidden", s->span);
+                d->attrs |= PTX_ATTR_HIDDEN;
+                continue;
+            }
             bool instr_only = false;
             for (size_t k = 0; k < sizeof instruction_only_types / sizeof *instruction_only_types; k++)
                 if (strcmp(w, instruction_only_types[k]) == 0)
@@ -506,6 +525,9 @@ static void check_vars(ptx_context *ctx, ptx_decl *d, ptx_decl_site site)
     if (built(d)->late_align && site != PTX_SITE_ENTRY_PARAM)
         error_at(ctx, PTX_DIAG_DECL, d->base.span,
                  "'.align' after the type is only allowed in '.entry' parameter lists");
+    if ((d->attrs & PTX_ATTR_HIDDEN) && site != PTX_SITE_ENTRY_PARAM)
+        error_at(ctx, PTX_DIAG_DECL, d->base.span,
+                 "'.hidden' is a kernel parameter attribute: only allowed in '.entry' parameter lists");
     if (d->has_ptr && site != PTX_SITE_ENTRY_PARAM)
         error_at(ctx, PTX_DIAG_DECL, d->base.span,
                  "'.ptr' is a kernel parameter attribute: only allowed in '.entry' parameter lists");

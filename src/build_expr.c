@@ -232,6 +232,57 @@ static bool is_constant(const ptx_expr *e)
     }
 }
 
+static bool is_base(const ptx_expr *e)
+{
+    return e->kind == PTX_EXPR_SYM || e->kind == PTX_EXPR_INDEX;
+}
+
+/* ptxas reads [name+E] as the name plus the whole constant expression E up
+ * to the bracket (measured: [%rd2+288+4], [%rd2+1<<2] == [%rd2+4] and
+ * [%rd2+1?4:8] are accepted), where the expression grammar grouped
+ * (name+288)+4.  `e`'s leftmost operand is reached through the first
+ * operands of binary operators and ?:; when it is `name + x`, *rest is
+ * `e` with that node replaced by x (new nodes, `e` is left as it was). */
+static bool split_base(ptx_context *ctx, const ptx_expr *e, ptx_expr *base, ptx_expr *rest)
+{
+    if (e->kind == PTX_EXPR_BINARY && is_base(ptx_expr_a(e))) {
+        if (e->op != PTX_OP_ADD)
+            return false;
+        *base = *ptx_expr_a(e);
+        *rest = *ptx_expr_b(e);
+        return true;
+    }
+    if (e->kind != PTX_EXPR_BINARY && e->kind != PTX_EXPR_COND)
+        return false;
+    ptx_expr first;
+    if (!split_base(ctx, ptx_expr_item(e, 0), base, &first))
+        return false;
+    ptx_expr parts[3];
+    ptx_expr *ptrs[3];
+    uint32_t n = ptx_expr_count(e);
+    for (uint32_t i = 0; i < n; i++) {
+        parts[i] = i ? *ptx_expr_item(e, i) : first;
+        ptrs[i] = &parts[i];
+    }
+    ptx_span whole = ptx_expr_span(e);
+    ptx_span s = { first.off, whole.off + whole.len - first.off };
+    ptx_expr_set_parts(ctx, rest, (ptx_expr_kind)e->kind, e->op, s, ptrs, n, n);
+    return true;
+}
+
+/* An address's one item, regrouped as ptxas reads it: name + (E). */
+static void regroup_address(ptx_context *ctx, ptx_expr *a)
+{
+    if (ptx_expr_depth(a) > MAX_EXPR_DEPTH ||
+        (a->kind == PTX_EXPR_BINARY && is_base(ptx_expr_a(a))))
+        return;
+    ptx_expr base, rest;
+    if (!split_base(ctx, a, &base, &rest))
+        return;
+    ptx_expr *const parts[2] = { &base, &rest };
+    ptx_expr_set_parts(ctx, a, PTX_EXPR_BINARY, PTX_OP_ADD, ptx_expr_span(a), parts, 2, 2);
+}
+
 /* What ptxas takes between brackets: [name], [name+constant], [integer],
  * [array[index]]; the sign of an offset goes into the constant. */
 static void check_address(ptx_context *ctx, const ptx_expr *addr)
@@ -243,6 +294,13 @@ static void check_address(ptx_context *ctx, const ptx_expr *addr)
         return;
     if (a->kind == PTX_EXPR_SYM || a->kind == PTX_EXPR_INT || a->kind == PTX_EXPR_INDEX)
         return;
+    /* [name-4+8]: ptxas has no '-' after the name, wherever the chain goes */
+    const ptx_expr *left = a;
+    while ((left->kind == PTX_EXPR_BINARY || left->kind == PTX_EXPR_COND) &&
+           !(left->kind == PTX_EXPR_BINARY && is_base(ptx_expr_a(left))))
+        left = ptx_expr_item(left, 0);
+    if (left != a && left->kind == PTX_EXPR_BINARY && left->op == PTX_OP_SUB)
+        a = left;
     if (a->kind == PTX_EXPR_BINARY && (ptx_expr_a(a)->kind == PTX_EXPR_SYM ||
                                        ptx_expr_a(a)->kind == PTX_EXPR_INDEX)) {
         if (a->op == PTX_OP_SUB) {
@@ -269,8 +327,11 @@ ptx_expr *ptx_b_list(ptx_context *ctx, ptx_expr_kind kind, size_t mark, ptx_loc_
     ptx_expr *e = parts_new(ctx, kind, 0, span_of(loc), parts, n, n);
     if (n)
         ctx->nscratch = mark;
-    if (kind == PTX_EXPR_ADDR)
+    if (kind == PTX_EXPR_ADDR) {
+        if (n == 1)
+            regroup_address(ctx, ptx_expr_item(e, 0));
         check_address(ctx, e);
+    }
     return e;
 }
 

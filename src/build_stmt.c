@@ -2,6 +2,7 @@
  * the instructions written alike, and their operands), labels, blocks,
  * .loc lines and their attributes, .pragma, .branchtargets and
  * .calltargets. */
+#include <ctype.h>
 #include <string.h>
 
 #include "ast_build.h"
@@ -187,22 +188,77 @@ void ptx_b_string(ptx_context *ctx, const ptx_tok *t)
     ptx_scratch_push(ctx, (void *)ptx_intern(ctx, ctx->src + t->off + 1, t->len - 2));
 }
 
-void ptx_check_pragmas(ptx_context *ctx, const ptx_name **s, uint32_t n, ptx_loc_t loc)
+/* A pragma's value, as ptxas 13.0 reads it: one integer, decimal or hex,
+ * with no blank after it; `positive` for frequency (0 and -1 refused). */
+static bool pragma_value_ok(const char *v, bool positive)
 {
-    static const char *const known[] = {
-        "nounroll", "enable_smem_spilling", "used_bytes_mask", "frequency",
-    };
-    for (uint32_t i = 0; i < n; i++) {
-        size_t word = strcspn(s[i]->text, " \t");
-        bool ok = false;
-        for (size_t k = 0; k < sizeof known / sizeof *known; k++)
-            if (strlen(known[k]) == word && strncmp(s[i]->text, known[k], word) == 0)
-                ok = true;
-        if (!ok)
-            error_at(ctx, PTX_DIAG_DIRECTIVE, span_of(loc),
-                     "unknown pragma \"%s\": expected nounroll, used_bytes_mask N, enable_smem_spilling or frequency N",
-                     s[i]->text);
+    if (*v == '-') {
+        if (positive)
+            return false;
+        v++;
     }
+    bool hex = v[0] == '0' && (v[1] == 'x' || v[1] == 'X');
+    const char *d = hex ? v + 2 : v;
+    if (!*d)
+        return false;
+    bool nonzero = false;
+    for (; *d; d++) {
+        if (!(hex ? isxdigit((unsigned char)*d) : isdigit((unsigned char)*d)))
+            return false;
+        nonzero |= *d != '0';
+    }
+    return !positive || nonzero;
+}
+
+/* The strings of a .pragma at `where`, as ptxas 13.0 takes them (each
+ * asked of it): "nounroll" (exactly) anywhere; "enable_smem_spilling..."
+ * (a prefix), "used_bytes_mask N" and "frequency N" in a function body
+ * only ("allowed only within function scope"); any other string draws a
+ * warning in a body or an entry's header ("Pragma '...' unsupported", and
+ * the module compiles) and an error at module scope ("not supported"). */
+void ptx_check_pragmas(ptx_context *ctx, const ptx_name *const *s, uint32_t n,
+                       ptx_pragma_site where, ptx_span at)
+{
+    for (uint32_t i = 0; i < n; i++) {
+        const char *t = s[i]->text;
+        size_t word = strcspn(t, " \t");
+        bool smem = strncmp(t, "enable_smem_spilling", 20) == 0;
+        bool mask = word == 15 && strncmp(t, "used_bytes_mask", 15) == 0;
+        bool freq = word == 9 && strncmp(t, "frequency", 9) == 0;
+        if (strcmp(t, "nounroll") == 0)
+            continue;
+        if (smem || mask || freq) {
+            if (where != PTX_PRAGMA_BODY) {
+                error_at(ctx, PTX_DIAG_DIRECTIVE, at,
+                         "pragma \"%s\" is only allowed in a function's body", t);
+                continue;
+            }
+            const char *v = t + word;
+            while (*v == ' ' || *v == '\t')
+                v++;
+            if ((mask || freq) && !pragma_value_ok(v, freq))
+                error_at(ctx, PTX_DIAG_DIRECTIVE, at,
+                         "pragma \"%s\" needs one %sinteger: '%.*s N'", t,
+                         freq ? "positive " : "", (int)word, t);
+            continue;
+        }
+        if (where == PTX_PRAGMA_MODULE)
+            error_at(ctx, PTX_DIAG_DIRECTIVE, at,
+                     "unknown pragma \"%s\": at module scope only \"nounroll\" is allowed", t);
+        else
+            ptx_diag_add(ctx, PTX_SEV_WARNING, PTX_DIAG_DIRECTIVE, at,
+                         "unknown pragma \"%s\" is ignored: ptxas knows nounroll, used_bytes_mask N, "
+                         "enable_smem_spilling and frequency N", t);
+    }
+}
+
+ptx_node *ptx_b_module_pragma(ptx_context *ctx, size_t strings, ptx_loc_t loc)
+{
+    ptx_pragma *p = node_new(ctx, PTX_NODE_PRAGMA, sizeof *p, loc);
+    p->strings = (const ptx_name **)take(ctx, strings, &p->nstrings);
+    ptx_gate(ctx, ".pragma", span_of(loc));
+    ptx_check_pragmas(ctx, p->strings, p->nstrings, PTX_PRAGMA_MODULE, span_of(loc));
+    return &p->base;
 }
 
 ptx_node *ptx_b_pragma(ptx_context *ctx, size_t strings, ptx_loc_t loc)
@@ -210,7 +266,7 @@ ptx_node *ptx_b_pragma(ptx_context *ctx, size_t strings, ptx_loc_t loc)
     ptx_pragma *p = node_new(ctx, PTX_NODE_PRAGMA, sizeof *p, loc);
     p->strings = (const ptx_name **)take(ctx, strings, &p->nstrings);
     ptx_gate(ctx, ".pragma", span_of(loc));
-    ptx_check_pragmas(ctx, p->strings, p->nstrings, loc);
+    ptx_check_pragmas(ctx, p->strings, p->nstrings, PTX_PRAGMA_BODY, span_of(loc));
     return &p->base;
 }
 

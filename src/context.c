@@ -75,6 +75,11 @@ void ptx_context_set_keep_names(ptx_context *ctx, bool keep)
     ctx->keep_names = keep;
 }
 
+void ptx_context_set_compile_only(ptx_context *ctx, bool on)
+{
+    ctx->compile_only = on;
+}
+
 void ptx_context_set_max_errors(ptx_context *ctx, unsigned max_errors)
 {
     ctx->max_errors = max_errors;

@@ -43,6 +43,7 @@ static const struct gate {
     { ".maxclusterrank", 7, 8, 90 },
     { ".unified", 8, 0, 90 },
     { ".local_maxnreg", 8, 8, 0 },
+    { ".hidden", 8, 8, 0 },
     { ".abi_preserve", 9, 0, 80 },
     { ".abi_preserve_control", 9, 0, 80 },
     { ".blocksareclusters", 9, 0, 90 },

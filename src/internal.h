@@ -259,6 +259,8 @@ struct ptx_context {
                                  module is read as declaring, or "" */
     bool no_sema;             /* (the benchmark) check instructions against the
                                  tables, but leave out the semantic checks */
+    bool compile_only;        /* ptx_context_set_compile_only: ptxas -c */
+    struct ptx_limits *limits;  /* limits.c's state, in the arena */
 
     void **scratch;           /* list building stack (malloc'd) */
     size_t nscratch, scratchcap;
@@ -420,6 +422,12 @@ void ptx_sema_end(ptx_context *ctx);
  * edit came since; else by a walk of m's scopes.  The graphs and the
  * JSON printer read names through it. */
 ptx_status ptx_sema_names(const ptx_module *m, ptx_name_fn fn, void *user);
+
+/* limits.c: the checks of a whole module after the semantic pass, each
+ * item as it comes and then the end (not after an error) */
+typedef struct ptx_limits ptx_limits;
+void ptx_limits_item(ptx_context *ctx, const ptx_node *item);
+void ptx_limits_end(ptx_context *ctx);
 /* Whether the instruction tables have the opcode (an instruction's first
  * word, interned). */
 bool ptx_isa_knows(const ptx_name *opcode);

@@ -147,8 +147,10 @@ static void item_done(ptx_context *ctx, ptx_node *item, bool at_rest)
 {
     if (!item)
         return;
-    if (!ctx->no_validate)
+    if (!ctx->no_validate) {
         ptx_sema_item(ctx, item);
+        ptx_limits_item(ctx, item);
+    }
     if (ctx->keep_tree || ctx->bodies_kept || item->kind != PTX_NODE_FUNC)
         return;
     ptx_func *f = (ptx_func *)item;
@@ -185,6 +187,8 @@ static ptx_status parse_owned(ptx_context *ctx)
     ptx_arena_size_for(&ctx->body, ctx->srclen, PTX_ARENA_LARGE);
     ptx_pool_init(&ctx->pool, ctx->srclen);
     ptx_run_parser(ctx);
+    if (!ctx->no_validate)
+        ptx_limits_end(ctx);
     parse_over(ctx);
     sort_diags(ctx);
     return ctx->nerrors ? PTX_ERR_INPUT : PTX_OK;

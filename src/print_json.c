@@ -249,6 +249,8 @@ static void decl(json *j, const ptx_decl *d)
         key(o, "type");
         str(o, ptx_type_name(d->type), strlen(ptx_type_name(d->type)));
     }
+    if (d->attrs & PTX_ATTR_HIDDEN)
+        ptx_out_str(o, ",\"hidden\":true");
     if (d->attrs & PTX_ATTR_MANAGED)
         ptx_out_str(o, ",\"managed\":true");
     if (d->attrs & PTX_ATTR_UNIFIED)

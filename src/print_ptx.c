@@ -335,6 +335,10 @@ static void out_var(ptx_out *o, const ptx_var *v)
 static void out_decl(ptx_out *o, const ptx_decl *d)
 {
     const char *sep = "";
+    if (d->attrs & PTX_ATTR_HIDDEN) {
+        ptx_out_str(o, ".hidden");
+        sep = " ";
+    }
     if (d->linkage) {
         ptx_out_str(o, ptx_linkage_name(d->linkage));
         sep = " ";
@@ -344,7 +348,7 @@ static void out_decl(ptx_out *o, const ptx_decl *d)
         ptx_out_str(o, ptx_space_name(d->space));
         sep = " ";
     }
-    if (d->attrs) {
+    if (d->attrs & (PTX_ATTR_MANAGED | PTX_ATTR_UNIFIED)) {
         ptx_out_str(o, sep);
         ptx_out_str(o, ".attribute(");
         if (d->attrs & PTX_ATTR_MANAGED)

@@ -29,6 +29,8 @@ static void line_start(tree *t, unsigned depth, ptx_span span, const char *what)
 
 static void out_decl_text(ptx_out *o, const ptx_decl *d)
 {
+    if (d->attrs & PTX_ATTR_HIDDEN)
+        ptx_out_str(o, " .hidden");
     if (d->linkage) {
         ptx_out_char(o, ' ');
         ptx_out_str(o, ptx_linkage_name(d->linkage));

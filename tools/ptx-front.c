@@ -30,7 +30,7 @@ enum mode { CHECK, AST, EMIT_PTX, JSON, STATS, LIST_FUNCTIONS, CFG, CALLGRAPH, L
 #define WRITES ((READS & ~M(CHECK)) | M(LIST_INSTRUCTIONS) | M(EXPLAIN))
 
 enum opt_id {
-    O_OUTPUT = 'o', O_HELP = 'h', O_DEFINE = 'D', O_INCLUDE_DIR = 'I',
+    O_OUTPUT = 'o', O_HELP = 'h', O_DEFINE = 'D', O_INCLUDE_DIR = 'I', O_COMPILE_ONLY = 'c',
     O_AST = 256, O_EMIT_PTX, O_JSON, O_STATS, O_LIST_FUNCTIONS, O_CFG, O_CALLGRAPH, O_LIST_INSTRUCTIONS, O_EXPLAIN, O_LSP,
     O_COMPACT, O_CANONICAL, O_NO_LOCATIONS, O_FUNCTION, O_MAX_ERRORS, O_TARGET, O_LANG, O_PTX_VERSION, O_CPP, O_COLOR, O_DIAG_FORMAT, O_NO_FAST_LANE, O_VERSION
 };
@@ -260,7 +260,7 @@ static int parse_options(int argc, char **argv, settings *s)
     opterr = 0;
     int c;
     /* ':' first: a missing argument is told apart from an unknown option */
-    while ((c = getopt_long(argc, argv, ":o:hD:I:", longs, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, ":o:hcD:I:", longs, NULL)) != -1) {
         if (c == '?') {
             const char *arg = argv[optind - 1];
             if (strncmp(arg, "--", 2) == 0)
@@ -574,6 +574,7 @@ static int run_file(const settings *s, const char *file, filter *flt, ptx_diag_d
     }
     ptx_context_set_max_errors(ctx, s->max_errors);
     ptx_context_set_fast_lane(ctx, !s->given[O_NO_FAST_LANE]);
+    ptx_context_set_compile_only(ctx, s->given[O_COMPILE_ONLY]);
     /* a check prints diagnostics only: each function's tree goes once
      * checked, and memory stays near the file's size */
     ptx_context_set_keep_tree(ctx, s->mode != CHECK);

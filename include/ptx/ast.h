@@ -325,7 +325,9 @@ typedef struct ptx_var {
 /* .attribute(...) contents of a declaration or function */
 enum {
     PTX_ATTR_MANAGED = 1,
-    PTX_ATTR_UNIFIED = 2
+    PTX_ATTR_UNIFIED = 2,
+    PTX_ATTR_HIDDEN = 4         /* a kernel parameter's '.hidden' (before
+                                   '.param', PTX ISA 8.8), not in .attribute() */
 };
 
 typedef struct ptx_decl {

@@ -14,7 +14,10 @@ here=$(dirname "$0")
 PTXAS=${PTXAS:-/usr/local/cuda/bin/ptxas}
 CUBIN_DIFF=${CUBIN_DIFF:-$here/../../../shared/tools/cubin-diff.py}
 
-"$front" "$f" 2>"$base.err"
+# an rdc file was compiled on its own (ptxas -c, see below): so is it here
+cflag=
+case "$f" in *rdc*) cflag=-c;; esac
+"$front" $cflag "$f" 2>"$base.err"
 rc=$?
 if [ $rc -ne 0 ] || [ -s "$base.err" ]; then
     echo "FAIL $f: not accepted (status $rc): $(head -1 "$base.err")"

@@ -341,6 +341,8 @@ static bool run_tsv(const char *path, const char *root, const char *only, unsign
                 fprintf(stderr, "mutations: out of memory\n");
                 exit(2);
             }
+            /* the rows ptxas judged with -c (rdc hosts) are compiled on their own */
+            ptx_context_set_compile_only(ctx, strstr(col[COL_FLAGS], "-c") != NULL);
             ptx_status st = ptx_parse_buffer(ctx, col[COL_ID], buf, total, NULL);
             free(buf);
             judge(ctx, st, domain, (unsigned)errline, what, sizeof what);

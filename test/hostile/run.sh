@@ -102,10 +102,10 @@ built "100 MB identifier" $MB100
 run line_identifier 800 60 "$f"
 expect "100 MB identifier after a missing comma" 1 "^$f:8:13: error: unexpected identifier 'AAAA" 4096
 
-{ kernel; printf '.pragma "'; bytes $MB100 p; printf '";\nret;\n}\n'; } >"$f"
+{ kernel; printf '.pragma "frequency '; bytes $MB100 p; printf '";\nret;\n}\n'; } >"$f"
 built "100 MB string" $MB100
 run line_string 800 60 "$f"
-expect "100 MB string" 1 "^$f:8:1: error: unknown pragma \"pppp" 4096
+expect "100 MB string" 1 "^$f:8:1: error: pragma \"frequency pppp" 4096
 
 { kernel; printf '.pragma "'; bytes $MB100 p; printf '\nret;\n}\n'; } >"$f"
 built "100 MB unterminated string" $MB100

@@ -421,7 +421,7 @@ START_TEST(iter_order)
 {
     static const char src[] = HDR
         ".global .b32 x;\n"                             /* decl */
-        ".func f();\n"                                  /* prototype: a leaf */
+        ".extern .func f();\n"                          /* prototype: a leaf */
         ".entry k()\n{\n"                               /* func, block */
         "  .reg .b32 r;\n"                              /*   decl */
         "  {\n"                                         /*   block */

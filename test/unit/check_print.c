@@ -246,7 +246,7 @@ START_TEST(ptx_canonical_header_lines)
     const ptx_module *m = parse_clean(&ctx,
         ".version 9.0\n.target sm_90\n.address_size 64\n"
         ".visible .entry k(.param .u64 p, .param .u32 n) .maxntid 128\n{\nret;\n}\n"
-        ".func f() .noreturn;\n.global .b32 x;\n");
+        ".extern .func f() .noreturn;\n.global .b32 x;\n");
     char *t = ptx_text(NULL, m);
     char got[1024];
     snprintf(got, sizeof got, "%s", t);
@@ -264,7 +264,7 @@ START_TEST(ptx_canonical_header_lines)
         "{\n"
         "\tret;\n"
         "}\n"
-        ".func f()\n"
+        ".extern .func f()\n"
         ".noreturn;\n"
         ".global .b32 x;\n");
 }
@@ -313,10 +313,11 @@ static const char rich[] =
     "\tret;\n"
     "}\n"
     ".func n() .noreturn;\n"
+    ".func n() .noreturn\n{\n\ttrap;\n}\n"
     ".func a1()\n{\n\tret;\n}\n"
     ".func a2();\n"
     ".alias a2, a1;\n"
-    ".weak .func (.reg .b64 r) w(.param .b8 v[]) .local_maxnreg 16 .pragma \"enable_smem_spilling\";;\n"
+    ".extern .func (.reg .b64 r) w(.param .b8 v[]) .local_maxnreg 16 .pragma \"nounroll\";;\n"
     "\n"
     ".visible .entry k(\n"
     "\t.param .u64 .ptr.global.align 16 p,\n"
