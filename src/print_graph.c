@@ -287,6 +287,8 @@ static void json_head(gp *p, const char *graph)
     const char *file = p->ctx ? ptx_context_filename(p->ctx) : "";
     ptx_out_fmt(p->o, "{\"schema\":1,\"graph\":\"%s\",\"file\":", graph);
     str(p, file);
+    if (p->ctx)
+        ptx_out_str(p->o, ptx_error_count(p->ctx) ? ",\"valid\":false" : ",\"valid\":true");
 }
 
 ptx_status ptx_print_cfg(const ptx_context *ctx, const ptx_module *m, unsigned flags,

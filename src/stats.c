@@ -266,6 +266,8 @@ ptx_status ptx_print_stats(const ptx_context *ctx, const ptx_module *m, bool jso
     if (json) {
         ptx_out_str(o, "{\"schema\":2,\"file\":");
         out_json_str(o, file);
+        if (ctx)
+            ptx_out_str(o, ptx_error_count(ctx) ? ",\"valid\":false" : ",\"valid\":true");
         ptx_out_fmt(o, ",\"version\":\"%u.%u\",\"targets\":[", m->version_major, m->version_minor);
         for (uint32_t i = 0; i < m->ntargets; i++) {
             ptx_out_str(o, i ? "," : "");

@@ -443,11 +443,13 @@ static ptx_status list_functions(const ptx_module *m, const filter *flt, bool js
 
 /* --function: mark the patterns that match a function of m (whatever the
  * printer asks of the filter). */
-static void mark_functions(const ptx_module *m, const filter *flt)
+static bool mark_functions(const ptx_module *m, const filter *flt)
 {
+    bool any = false;
     for (const ptx_node *n = m->first; n; n = n->next)
-        if (n->kind == PTX_NODE_FUNC)
-            (void)name_wanted(flt, ((const ptx_func *)n)->name->text);
+        if (n->kind == PTX_NODE_FUNC && name_wanted(flt, ((const ptx_func *)n)->name->text))
+            any = true;
+    return any;
 }
 
 static void write_failed(ptx_status ps, const char *out_path)
@@ -535,14 +537,20 @@ static int run_file(const settings *s, const char *file, filter *flt, ptx_diag_d
             status = 2;
         for (size_t k = 0; !diags && k < ptx_diag_count(ctx); k++)
             ptx_diag_render_color(ctx, ptx_diag_get(ctx, k), s->color, ptx_write_file, stderr);
-        if (st == PTX_ERR_INPUT) {
-            if (status < 1)
-                status = 1;
-        } else if (s->mode != CHECK) {
+        if (st == PTX_ERR_INPUT && status < 1)
+            status = 1;
+        /* a module with errors is printed too: what could be parsed
+         * around them (JSON says "valid":false); --emit-ptx writes the
+         * text as it was */
+        if (s->mode != CHECK && m && status < 2) {
             bool json = s->mode == JSON || s->given[O_JSON];
             ptx_print_filter pf = flt->n ? want_item : NULL;
-            if (flt->n)
-                mark_functions(m, flt);
+            /* --emit-ptx of a file where no pattern matches would be a
+             * module without functions: nothing is written (and the
+             * pattern that matches nothing anywhere is an error) */
+            bool none = flt->n && !mark_functions(m, flt);
+            if (none && s->mode == EMIT_PTX)
+                goto done;
             /* several files: say whose output follows (JSON is one
              * document per line and names its file itself) */
             if (s->nfiles > 1 && !json)
@@ -555,8 +563,14 @@ static int run_file(const settings *s, const char *file, filter *flt, ptx_diag_d
                 break;
             case EMIT_PTX: {
                 tracked t = { out, '\n' };
-                ps = (s->given[O_CANONICAL] ? ptx_print_ptx_canonical : ptx_print_ptx_items)(
-                    ctx, m, pf, flt, write_tracked, &t);
+                if (st == PTX_ERR_INPUT) {
+                    size_t len;
+                    const char *text = ptx_context_source(ctx, &len);
+                    ps = write_tracked(&t, text, len) == 0 ? PTX_OK : PTX_ERR_IO;
+                } else {
+                    ps = (s->given[O_CANONICAL] ? ptx_print_ptx_canonical : ptx_print_ptx_items)(
+                        ctx, m, pf, flt, write_tracked, &t);
+                }
                 if (ps == PTX_OK && s->nfiles > 1 && t.last != '\n' && fputc('\n', out) == EOF)
                     ps = PTX_ERR_IO;
                 break;
@@ -590,6 +604,7 @@ static int run_file(const settings *s, const char *file, filter *flt, ptx_diag_d
             }
         }
     }
+done:
     ptx_context_free(ctx);
     return status;
 }
@@ -649,10 +664,14 @@ int main(int argc, char **argv)
         fprintf(stderr, "ptx-front: cannot write diagnostics: %s\n", strerror(errno));
         status = 2;
     }
-    /* a pattern that selected nothing in any file is most likely a typo */
+    /* a pattern that selected nothing in any file is most likely a typo:
+     * an error, as a missing file is */
     for (int i = 0; i < s.npatterns; i++)
-        if (!matched[i])
-            fprintf(stderr, "ptx-front: warning: --function '%s' matches no function\n", s.patterns[i]);
+        if (!matched[i]) {
+            fprintf(stderr, "ptx-front: error: --function '%s' matches no function (see --list-functions)\n",
+                    s.patterns[i]);
+            status = 2;
+        }
     if (out_failed) {
         if (out != stdout)
             fclose(out);

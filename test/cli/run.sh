@@ -126,11 +126,38 @@ t 0 "" --ast --ast --compact "$k"
 [ -s "$tmp/once" ] && cmp -s "$tmp/once" "$tmp/out" && ok ||
     bad "--ast --ast --compact: the output is not that of --ast --compact ($(wc -l <"$tmp/out") lines, $(wc -l <"$tmp/once") once)"
 
-# -- --function matching nothing: a warning, the run goes on ------------------
-t 0 "ptx-front: warning: --function 'nomatch' matches no function" --function nomatch --list-functions "$k"
+# -- --function matching nothing: an error (status 2) ------------------------
+t 2 "ptx-front: error: --function 'nomatch' matches no function (see --list-functions)" --function nomatch --list-functions "$k"
 [ ! -s "$tmp/out" ] && ok || bad "--function nomatch printed a function"
-t 0 "ptx-front: warning: --function 'x*' matches no function" --function 'sax*' --function 'x*' --ast --compact "$k"
+t 2 "ptx-front: error: --function 'x*' matches no function (see --list-functions)" --function 'sax*' --function 'x*' --ast --compact "$k"
 grep -q "fma.rn.f32" "$tmp/out" && ok || bad "--function 'sax*' lost saxpy's instructions"
+# --emit-ptx of a file where no pattern matches writes nothing (it used to
+# write the module without its functions)
+t 2 "ptx-front: error: --function 'nomatch' matches no function (see --list-functions)" --emit-ptx --function nomatch "$k"
+[ ! -s "$tmp/out" ] && ok || bad "--emit-ptx --function nomatch wrote $(wc -c <"$tmp/out") bytes"
+
+# -- a module with errors: every output prints what was parsed, the
+# diagnostics on stderr, status 1; JSON says "valid":false; --emit-ptx
+# writes the text as it was (they printed nothing) ----------------------------
+printf '.version 9.0\n.target sm_90\n.address_size 64\n.visible .entry k()\n{\n\t.reg .b32 %%r<3>;\n\tadd.s33 %%r1, %%r2, 1;\n\tret;\n}\n' >"$tmp/bad.ptx"
+for mode in --ast --json --stats "--stats --json" --cfg "--cfg --json" --callgraph "--callgraph --json" --emit-ptx \
+            "--emit-ptx --canonical" --list-functions; do
+    # shellcheck disable=SC2086
+    "$front" $mode "$tmp/bad.ptx" >"$tmp/out" 2>"$tmp/err"
+    rc=$?
+    if [ $rc -ne 1 ] || ! grep -q "bad.ptx:7:5: error: unknown modifier '.s33'" "$tmp/err" || [ ! -s "$tmp/out" ]; then
+        bad "$mode of a module with an error: status $rc (expected 1), $(wc -c <"$tmp/out") bytes out, $(head -1 "$tmp/err")"
+        continue
+    fi
+    case $mode in
+    *--json*) grep -q '"valid":false' "$tmp/out" && ok || bad "$mode: no \"valid\":false: $(head -c 120 "$tmp/out")" ;;
+    --emit-ptx*) cmp -s "$tmp/bad.ptx" "$tmp/out" && ok || bad "$mode of a module with an error is not its text as it was" ;;
+    --ast) grep -q 'instr add  modifiers .s33' "$tmp/out" && ok || bad "--ast: the statement in error is not in the tree" ;;
+    *) ok ;;
+    esac
+done
+t 0 "" --json "$k"
+grep -q '"valid":true' "$tmp/out" && ok || bad "--json of a valid module: no \"valid\":true"
 
 # -- --list-functions --json: one document per file ----------------------------
 t 0 "" --list-functions --json "$k" "$k"
