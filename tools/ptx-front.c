@@ -27,7 +27,7 @@ enum mode { CHECK, AST, EMIT_PTX, JSON, STATS, LIST_FUNCTIONS, CFG, CALLGRAPH, L
 enum opt_id {
     O_OUTPUT = 'o', O_HELP = 'h',
     O_AST = 256, O_EMIT_PTX, O_JSON, O_STATS, O_LIST_FUNCTIONS, O_CFG, O_CALLGRAPH, O_LIST_INSTRUCTIONS, O_EXPLAIN,
-    O_COMPACT, O_CANONICAL, O_NO_LOCATIONS, O_FUNCTION, O_MAX_ERRORS, O_TARGET, O_COLOR, O_DIAG_FORMAT, O_NO_FAST_LANE, O_VERSION
+    O_COMPACT, O_CANONICAL, O_NO_LOCATIONS, O_FUNCTION, O_MAX_ERRORS, O_TARGET, O_COLOR, O_DIAG_FORMAT, O_DIAG_FILE, O_NO_FAST_LANE, O_VERSION
 };
 
 typedef struct opt_spec {
@@ -59,11 +59,12 @@ static const opt_spec *spec_of(int id)
 
 static void print_help(FILE *out)
 {
-    fputs("usage: ptx-front [options] FILE...\n"
+    fputs("usage: ptx-front [options] [FILE...]\n"
           "       ptx-front --list-instructions [PATTERN] | --explain OPCODE\n"
           "\n"
-          "Reads PTX modules (FILE '-' is standard input).  With no output option it\n"
-          "only checks them: silent when valid, diagnostics on stderr when not.\n",
+          "Reads PTX modules (FILE '-', or no FILE when standard input is not a\n"
+          "terminal, is standard input).  With no output option it only checks them:\n"
+          "silent when valid, diagnostics on stderr when not.\n",
           out);
     for (size_t i = 0; i < NOPTIONS; i++) {
         const opt_spec *o = &options[i];
@@ -183,7 +184,7 @@ typedef struct settings {
     enum mode mode;
     int mode_opt;               /* the output option that chose it */
     bool given[O_VERSION + 1];  /* which options were used */
-    const char *out_path, *target, *pattern, *explain;
+    const char *out_path, *target, *pattern, *explain, *diag_path;
     bool color;                 /* --color, decided for standard error */
     ptx_diag_format diag_format;
     unsigned print_flags, max_errors;
@@ -220,13 +221,13 @@ static int check_combinations(settings *s)
         if (s->nfiles)
             return usage_error("--explain takes no input file ('%s')%s", s->files[0], "");
     } else if (s->nfiles == 0) {
-        return usage_error("no input file%s%s", "", "");
+        /* as jq and cmark: standard input, unless it is a terminal */
+        if (isatty(STDIN_FILENO))
+            return usage_error("no input file (standard input is a terminal)%s%s", "", "");
+        s->files[s->nfiles++] = "-";
     }
-    /* the document of diagnostics takes standard output */
-    if (s->diag_format != PTX_DIAG_FORMAT_TEXT && s->mode != CHECK && !s->out_path)
-        return usage_error("--diagnostics-format=%s writes to standard output: send %s's output "
-                           "elsewhere with -o", s->diag_format == PTX_DIAG_FORMAT_JSON ? "json" : "sarif",
-                           s->mode_opt ? spelling(s->mode_opt) : "--json");
+    if (s->diag_path && s->diag_format == PTX_DIAG_FORMAT_TEXT)
+        return usage_error("--diagnostics-file goes only with --diagnostics-format=json or sarif%s%s", "", "");
     return 0;
 }
 
@@ -289,6 +290,9 @@ static int parse_options(int argc, char **argv, settings *s)
             break;
         case O_TARGET:
             s->target = optarg;
+            break;
+        case O_DIAG_FILE:
+            s->diag_path = optarg;
             break;
         case O_LIST_INSTRUCTIONS:
             s->pattern = optarg;
@@ -640,11 +644,25 @@ int main(int argc, char **argv)
         const char *no_color = getenv("NO_COLOR");
         s.color = isatty(fileno(stderr)) && !(no_color && *no_color);
     }
+    /* the document of diagnostics: on stderr, as GCC writes it, or in
+     * --diagnostics-file */
     ptx_diag_doc *diags = NULL;
-    if (s.diag_format != PTX_DIAG_FORMAT_TEXT && !(diags = ptx_diag_doc_new(s.diag_format, ptx_write_file, stdout))) {
+    FILE *diag_out = stderr;
+    if (s.diag_path && !(diag_out = fopen(s.diag_path, "w"))) {
+        fprintf(stderr, "ptx-front: cannot write '%s': %s\n", s.diag_path, strerror(errno));
+        if (out != stdout)
+            fclose(out);
+        free(s.files);
+        free(s.patterns);
+        free(matched);
+        return 2;
+    }
+    if (s.diag_format != PTX_DIAG_FORMAT_TEXT && !(diags = ptx_diag_doc_new(s.diag_format, ptx_write_file, diag_out))) {
         fprintf(stderr, "ptx-front: out of memory\n");
         if (out != stdout)
             fclose(out);
+        if (diag_out != stderr)
+            fclose(diag_out);
         free(s.files);
         free(s.patterns);
         free(matched);
@@ -662,6 +680,10 @@ int main(int argc, char **argv)
     }
     if (diags && ptx_diag_doc_finish(diags) != PTX_OK) {
         fprintf(stderr, "ptx-front: cannot write diagnostics: %s\n", strerror(errno));
+        status = 2;
+    }
+    if (diag_out != stderr && fclose(diag_out) != 0 && status < 2) {
+        fprintf(stderr, "ptx-front: cannot write '%s': %s\n", s.diag_path, strerror(errno));
         status = 2;
     }
     /* a pattern that selected nothing in any file is most likely a typo:

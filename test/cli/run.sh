@@ -100,8 +100,23 @@ t 2 "ptx-front: --max-errors needs an argument (N)|$hint" "$k" --max-errors
 t 2 "ptx-front: -o needs an argument (FILE)|$hint" "$k" -o
 t 2 "ptx-front: --max-errors needs a number, not 'x'|$hint" --max-errors=x "$k"
 t 2 "ptx-front: --max-errors needs a number, not '-1'|$hint" --max-errors=-1 "$k"
-t 2 "ptx-front: no input file|$hint" --ast
-t 2 "ptx-front: no input file|$hint"
+# no FILE: standard input, unless it is a terminal (as jq and cmark)
+if command -v script >/dev/null 2>&1; then
+    for args in "--ast" ""; do
+        script -qec "\"$front\" $args" /dev/null >"$tmp/tty" 2>&1 </dev/null
+        rc=$?
+        [ $rc -eq 2 ] && grep -q "ptx-front: no input file (standard input is a terminal)" "$tmp/tty" && ok ||
+            bad "ptx-front $args on a terminal: status $rc, $(head -1 "$tmp/tty")"
+    done
+else
+    sh "$top/test/skip.sh" "cli: no input file on a terminal" "script (util-linux) is not installed" || fail=$((fail + 1))
+fi
+"$front" --stats <"$k" >"$tmp/out" 2>"$tmp/err"
+rc=$?
+[ $rc -eq 0 ] && grep -q "^<stdin>: .version 9.0" "$tmp/out" && [ ! -s "$tmp/err" ] && ok ||
+    bad "ptx-front --stats <FILE: status $rc, $(head -1 "$tmp/out") $(head -1 "$tmp/err")"
+cat "$k" | "$front" --emit-ptx >"$tmp/out" 2>"$tmp/err" && cmp -s "$k" "$tmp/out" && ok ||
+    bad "cat FILE | ptx-front --emit-ptx does not give FILE back"
 
 # -- combinations: one output; the others only where they do something -------------
 t 2 "ptx-front: --json does not go with --ast: it goes alone (the tree as JSON) or with --stats, --list-functions, --cfg or --callgraph|$hint" --ast --json "$k"
