@@ -326,6 +326,48 @@ static iname *instruction_names(size_t *count)
     return v;
 }
 
+struct ptx_isa_names {
+    iname *v;
+    size_t n;
+};
+
+ptx_isa_names *ptx_isa_names_new(void)
+{
+    ptx_isa_names *names = malloc(sizeof *names);
+    if (!names)
+        return NULL;
+    if (!(names->v = instruction_names(&names->n))) {
+        free(names);
+        return NULL;
+    }
+    return names;
+}
+
+void ptx_isa_names_free(ptx_isa_names *names)
+{
+    if (names)
+        free(names->v);
+    free(names);
+}
+
+const char *ptx_isa_name_of(const ptx_isa_names *names, const ptx_instr *in)
+{
+    const char *best = ptx_instr_opcode(in)->text;
+    char buf[96];
+    text t = { buf, sizeof buf, 0 };
+    put(&t, best);
+    for (uint32_t i = 0; i <= in->nmods && t.len < sizeof buf - 1; i++) {
+        iname key;
+        snprintf(key.name, sizeof key.name, "%s", buf);
+        const iname *hit = bsearch(&key, names->v, names->n, sizeof *names->v, cmp_iname);
+        if (hit)
+            best = hit->name;
+        if (i < in->nmods)
+            put(&t, in->mods[i].name->text);
+    }
+    return best;
+}
+
 /* The version a form needs: its own, else its family's. */
 static unsigned form_version(const ptx_isa_form *f)
 {

@@ -174,6 +174,17 @@ done
 t 0 "" --json "$k"
 grep -q '"valid":true' "$tmp/out" && ok || bad "--json of a valid module: no \"valid\":true"
 
+# -- --stats: instructions by the names of --list-instructions (they were
+# the tables' ids: bar_barrier, membar_fence), a function declared and
+# defined counted once (it was two) --------------------------------------------
+printf '.version 8.0\n.target sm_90\n.address_size 64\n.func f();\n.func f()\n{\n\tret;\n}\n.visible .entry k()\n{\n\tbar.sync 0;\n\tmembar.gl;\n\tcall f;\n\tret;\n}\n' >"$tmp/st.ptx"
+t 0 "" --stats "$tmp/st.ptx"
+has "totals: 1 kernel, 1 function, 5 instructions; module memory: global 0 B, const 0 B, shared 0 B" "--stats of a declared and defined function"
+grep -q "^top instructions: ret 2, bar.sync 1, call 1, membar 1\$" "$tmp/out" && ok || bad "--stats: instruction names: $(tail -1 "$tmp/out")"
+t 0 "" --stats --json "$tmp/st.ptx"
+grep -q '"totals":{"kernels":1,"functions":1,"instructions":5,"global":0,"const":0,"shared":0,"families":{"ret":2,"bar.sync":1,"call":1,"membar":1}}' "$tmp/out" && ok ||
+    bad "--stats --json: totals $(grep -o '"totals".*' "$tmp/out")"
+
 # -- --list-functions --json: one document per file ----------------------------
 t 0 "" --list-functions --json "$k" "$k"
 [ "$(sed -n 1p "$tmp/out")" = '{"file":"examples/saxpy.ptx","functions":[{"name":"saxpy","kind":"kernel","linkage":"visible","defined":true}]}' ] &&
