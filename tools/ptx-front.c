@@ -472,8 +472,12 @@ static int reference(const settings *s, FILE *out)
     if (s->mode == EXPLAIN) {
         ptx_status st = ptx_print_instruction_forms(s->explain, ptx_write_file, out);
         if (st == PTX_ERR_INPUT) {
-            fprintf(stderr, "ptx-front: the tables have no instruction '%s' (see --list-instructions)\n",
-                    s->explain);
+            char hint[256];
+            if (ptx_suggest_instruction(s->explain, hint, sizeof hint))
+                fprintf(stderr, "ptx-front: the tables have no instruction '%s'; %s\n", s->explain, hint);
+            else
+                fprintf(stderr, "ptx-front: the tables have no instruction '%s' (see --list-instructions)\n",
+                        s->explain);
             return 2;
         }
         if (st != PTX_OK) {

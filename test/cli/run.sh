@@ -185,6 +185,30 @@ t 0 "" --stats --json "$tmp/st.ptx"
 grep -q '"totals":{"kernels":1,"functions":1,"instructions":5,"global":0,"const":0,"shared":0,"families":{"ret":2,"bar.sync":1,"call":1,"membar":1}}' "$tmp/out" && ok ||
     bad "--stats --json: totals $(grep -o '"totals".*' "$tmp/out")"
 
+# -- the instruction reference takes the manual's section names (they gave
+# "the tables have no instruction"), any case, and suggests -------------------
+for name in mma.sp ld.global.nc tcgen05.wait tcgen05.fence match.sync rcp.approx.ftz.f64 mad.cc barrier; do
+    t 0 "" --explain "$name"
+    head -1 "$tmp/out" | grep -q "^$name: [0-9][0-9]* forms\{0,1\}" && ok || bad "--explain $name: $(head -1 "$tmp/out")"
+    t 0 "" --list-instructions "$name"
+    [ -s "$tmp/out" ] && ok || bad "--list-instructions $name lists nothing"
+done
+# every section of the manual the tables hold (grammar/isa/NAME.isa; not the
+# constructs the grammar handles, nor the words ptxas ignores)
+n=0
+for f in grammar/isa/*.isa; do
+    name=$(basename "$f" .isa)
+    grep -qx construct "$f" && continue
+    [ "$name" = ignored ] && continue
+    n=$((n + 1))
+    "$front" --explain "$name" >/dev/null 2>"$tmp/err" || bad "--explain $name (a section of the manual): $(head -1 "$tmp/err")"
+done
+[ "$n" -gt 150 ] && ok || bad "only $n sections of the manual in grammar/isa"
+t 0 "" --explain LD
+head -1 "$tmp/out" | grep -q "^ld: [0-9]* forms" && ok || bad "--explain LD: $(head -1 "$tmp/out")"
+t 2 "ptx-front: the tables have no instruction 'ldd'; did you mean 'ld' or 'ldu'?" --explain ldd
+t 2 "ptx-front: the tables have no instruction 'zzzzqq' (see --list-instructions)" --explain zzzzqq
+
 # -- --list-functions --json: one document per file ----------------------------
 t 0 "" --list-functions --json "$k" "$k"
 [ "$(sed -n 1p "$tmp/out")" = '{"file":"examples/saxpy.ptx","functions":[{"name":"saxpy","kind":"kernel","linkage":"visible","defined":true}]}' ] &&
@@ -246,7 +270,7 @@ t 0 "" --list-instructions 'fence*'
     bad "--list-instructions 'fence*': $(awk '{print $1}' "$tmp/out" | tr '\n' ' ')"
 has "fence                              PTX 6.0  sm_70    fence / membar" "--list-instructions 'fence*'"
 t 0 "ptx-front: warning: no instruction matches 'nosuch'" --list-instructions nosuch
-t 2 "ptx-front: the tables have no instruction 'addx' (see --list-instructions)" --explain addx
+t 2 "ptx-front: the tables have no instruction 'addx'; did you mean 'add' or 'addc'?" --explain addx
 t 2 "ptx-front: --explain needs an argument (OPCODE)|$hint" --explain
 # the manual's notation: no internal set names, no repeated modifiers
 t 0 "" --explain add
