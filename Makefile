@@ -72,7 +72,7 @@ HEADERS := $(wildcard include/ptx/*.h) $(wildcard src/*.h) $(B)/include/ptx/isa.
 DEPFLAGS := -MMD -MP
 UNIT_SRCS := $(wildcard test/unit/*.c)
 
-.PHONY: all docs update-docs layering check cuda cuda-headers lsp graphs json-schema diagnostics unit errors cli build-without-check mistakes experiments wild hostile valgrind examples installcheck mutations twoways conformance fuzz bench bench-smoke clean distclean install uninstall update-golden mutate-corpus
+.PHONY: all docs update-docs layering check emit-assembles cuda cuda-headers lsp graphs json-schema diagnostics unit errors cli build-without-check mistakes experiments wild hostile valgrind examples installcheck mutations twoways conformance fuzz bench bench-smoke clean distclean install uninstall update-golden mutate-corpus
 all: $(B)/ptx-front $(B)/libptxfront.a $(B)/ptx-front.1
 
 $(B)/gen/ptx.tab.c $(B)/gen/ptx.tab.h &: grammar/ptx.y
@@ -273,6 +273,12 @@ conformance: $(B)/ptx-front
 	$(if $(filter 1,$(SANITIZE)),NO_PTXAS="sanitizer build") sh test/conformance/run.sh $(B)/ptx-front
 
 SHARED ?= ../shared
+# the PTX ptx-front writes assembles: --emit-ptx --function (and with
+# --canonical, and several patterns) of the corpora's functions, each put
+# to ptxas (test/emit/run.sh: a sample; EMIT_ALL=1 all, EMIT_JOBS=N)
+emit-assembles: $(B)/ptx-front
+	sh test/emit/run.sh $(B)/ptx-front
+
 # the wild modules, unpacked once here for make wild and make twoways,
 # which may run side by side (make -j); the scripts unpack them as this
 # does when run on their own, and without the tarball skip, saying so
@@ -325,7 +331,7 @@ mutations: $(B)/mutations
 # make -j2 check (as .ci/run and the README run it) runs the suites side
 # by side, the longest first, so that the short ones fill in around them;
 # each suite's output is printed whole when it ends (--output-sync below).
-CHECK_SUITES := conformance examples graphs twoways python cuda-headers cuda json-schema hostile mutations build-without-check wild unit lsp experiments mistakes errors bench-smoke cli diagnostics layering docs ci-tools
+CHECK_SUITES := conformance emit-assembles examples graphs twoways python cuda-headers cuda json-schema hostile mutations build-without-check wild unit lsp experiments mistakes errors bench-smoke cli diagnostics layering docs ci-tools
 # sanitized, the Python module is not tested either: an ASan-built
 # extension cannot be loaded into the python3 that runs the tests (the
 # plain pass tests it, and make fuzz drives it)

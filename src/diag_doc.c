@@ -24,9 +24,63 @@ static const char *const code_names[] = {
     [PTX_DIAG_SYMBOL] = "symbol", [PTX_DIAG_TYPE] = "type",
 };
 
+/* What each code means, for SARIF's rules: a short description and a
+ * help text (the reader of a code-scanning report sees them beside each
+ * result); doc/diagnostics.md says the same at length. */
+static const struct {
+    const char *text, *help;
+} code_docs[] = {
+    [PTX_DIAG_SYNTAX] = { "The grammar does not allow this token here.",
+                          "A statement is malformed: a missing ',' or ';', a misplaced brace or directive. "
+                          "The message names what was expected." },
+    [PTX_DIAG_CHAR] = { "A character that starts no PTX token.",
+                        "Remove the character, or put it in a comment." },
+    [PTX_DIAG_NONASCII] = { "A byte outside ASCII outside a comment or string.",
+                            "PTX is ASCII: ptxas refuses other bytes outside comments." },
+    [PTX_DIAG_LITERAL] = { "A malformed or out-of-range literal.",
+                           "Write integers as decimal, 0x, 0b or octal, floats as 0f/0d hex or decimal, "
+                           "within the range of their type." },
+    [PTX_DIAG_UNTERMINATED] = { "An unterminated comment or string.", "Close the /* comment or the \" string." },
+    [PTX_DIAG_PREPROCESSOR] = { "A preprocessor line other than a line marker.",
+                                "ptxas does not run the C preprocessor: expand the module first." },
+    [PTX_DIAG_HEADER] = { "A missing, misplaced or unknown .version, .target or .address_size.",
+                          "A module starts with .version, then .target; the target must exist in the "
+                          "version the module states." },
+    [PTX_DIAG_DECL] = { "A malformed declaration.",
+                        "Check the state space, the type, the alignment, the array sizes and the "
+                        "initialiser; some need a later PTX version or target." },
+    [PTX_DIAG_DIRECTIVE] = { "A malformed or misplaced directive.",
+                             "The directive is not allowed here, takes other values, or needs a later "
+                             "PTX version or target." },
+    [PTX_DIAG_EXPR] = { "A malformed expression or operand.",
+                        "The operand has a shape the instruction or the declaration does not take." },
+    [PTX_DIAG_LIMIT] = { "A documented limit was reached.",
+                         "The input exceeds one of ptx-front's limits (doc/limits.md); it is reported, "
+                         "not truncated silently." },
+    [PTX_DIAG_UNSUPPORTED] = { "A construct ptxas no longer accepts.",
+                               "ptxas 13.0 refuses this old form: the message says what replaces it." },
+    [PTX_DIAG_INSTRUCTION] = { "An instruction the PTX ISA tables do not allow.",
+                               "The opcode, its modifiers or its operands match no form of the instruction "
+                               "for the module's version and target: see ptx-front --explain OPCODE." },
+    [PTX_DIAG_SYMBOL] = { "An unknown, misused or duplicate name.",
+                          "Declare the name before use, once per scope, and use it as its kind allows "
+                          "(a label, a register, a variable, a function)." },
+    [PTX_DIAG_TYPE] = { "An operand whose type the instruction does not take.",
+                        "The register or literal's declared type does not fit the instruction's type: "
+                        "declare it with a matching type or change the instruction's type modifier." },
+};
+
+_Static_assert(sizeof code_docs / sizeof *code_docs == sizeof code_names / sizeof *code_names,
+               "every code has its rule's description");
+
 const char *ptx_diag_code_name(ptx_diag_code c)
 {
     return (unsigned)c < sizeof code_names / sizeof *code_names && code_names[c] ? code_names[c] : "other";
+}
+
+static void str(ptx_out *o, const char *s)
+{
+    ptx_out_json_str(o, s, strlen(s));
 }
 
 ptx_diag_doc *ptx_diag_doc_new(ptx_diag_format format, ptx_write_fn write, void *user)
@@ -47,15 +101,16 @@ ptx_diag_doc *ptx_diag_doc_new(ptx_diag_format format, ptx_write_fn write, void 
                          "\"runs\":[{\"tool\":{\"driver\":{\"name\":\"ptx-front\",\"version\":\"" PTX_FRONT_VERSION "\","
                          "\"informationUri\":\"https://docs.nvidia.com/cuda/parallel-thread-execution/\","
                          "\"rules\":[");
-    for (unsigned c = PTX_DIAG_SYNTAX; c < sizeof code_names / sizeof *code_names; c++)
-        ptx_out_fmt(&doc->o, "%s{\"id\":\"%s\"}", c == PTX_DIAG_SYNTAX ? "" : ",", code_names[c]);
+    for (unsigned c = PTX_DIAG_SYNTAX; c < sizeof code_names / sizeof *code_names; c++) {
+        ptx_out_fmt(&doc->o, "%s{\"id\":\"%s\",\"shortDescription\":{\"text\":",
+                    c == PTX_DIAG_SYNTAX ? "" : ",", code_names[c]);
+        str(&doc->o, code_docs[c].text);
+        ptx_out_str(&doc->o, "},\"help\":{\"text\":");
+        str(&doc->o, code_docs[c].help);
+        ptx_out_str(&doc->o, "}}");
+    }
     ptx_out_str(&doc->o, "]}},\"columnKind\":\"unicodeCodePoints\",\"results\":[");
     return doc;
-}
-
-static void str(ptx_out *o, const char *s)
-{
-    ptx_out_json_str(o, s, strlen(s));
 }
 
 /* GCC's location: {"file":..., "line":..., "column":...} (1-based) */

@@ -326,6 +326,48 @@ static iname *instruction_names(size_t *count)
     return v;
 }
 
+struct ptx_isa_names {
+    iname *v;
+    size_t n;
+};
+
+ptx_isa_names *ptx_isa_names_new(void)
+{
+    ptx_isa_names *names = malloc(sizeof *names);
+    if (!names)
+        return NULL;
+    if (!(names->v = instruction_names(&names->n))) {
+        free(names);
+        return NULL;
+    }
+    return names;
+}
+
+void ptx_isa_names_free(ptx_isa_names *names)
+{
+    if (names)
+        free(names->v);
+    free(names);
+}
+
+const char *ptx_isa_name_of(const ptx_isa_names *names, const ptx_instr *in)
+{
+    const char *best = ptx_instr_opcode(in)->text;
+    char buf[96];
+    text t = { buf, sizeof buf, 0 };
+    put(&t, best);
+    for (uint32_t i = 0; i <= in->nmods && t.len < sizeof buf - 1; i++) {
+        iname key;
+        snprintf(key.name, sizeof key.name, "%s", buf);
+        const iname *hit = bsearch(&key, names->v, names->n, sizeof *names->v, cmp_iname);
+        if (hit)
+            best = hit->name;
+        if (i < in->nmods)
+            put(&t, in->mods[i].name->text);
+    }
+    return best;
+}
+
 /* The version a form needs: its own, else its family's. */
 static unsigned form_version(const ptx_isa_form *f)
 {
@@ -413,6 +455,8 @@ static void family_heading(unsigned family, char *buf, size_t n)
     }
 }
 
+static bool family_named(unsigned fam, const char *name, bool *word);
+
 /* A pattern with a wildcard is a shell glob; a plain word names the
  * instructions that are it or start with it and a dot ("bar": bar.sync,
  * bar.warp.sync; not barrier.sync). */
@@ -438,9 +482,30 @@ ptx_status ptx_print_instruction_list(const char *pattern, ptx_write_fn write, v
         free(v);
         return PTX_ERR_NOMEM;
     }
+    /* the names of the manual's section the pattern names, if it does */
+    iname *sec = NULL;
+    size_t nsec = 0;
+    bool fams[PTX_FAMILY_COUNT] = { false };
+    for (unsigned fam = 1; pattern && !strpbrk(pattern, "*?[") && fam < PTX_FAMILY_COUNT; fam++) {
+        bool word;
+        fams[fam] = family_named(fam, pattern, &word) && !word;
+        if (fams[fam] && !sec && !(sec = malloc(ptx_isa_nforms * sizeof *sec))) {
+            free(v);
+            free(o);
+            return PTX_ERR_NOMEM;
+        }
+    }
+    for (unsigned k = 0; sec && k < ptx_isa_nforms; k++)
+        if (fams[ptx_isa_forms[k].family])
+            form_name(k, sec[nsec++].name, sizeof sec->name);
     ptx_out_init(o, write, user);
     for (size_t i = 0; i < n; i++) {
-        if (!name_matches(pattern, v[i].name))
+        /* a section of the manual lists its instructions (mma.sp:
+         * mma; ld.global.nc: ld) */
+        bool in_section = false;
+        for (size_t j = 0; j < nsec && !in_section; j++)
+            in_section = strcmp(sec[j].name, v[i].name) == 0;
+        if (!name_matches(pattern, v[i].name) && !in_section)
             continue;
         const ptx_isa_form *f = oldest_form(&v[i]);
         char heading[256];
@@ -449,6 +514,7 @@ ptx_status ptx_print_instruction_list(const char *pattern, ptx_write_fn write, v
         ptx_out_fmt(o, "%-34s PTX %u.%u  %-8s %s\n", v[i].name, ver / 10, ver % 10, form_target(f), heading);
         shown++;
     }
+    free(sec);
     free(v);
     if (listed)
         *listed = shown;
@@ -481,6 +547,92 @@ static void requirement(ptx_out *o, const ptx_isa_form *f)
     }
 }
 
+/* Does family `fam` go by `name` in the manual: its section's name (the
+ * table's id: mma.sp, ld.global.nc, rcp.approx.ftz.f64), or a name of its
+ * heading ("bar / barrier": barrier)?  *word tells the second. */
+static bool family_named(unsigned fam, const char *name, bool *word)
+{
+    *word = false;
+    if (strcmp(ptx_isa_families[fam].name, name) == 0)
+        return true;
+    char heading[256];
+    family_heading(fam, heading, sizeof heading);
+    size_t nl = strlen(name);
+    for (const char *h = heading; *h;) {
+        size_t l = strcspn(h, " ");
+        if (l == nl && strncmp(h, name, nl) == 0)
+            return *word = true;
+        h += l;
+        while (*h == ' ' || *h == '/')
+            h++;
+    }
+    return false;
+}
+
+/* Marks in seen[] the forms `name` stands for: an instruction name of the
+ * list; else a section of the manual (all its forms; a name of its
+ * heading, the forms written with that word: barrier.sync for barrier);
+ * else a first word that starts several ("mma": mma.sync).  Returns how
+ * many. */
+static unsigned forms_named(const char *name, char *seen)
+{
+    size_t nl = strlen(name);
+    unsigned found = 0;
+    /* which families the name is a section of (1) or a heading word of (2) */
+    unsigned char fams[PTX_FAMILY_COUNT];
+    for (unsigned fam = 0; fam < PTX_FAMILY_COUNT; fam++) {
+        bool word;
+        fams[fam] = fam && family_named(fam, name, &word) ? (word ? 2 : 1) : 0;
+    }
+    for (int pass = 0; pass < 3 && !found; pass++)
+        for (unsigned k = 0; k < ptx_isa_nforms; k++) {
+            const ptx_isa_form *f = &ptx_isa_forms[k];
+            const char *w = PTX_ISA_STR(f->text);
+            bool hit;
+            if (pass == 0) {
+                char fname[96];
+                form_name(k, fname, sizeof fname);
+                hit = strcmp(fname, name) == 0;
+            } else if (pass == 1) {
+                hit = fams[f->family] == 1 ||
+                      (fams[f->family] == 2 && strncmp(w, name, nl) == 0 &&
+                       (w[nl] == '.' || w[nl] == ' ' || !w[nl]));
+            } else {
+                hit = first_word(f) == nl && strncmp(w, name, nl) == 0;
+            }
+            if (hit) {
+                seen[k] = 1;
+                found++;
+            }
+        }
+    return found;
+}
+
+size_t ptx_suggest_instruction(const char *name, char *buf, size_t size)
+{
+    if (!buf || !size)
+        return 0;
+    buf[0] = '\0';
+    size_t n = 0;
+    iname *v = instruction_names(&n);
+    if (!v || !name)
+        return (free(v), 0);
+    ptx_suggest s;
+    ptx_suggest_init(&s, name, strlen(name));
+    for (size_t i = 0; i < n; i++)
+        ptx_suggest_offer(&s, v[i].name, strlen(v[i].name));
+    for (unsigned fam = 1; fam < PTX_FAMILY_COUNT; fam++)
+        if (!strchr(ptx_isa_families[fam].name, '_') || strchr(ptx_isa_families[fam].name, '.'))
+            ptx_suggest_offer(&s, ptx_isa_families[fam].name, strlen(ptx_isa_families[fam].name));
+    char said[PTX_SUGGEST_TEXT];
+    ptx_suggest_text(&s, said, sizeof said);
+    free(v);
+    /* "; did you mean 'x'?" -> "did you mean 'x'?" */
+    const char *t = said[0] == ';' ? said + 2 : said;
+    snprintf(buf, size, "%s", t);
+    return strlen(t);
+}
+
 ptx_status ptx_print_instruction_forms(const char *name, ptx_write_fn write, void *user)
 {
     if (!write || !name)
@@ -491,21 +643,17 @@ ptx_status ptx_print_instruction_forms(const char *name, ptx_write_fn write, voi
         free(o);
         return PTX_ERR_NOMEM;
     }
-    /* the forms of that name, else those of that first word ("mma":
-     * mma.sync) */
-    size_t nl = strlen(name);
-    unsigned found = 0;
-    for (int pass = 0; pass < 2 && !found; pass++)
-        for (unsigned k = 0; k < ptx_isa_nforms; k++) {
-            char fname[96];
-            form_name(k, fname, sizeof fname);
-            const ptx_isa_form *f = &ptx_isa_forms[k];
-            if (pass == 0 ? strcmp(fname, name) == 0
-                          : first_word(f) == nl && strncmp(PTX_ISA_STR(f->text), name, nl) == 0) {
-                seen[k] = 1;
-                found++;
-            }
-        }
+    unsigned found = forms_named(name, seen);
+    /* LD, Mma.Sync: the names are lower case */
+    char lower[96];
+    if (!found && strlen(name) < sizeof lower) {
+        size_t i = 0;
+        for (; name[i]; i++)
+            lower[i] = (char)(name[i] >= 'A' && name[i] <= 'Z' ? name[i] - 'A' + 'a' : name[i]);
+        lower[i] = '\0';
+        if (strcmp(lower, name) != 0 && (found = forms_named(lower, seen)) != 0)
+            name = lower;
+    }
     ptx_out_init(o, write, user);
     ptx_status st = PTX_OK;
     if (!found) {

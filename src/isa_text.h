@@ -27,4 +27,18 @@ size_t ptx_isa_form_placeholders(const ptx_isa_form *f, const char *indent, char
  * .u32 }"); at most n bytes with the NUL; returns the length written. */
 size_t ptx_isa_form_text(const ptx_isa_form *f, char *buf, size_t n);
 
+/* The instruction names of --list-instructions, sorted, for naming the
+ * instructions of a module (--stats): ptx_isa_names_new (NULL when out of
+ * memory), ptx_isa_names_free. */
+typedef struct ptx_isa_names ptx_isa_names;
+ptx_isa_names *ptx_isa_names_new(void);
+void ptx_isa_names_free(ptx_isa_names *names);
+
+struct ptx_instr;
+/* The name of instruction `in` as the list writes it: its opcode and the
+ * longest run of its first modifiers that makes a listed name (bar.sync,
+ * mbarrier.test_wait, ld.global.nc), else the opcode alone.  The text is
+ * the list's (freed with it) or the opcode's interned name. */
+const char *ptx_isa_name_of(const ptx_isa_names *names, const struct ptx_instr *in);
+
 #endif

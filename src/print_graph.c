@@ -89,18 +89,29 @@ static void dot_guard(gp *p, const ptx_cfg_edge *e)
     ptx_out_flush(p->esc);
 }
 
-static void dot_cfg(gp *p, const ptx_cfg *c)
+/* The module's functions are one digraph, each a cluster (f<i>), so that
+ * dot draws one picture: blocks are f<i>b<k>. */
+static void dot_cfg_head(gp *p)
 {
     ptx_out *o = p->o;
-    ptx_out_str(o, "digraph ");
-    str(p, c->func->name->text);
-    ptx_out_str(o, " {\n  graph [label=\"");
-    esc_str(p, func_kind(c->func));
-    ptx_out_char(o, ' ');
-    esc_str(p, c->func->name->text);
+    ptx_out_str(o, "digraph \"cfg\" {\n  graph [label=\"control flow");
+    if (p->ctx) {
+        ptx_out_str(o, " of ");
+        esc_str(p, ptx_context_filename(p->ctx));
+    }
     ptx_out_str(o, "\", labelloc=t, fontname=\"Helvetica\"];\n"
                    "  node [shape=box, fontname=\"Courier\", fontsize=10];\n"
                    "  edge [fontname=\"Helvetica\", fontsize=9];\n");
+}
+
+static void dot_cfg(gp *p, const ptx_cfg *c, uint32_t fi)
+{
+    ptx_out *o = p->o;
+    ptx_out_fmt(o, "  subgraph \"cluster_f%u\" {\n    graph [label=\"", fi);
+    esc_str(p, func_kind(c->func));
+    ptx_out_char(o, ' ');
+    esc_str(p, c->func->name->text);
+    ptx_out_str(o, "\"];\n");
     /* short labels are centred lines (\n between them); full ones are
      * left-justified, each line ended by \l */
     const char *eol = p->full ? "\\l" : "\\n";
@@ -108,7 +119,7 @@ static void dot_cfg(gp *p, const ptx_cfg *c)
         const ptx_cfg_block *b = &c->blocks[k];
         uint32_t lo, hi;
         block_lines(p, c, b, &lo, &hi);
-        ptx_out_fmt(o, "  b%u [label=\"B%u", k, k);
+        ptx_out_fmt(o, "    f%ub%u [label=\"B%u", fi, k, k);
         if (b->label) {
             ptx_out_str(o, "  ");
             esc_str(p, b->label->name->text);
@@ -139,10 +150,10 @@ static void dot_cfg(gp *p, const ptx_cfg *c)
             ptx_out_str(o, ", style=dashed, color=gray50");
         ptx_out_str(o, "];\n");
     }
-    ptx_out_fmt(o, "  b%u [label=\"exit\", shape=oval];\n", c->nblocks);
+    ptx_out_fmt(o, "    f%ub%u [label=\"exit\", shape=oval];\n", fi, c->nblocks);
     for (uint32_t i = 0; i < c->nedges; i++) {
         const ptx_cfg_edge *e = &c->edges[i];
-        ptx_out_fmt(o, "  b%u -> b%u", e->from, e->to);
+        ptx_out_fmt(o, "    f%ub%u -> f%ub%u", fi, e->from, fi, e->to);
         bool attrs = e->guard || e->back || e->kind != PTX_EDGE_FALL;
         if (!attrs) {
             ptx_out_str(o, ";\n");
@@ -168,7 +179,7 @@ static void dot_cfg(gp *p, const ptx_cfg *c)
             ptx_out_fmt(o, "%scolor=blue", sep);
         ptx_out_str(o, "];\n");
     }
-    ptx_out_str(o, "}\n");
+    ptx_out_str(o, "  }\n");
 }
 
 static void json_cfg(gp *p, const ptx_cfg *c, bool first)
@@ -287,6 +298,8 @@ static void json_head(gp *p, const char *graph)
     const char *file = p->ctx ? ptx_context_filename(p->ctx) : "";
     ptx_out_fmt(p->o, "{\"schema\":1,\"graph\":\"%s\",\"file\":", graph);
     str(p, file);
+    if (p->ctx)
+        ptx_out_str(p->o, ptx_error_count(p->ctx) ? ",\"valid\":false" : ",\"valid\":true");
 }
 
 ptx_status ptx_print_cfg(const ptx_context *ctx, const ptx_module *m, unsigned flags,
@@ -301,6 +314,8 @@ ptx_status ptx_print_cfg(const ptx_context *ctx, const ptx_module *m, unsigned f
     if (p.json) {
         json_head(&p, "cfg");
         ptx_out_str(p.o, ",\"functions\":[");
+    } else {
+        dot_cfg_head(&p);
     }
     bool first = true;
     for (uint32_t i = 0; i < ptx_graphs_count(g) && !p.o->failed; i++) {
@@ -310,11 +325,10 @@ ptx_status ptx_print_cfg(const ptx_context *ctx, const ptx_module *m, unsigned f
         if (p.json)
             json_cfg(&p, c, first);
         else
-            dot_cfg(&p, c);
+            dot_cfg(&p, c, i);
         first = false;
     }
-    if (p.json)
-        ptx_out_str(p.o, "]}\n");
+    ptx_out_str(p.o, p.json ? "]}\n" : "}\n");
     return close_gp(&p, g);
 }
 

@@ -665,6 +665,8 @@ ptx_status ptx_print_json(const ptx_context *ctx, const ptx_module *m,
         key(o, "file");
         const char *f = ptx_context_filename(ctx);
         str(o, f, strlen(f));
+        /* a tree with errors is printed too (what could be parsed) */
+        ptx_out_str(o, ptx_error_count(ctx) ? ",\"valid\":false" : ",\"valid\":true");
     }
     ptx_out_fmt(o, ",\"version\":\"%u.%u\",\"targets\":", m->version_major, m->version_minor);
     strings(o, m->targets, m->ntargets);

@@ -972,27 +972,73 @@ static void need_expr(needed *s, const ptx_expr *e)
     }
 }
 
-/* The names the instructions of the accepted items use. */
+static void need_stmt(needed *s, const ptx_node *n)
+{
+    if (n->kind == PTX_NODE_INSTR) {
+        const ptx_instr *in = (const ptx_instr *)n;
+        for (uint32_t i = 0; i < in->nops; i++)
+            need_expr(s, &in->ops[i]);
+    } else if (n->kind == PTX_NODE_DECL) {
+        /* an initialiser may name a function or a variable: {f, g} */
+        const ptx_decl *d = (const ptx_decl *)n;
+        for (uint32_t i = 0; i < d->nvars; i++)
+            if (d->vars[i].init)
+                need_expr(s, d->vars[i].init);
+    }
+}
+
+/* The names one item uses, nested statements included. */
+static ptx_status need_item(needed *s, const ptx_node *item)
+{
+    ptx_iter *it = ptx_iter_new_node(item);
+    if (!it)
+        return PTX_ERR_NOMEM;
+    const ptx_node *n;
+    ptx_event ev;
+    while ((ev = ptx_iter_next(it, &n)) > 0)
+        if (ev == PTX_EVENT_ENTER)
+            need_stmt(s, n);
+    ptx_iter_free(it);
+    return ev == PTX_EVENT_NOMEM || s->nomem ? PTX_ERR_NOMEM : PTX_OK;
+}
+
+/* The names the accepted items use, and those of every function they
+ * call, transitively: a function defined in the module that a printed
+ * one names is printed whole (a declaration of a .func that is not
+ * defined does not assemble: "Unresolved extern function"). */
 static ptx_status need_collect(needed *s, const ptx_module *m, ptx_print_filter filter,
                                void *filter_user)
 {
     s->mask = 63;
     s->slots = calloc(64, sizeof *s->slots);
-    ptx_iter *it = ptx_iter_new(m);
-    if (!s->slots || !it) {
-        ptx_iter_free(it);
+    if (!s->slots)
         return PTX_ERR_NOMEM;
-    }
-    const ptx_node *n;
-    ptx_event ev;
-    while ((ev = ptx_iter_next_item(it, &n, filter, filter_user)) > 0)
-        if (ev == PTX_EVENT_ENTER && n->kind == PTX_NODE_INSTR) {
-            const ptx_instr *in = (const ptx_instr *)n;
-            for (uint32_t i = 0; i < in->nops; i++)
-                need_expr(s, &in->ops[i]);
+    size_t nitems = 0;
+    for (const ptx_node *n = m->first; n; n = n->next)
+        nitems++;
+    bool *done = calloc(nitems ? nitems : 1, sizeof *done);
+    if (!done)
+        return PTX_ERR_NOMEM;
+    ptx_status st = PTX_OK;
+    size_t i = 0;
+    for (const ptx_node *n = m->first; n && st == PTX_OK; n = n->next, i++)
+        if (filter(n, filter_user)) {
+            done[i] = true;
+            st = need_item(s, n);
         }
-    ptx_iter_free(it);
-    return ev == PTX_EVENT_NOMEM || s->nomem ? PTX_ERR_NOMEM : PTX_OK;
+    /* the functions those name, until no new one is named */
+    for (bool more = true; more && st == PTX_OK;) {
+        more = false;
+        i = 0;
+        for (const ptx_node *n = m->first; n && st == PTX_OK; n = n->next, i++)
+            if (!done[i] && n->kind == PTX_NODE_FUNC && ((const ptx_func *)n)->body &&
+                need_has(s, ((const ptx_func *)n)->name)) {
+                done[i] = more = true;
+                st = need_item(s, n);
+            }
+    }
+    free(done);
+    return st != PTX_OK ? st : s->nomem ? PTX_ERR_NOMEM : PTX_OK;
 }
 
 static bool item_needed(const needed *s, const ptx_node *n)
@@ -1008,31 +1054,48 @@ static bool item_needed(const needed *s, const ptx_node *n)
     return false;
 }
 
-/* A module item the filter refuses that a function it accepts names
- * (a variable, or a function it calls): printed all the same; a called
- * function's definition as its declaration. */
+/* A function defined in the module that a printed function calls (or
+ * names): printed whole, so that the output assembles alone. */
+static bool printed_whole(const needed *s, const ptx_node *n)
+{
+    return n->kind == PTX_NODE_FUNC && ((const ptx_func *)n)->body && need_has(s, ((const ptx_func *)n)->name);
+}
+
+/* A module item the filter refuses that a printed function names (a
+ * variable, a prototype): printed all the same. */
 static ptx_status out_needed(printer *p, ptx_iter *it, const ptx_node *n, const ptx_module *m)
 {
-    if (n->kind == PTX_NODE_FUNC && ((const ptx_func *)n)->body) {
-        const ptx_func *f = (const ptx_func *)n;
-        if (p->lossless && !is_edited(n)) {
-            uint32_t body = f->body->base.span.off;
-            while (body > n->span.off && strchr(" \t\r\n", p->src[body - 1]))
-                body--;
-            copy_to(p, body);
-            p->pos = end_of(n);
-            ptx_out_char(p->o, ';');
-        } else {
-            start_line(p, 0);
-            out_func_head(p, f);
-            ptx_out_char(p->o, ';');
-        }
-        return PTX_OK;
-    }
     if (p->lossless)
         return lossless_event(p, it, PTX_EVENT_ENTER, n, 0, m);
     canon_event(p, PTX_EVENT_ENTER, n, 0, 0, !is_edited(n));
     return PTX_OK;
+}
+
+/* Where the text of an unedited item left out starts: its line, when
+ * only blanks come before it there, and the comment lines right above it
+ * (nvcc's "// .globl"); never before what is written.  The text before
+ * that (the header, the ';' after a variable) stays. */
+static uint32_t drop_start(const printer *p, const ptx_node *n)
+{
+    uint32_t i = n->span.off;
+    while (i > p->pos && (p->src[i - 1] == ' ' || p->src[i - 1] == '\t'))
+        i--;
+    if (i > p->pos && p->src[i - 1] != '\n')
+        return n->span.off;
+    while (i > p->pos) {
+        uint32_t j = i - 1;     /* the '\n' that ends the line above */
+        while (j > 0 && p->src[j - 1] != '\n')
+            j--;
+        if (j < p->pos)
+            break;
+        uint32_t k = j;
+        while (k < i && (p->src[k] == ' ' || p->src[k] == '\t'))
+            k++;
+        if (k + 1 >= i || p->src[k] != '/' || p->src[k + 1] != '/')
+            break;
+        i = j;
+    }
+    return i;
 }
 
 static ptx_status print_layout(const ptx_context *ctx, const ptx_module *m, bool canonical,
@@ -1100,8 +1163,11 @@ static ptx_status print_layout(const ptx_context *ctx, const ptx_module *m, bool
             break;
         }
         unsigned depth = ptx_iter_depth(it);
-        if (depth == 0 && ev == PTX_EVENT_ENTER && filter && !filter(n, filter_user)) {
+        if (depth == 0 && ev == PTX_EVENT_ENTER && filter && !filter(n, filter_user) &&
+            !printed_whole(&need, n)) {
             ptx_iter_skip_children(it);
+            if (p->lossless && !is_edited(n))
+                copy_to(p, drop_start(p, n));
             if (item_needed(&need, n))
                 st = out_needed(p, it, n, m);
             if (p->src && !is_edited(n) && end_of(n) > p->pos)

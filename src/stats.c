@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "internal.h"
+#include "isa_text.h"
 
 enum { TOP_FAMILIES = 8 };
 
@@ -93,7 +94,7 @@ static int by_count(const void *a, const void *b)
 }
 
 /* Walks one function body (the iterator is inside it). */
-static bool collect(ptx_iter *it, const ptx_node *func, fstats *s)
+static bool collect(ptx_iter *it, const ptx_node *func, fstats *s, const ptx_isa_names *names)
 {
     const ptx_node *n;
     ptx_event ev;
@@ -105,7 +106,9 @@ static bool collect(ptx_iter *it, const ptx_node *func, fstats *s)
         if (n->kind == PTX_NODE_INSTR) {
             const ptx_instr *in = (const ptx_instr *)n;
             s->instructions++;
-            add_family(s, in->family ? ptx_family_name((ptx_family)in->family) : ptx_instr_opcode(in)->text, 1);
+            /* the instruction's name as the manual and --list-instructions
+             * write it (bar.sync, not the table's id bar_barrier) */
+            add_family(s, ptx_isa_name_of(names, in), 1);
         } else if (n->kind == PTX_NODE_DECL) {
             const ptx_decl *d = (const ptx_decl *)n;
             for (uint32_t i = 0; i < d->nvars; i++) {
@@ -253,6 +256,17 @@ static void out_function(ptx_out *o, const ptx_context *ctx, const ptx_func *f, 
                     c->ncalls, c->ncalls == 1 ? "" : "s");
 }
 
+/* Whether a function of the same name comes before f among the items
+ * printed (names are interned: equal names are equal pointers). */
+static bool counted_before(const ptx_module *m, const ptx_func *f, ptx_print_filter filter, void *filter_user)
+{
+    for (const ptx_node *n = m->first; n && n != &f->base; n = n->next)
+        if (n->kind == PTX_NODE_FUNC && ((const ptx_func *)n)->name == f->name &&
+            (!filter || filter(n, filter_user)))
+            return true;
+    return false;
+}
+
 ptx_status ptx_print_stats(const ptx_context *ctx, const ptx_module *m, bool json,
                            ptx_print_filter filter, void *filter_user,
                            ptx_write_fn write, void *user)
@@ -266,6 +280,8 @@ ptx_status ptx_print_stats(const ptx_context *ctx, const ptx_module *m, bool jso
     if (json) {
         ptx_out_str(o, "{\"schema\":2,\"file\":");
         out_json_str(o, file);
+        if (ctx)
+            ptx_out_str(o, ptx_error_count(ctx) ? ",\"valid\":false" : ",\"valid\":true");
         ptx_out_fmt(o, ",\"version\":\"%u.%u\",\"targets\":[", m->version_major, m->version_minor);
         for (uint32_t i = 0; i < m->ntargets; i++) {
             ptx_out_str(o, i ? "," : "");
@@ -288,6 +304,11 @@ ptx_status ptx_print_stats(const ptx_context *ctx, const ptx_module *m, bool jso
     st = ptx_graphs_build(m, &graphs);
     if (st != PTX_OK)
         return ptx_printer_close(o, it, st);
+    ptx_isa_names *names = ptx_isa_names_new();
+    if (!names) {
+        ptx_graphs_free(graphs);
+        return ptx_printer_close(o, it, PTX_ERR_NOMEM);
+    }
     uint64_t kernels = 0, funcs = 0, instructions = 0, module_mem[PTX_SPACE_COUNT] = { 0 };
     fstats total = { 0 };
     const ptx_node *n;
@@ -308,11 +329,13 @@ ptx_status ptx_print_stats(const ptx_context *ctx, const ptx_module *m, bool jso
         }
         const ptx_func *f = (const ptx_func *)n;
         fstats s = { 0 };
-        if (f->body && !collect(it, n, &s))
+        if (f->body && !collect(it, n, &s, names))
             st = PTX_ERR_NOMEM;
         if (s.nomem)
             st = PTX_ERR_NOMEM;
-        *(f->is_entry ? &kernels : &funcs) += 1;
+        /* a function declared and defined (or declared twice) is one */
+        if (!counted_before(m, f, filter, filter_user))
+            *(f->is_entry ? &kernels : &funcs) += 1;
         instructions += s.instructions;
         for (size_t i = 0; i < s.nfamilies; i++)
             add_family(&total, s.families[i].name, s.families[i].n);
@@ -346,12 +369,13 @@ ptx_status ptx_print_stats(const ptx_context *ctx, const ptx_module *m, bool jso
                     (unsigned long long)module_mem[PTX_SPACE_GLOBAL], (unsigned long long)module_mem[PTX_SPACE_CONST],
                     (unsigned long long)module_mem[PTX_SPACE_SHARED]);
         for (size_t i = 0; i < total.nfamilies && i < TOP_FAMILIES; i++)
-            ptx_out_fmt(o, "%s%s %llu", i ? ", " : "top families: ", total.families[i].name,
+            ptx_out_fmt(o, "%s%s %llu", i ? ", " : "top instructions: ", total.families[i].name,
                         (unsigned long long)total.families[i].n);
         if (total.nfamilies)
             ptx_out_char(o, '\n');
     }
     free(total.families);
+    ptx_isa_names_free(names);
     ptx_graphs_free(graphs);
     return ptx_printer_close(o, it, st);
 }

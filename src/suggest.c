@@ -61,12 +61,50 @@ void ptx_suggest_init(ptx_suggest *s, const char *word, size_t len)
     s->best = 2 * s->cap + 2;    /* a score: see ptx_suggest_offer */
 }
 
+/* Is `cand` what the word most likely meant, before any nearer word: the
+ * same word in another case (LD: ld), or the word of a common misspelling
+ * (C's and Fortran's comparisons: .lte .le, .gte .ge, .neq .ne)? */
+static bool meant(const ptx_suggest *s, const char *cand, size_t len)
+{
+    static const char *const common[][2] = { { "lte", "le" }, { "gte", "ge" }, { "neq", "ne" } };
+    if (len == s->len) {
+        size_t i = 0;
+        while (i < len && (cand[i] == s->word[i] ||
+                           (s->word[i] >= 'A' && s->word[i] <= 'Z' && cand[i] == s->word[i] - 'A' + 'a')))
+            i++;
+        if (i == len)
+            return true;
+    }
+    size_t skip = s->len && (s->word[0] == '.' || s->word[0] == '%') ? 1 : 0;
+    if (len <= skip || len != s->len - 1 || (skip && cand[0] != s->word[0]))
+        return false;
+    for (size_t k = 0; k < sizeof common / sizeof *common; k++)
+        if (strlen(common[k][0]) == s->len - skip && memcmp(s->word + skip, common[k][0], s->len - skip) == 0 &&
+            strlen(common[k][1]) == len - skip && memcmp(cand + skip, common[k][1], len - skip) == 0)
+            return true;
+    return false;
+}
+
 void ptx_suggest_offer(ptx_suggest *s, const char *cand, size_t len)
 {
     if (!cand)
         return;
     if (len == s->len && memcmp(cand, s->word, len) == 0) {
         s->exact = true;        /* a known word, misplaced: no guess */
+        return;
+    }
+    if (meant(s, cand, len)) {
+        /* score 0: nothing else can tie with it */
+        if (s->best > 0) {
+            s->best = 0;
+            s->nhits = 0;
+            s->more = false;
+        }
+        for (unsigned i = 0; i < s->nhits; i++)
+            if (s->hits[i].len == len && memcmp(s->hits[i].text, cand, len) == 0)
+                return;
+        if (s->nhits < PTX_SUGGEST_MAX)
+            s->hits[s->nhits++] = (ptx_suggest_hit){ cand, len };
         return;
     }
     unsigned d = distance(s->word, s->len, cand, len, s->cap, s->numbers);

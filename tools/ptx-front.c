@@ -32,7 +32,7 @@ enum mode { CHECK, AST, EMIT_PTX, JSON, STATS, LIST_FUNCTIONS, CFG, CALLGRAPH, L
 enum opt_id {
     O_OUTPUT = 'o', O_HELP = 'h', O_DEFINE = 'D', O_INCLUDE_DIR = 'I', O_COMPILE_ONLY = 'c',
     O_AST = 256, O_EMIT_PTX, O_JSON, O_STATS, O_LIST_FUNCTIONS, O_CFG, O_CALLGRAPH, O_LIST_INSTRUCTIONS, O_EXPLAIN, O_LSP,
-    O_COMPACT, O_CANONICAL, O_NO_LOCATIONS, O_FUNCTION, O_MAX_ERRORS, O_TARGET, O_LANG, O_PTX_VERSION, O_CPP, O_COLOR, O_DIAG_FORMAT, O_NO_FAST_LANE, O_VERSION
+    O_COMPACT, O_CANONICAL, O_NO_LOCATIONS, O_FUNCTION, O_MAX_ERRORS, O_TARGET, O_LANG, O_PTX_VERSION, O_CPP, O_COLOR, O_DIAG_FORMAT, O_DIAG_FILE, O_NO_FAST_LANE, O_VERSION
 };
 
 typedef struct opt_spec {
@@ -64,11 +64,12 @@ static const opt_spec *spec_of(int id)
 
 static void print_help(FILE *out)
 {
-    fputs("usage: ptx-front [options] FILE...\n"
+    fputs("usage: ptx-front [options] [FILE...]\n"
           "       ptx-front --list-instructions [PATTERN] | --explain OPCODE | --lsp\n"
           "\n"
-          "Reads PTX modules (FILE '-' is standard input).  With no output option it\n"
-          "only checks them: silent when valid, diagnostics on stderr when not.\n"
+          "Reads PTX modules (FILE '-', or no FILE when standard input is not a\n"
+          "terminal, is standard input).  With no output option it only checks them:\n"
+          "silent when valid, diagnostics on stderr when not.\n"
           "FILE.cu and FILE.cuh (or --lang=cuda) are CUDA C++: their asm statements\n"
           "are checked, for --target (default sm_75) and --ptx-version (default 9.0).\n",
           out);
@@ -190,7 +191,7 @@ typedef struct settings {
     enum mode mode;
     int mode_opt;               /* the output option that chose it */
     bool given[O_VERSION + 1];  /* which options were used */
-    const char *out_path, *target, *pattern, *explain, *ptx_version;
+    const char *out_path, *target, *pattern, *explain, *ptx_version, *diag_path;
     enum { LANG_AUTO, LANG_PTX, LANG_CUDA } lang;
     const char **cpp_args;      /* -D and -I, as cpp takes them */
     int ncpp_args;
@@ -239,13 +240,13 @@ static int check_combinations(settings *s)
         if (s->nfiles)
             return usage_error("--lsp takes no input file ('%s'): the client sends the documents%s", s->files[0], "");
     } else if (s->nfiles == 0) {
-        return usage_error("no input file%s%s", "", "");
+        /* as jq and cmark: standard input, unless it is a terminal */
+        if (isatty(STDIN_FILENO))
+            return usage_error("no input file (standard input is a terminal)%s%s", "", "");
+        s->files[s->nfiles++] = "-";
     }
-    /* the document of diagnostics takes standard output */
-    if (s->diag_format != PTX_DIAG_FORMAT_TEXT && s->mode != CHECK && !s->out_path)
-        return usage_error("--diagnostics-format=%s writes to standard output: send %s's output "
-                           "elsewhere with -o", s->diag_format == PTX_DIAG_FORMAT_JSON ? "json" : "sarif",
-                           s->mode_opt ? spelling(s->mode_opt) : "--json");
+    if (s->diag_path && s->diag_format == PTX_DIAG_FORMAT_TEXT)
+        return usage_error("--diagnostics-file goes only with --diagnostics-format=json or sarif%s%s", "", "");
     return 0;
 }
 
@@ -308,6 +309,9 @@ static int parse_options(int argc, char **argv, settings *s)
             break;
         case O_TARGET:
             s->target = optarg;
+            break;
+        case O_DIAG_FILE:
+            s->diag_path = optarg;
             break;
         case O_LIST_INSTRUCTIONS:
             s->pattern = optarg;
@@ -493,11 +497,13 @@ static ptx_status list_functions(const ptx_module *m, const filter *flt, bool js
 
 /* --function: mark the patterns that match a function of m (whatever the
  * printer asks of the filter). */
-static void mark_functions(const ptx_module *m, const filter *flt)
+static bool mark_functions(const ptx_module *m, const filter *flt)
 {
+    bool any = false;
     for (const ptx_node *n = m->first; n; n = n->next)
-        if (n->kind == PTX_NODE_FUNC)
-            (void)name_wanted(flt, ((const ptx_func *)n)->name->text);
+        if (n->kind == PTX_NODE_FUNC && name_wanted(flt, ((const ptx_func *)n)->name->text))
+            any = true;
+    return any;
 }
 
 static void write_failed(ptx_status ps, const char *out_path)
@@ -516,8 +522,12 @@ static int reference(const settings *s, FILE *out)
     if (s->mode == EXPLAIN) {
         ptx_status st = ptx_print_instruction_forms(s->explain, ptx_write_file, out);
         if (st == PTX_ERR_INPUT) {
-            fprintf(stderr, "ptx-front: the tables have no instruction '%s' (see --list-instructions)\n",
-                    s->explain);
+            char hint[256];
+            if (ptx_suggest_instruction(s->explain, hint, sizeof hint))
+                fprintf(stderr, "ptx-front: the tables have no instruction '%s'; %s\n", s->explain, hint);
+            else
+                fprintf(stderr, "ptx-front: the tables have no instruction '%s' (see --list-instructions)\n",
+                        s->explain);
             return 2;
         }
         if (st != PTX_OK) {
@@ -599,14 +609,20 @@ static int run_file(const settings *s, const char *file, filter *flt, ptx_diag_d
             status = 2;
         for (size_t k = 0; !diags && k < ptx_diag_count(ctx); k++)
             ptx_diag_render_color(ctx, ptx_diag_get(ctx, k), s->color, ptx_write_file, stderr);
-        if (st == PTX_ERR_INPUT) {
-            if (status < 1)
-                status = 1;
-        } else if (s->mode != CHECK) {
+        if (st == PTX_ERR_INPUT && status < 1)
+            status = 1;
+        /* a module with errors is printed too: what could be parsed
+         * around them (JSON says "valid":false); --emit-ptx writes the
+         * text as it was */
+        if (s->mode != CHECK && m && status < 2) {
             bool json = s->mode == JSON || s->given[O_JSON];
             ptx_print_filter pf = flt->n ? want_item : NULL;
-            if (flt->n)
-                mark_functions(m, flt);
+            /* --emit-ptx of a file where no pattern matches would be a
+             * module without functions: nothing is written (and the
+             * pattern that matches nothing anywhere is an error) */
+            bool none = flt->n && !mark_functions(m, flt);
+            if (none && s->mode == EMIT_PTX)
+                goto done;
             /* several files: say whose output follows (JSON is one
              * document per line and names its file itself) */
             if (s->nfiles > 1 && !json)
@@ -619,8 +635,14 @@ static int run_file(const settings *s, const char *file, filter *flt, ptx_diag_d
                 break;
             case EMIT_PTX: {
                 tracked t = { out, '\n' };
-                ps = (s->given[O_CANONICAL] ? ptx_print_ptx_canonical : ptx_print_ptx_items)(
-                    ctx, m, pf, flt, write_tracked, &t);
+                if (st == PTX_ERR_INPUT) {
+                    size_t len;
+                    const char *text = ptx_context_source(ctx, &len);
+                    ps = write_tracked(&t, text, len) == 0 ? PTX_OK : PTX_ERR_IO;
+                } else {
+                    ps = (s->given[O_CANONICAL] ? ptx_print_ptx_canonical : ptx_print_ptx_items)(
+                        ctx, m, pf, flt, write_tracked, &t);
+                }
                 if (ps == PTX_OK && s->nfiles > 1 && t.last != '\n' && fputc('\n', out) == EOF)
                     ps = PTX_ERR_IO;
                 break;
@@ -654,6 +676,7 @@ static int run_file(const settings *s, const char *file, filter *flt, ptx_diag_d
             }
         }
     }
+done:
     ptx_context_free(ctx);
     return status;
 }
@@ -877,11 +900,25 @@ int main(int argc, char **argv)
         const char *no_color = getenv("NO_COLOR");
         s.color = isatty(fileno(stderr)) && !(no_color && *no_color);
     }
+    /* the document of diagnostics: on stderr, as GCC writes it, or in
+     * --diagnostics-file */
     ptx_diag_doc *diags = NULL;
-    if (s.diag_format != PTX_DIAG_FORMAT_TEXT && !(diags = ptx_diag_doc_new(s.diag_format, ptx_write_file, stdout))) {
+    FILE *diag_out = stderr;
+    if (s.diag_path && !(diag_out = fopen(s.diag_path, "w"))) {
+        fprintf(stderr, "ptx-front: cannot write '%s': %s\n", s.diag_path, strerror(errno));
+        if (out != stdout)
+            fclose(out);
+        free(s.files);
+        free(s.patterns);
+        free(matched);
+        return 2;
+    }
+    if (s.diag_format != PTX_DIAG_FORMAT_TEXT && !(diags = ptx_diag_doc_new(s.diag_format, ptx_write_file, diag_out))) {
         fprintf(stderr, "ptx-front: out of memory\n");
         if (out != stdout)
             fclose(out);
+        if (diag_out != stderr)
+            fclose(diag_out);
         free(s.files);
         free(s.patterns);
     free(s.cpp_args);
@@ -912,10 +949,18 @@ int main(int argc, char **argv)
         fprintf(stderr, "ptx-front: cannot write diagnostics: %s\n", strerror(errno));
         status = 2;
     }
-    /* a pattern that selected nothing in any file is most likely a typo */
+    if (diag_out != stderr && fclose(diag_out) != 0 && status < 2) {
+        fprintf(stderr, "ptx-front: cannot write '%s': %s\n", s.diag_path, strerror(errno));
+        status = 2;
+    }
+    /* a pattern that selected nothing in any file is most likely a typo:
+     * an error, as a missing file is */
     for (int i = 0; i < s.npatterns; i++)
-        if (!matched[i])
-            fprintf(stderr, "ptx-front: warning: --function '%s' matches no function\n", s.patterns[i]);
+        if (!matched[i]) {
+            fprintf(stderr, "ptx-front: error: --function '%s' matches no function (see --list-functions)\n",
+                    s.patterns[i]);
+            status = 2;
+        }
     if (out_failed) {
         if (out != stdout)
             fclose(out);

@@ -350,6 +350,11 @@ ptx_status ptx_print_instruction_list(const char *pattern, ptx_write_fn write, v
  * tables have no such instruction. */
 ptx_status ptx_print_instruction_forms(const char *name, ptx_write_fn write, void *user);
 
+/* For a name the tables do not have: "did you mean 'x'?" (or 'x' or 'y')
+ * into buf, from the instruction names and the manual's section names;
+ * "" when nothing is close.  Returns the length of the text. */
+size_t ptx_suggest_instruction(const char *name, char *buf, size_t size);
+
 /* ------------------------------------------------------------------ */
 /* Changing the tree (see the README's "Edit" section)                   */
 

@@ -100,8 +100,23 @@ t 2 "ptx-front: --max-errors needs an argument (N)|$hint" "$k" --max-errors
 t 2 "ptx-front: -o needs an argument (FILE)|$hint" "$k" -o
 t 2 "ptx-front: --max-errors needs a number, not 'x'|$hint" --max-errors=x "$k"
 t 2 "ptx-front: --max-errors needs a number, not '-1'|$hint" --max-errors=-1 "$k"
-t 2 "ptx-front: no input file|$hint" --ast
-t 2 "ptx-front: no input file|$hint"
+# no FILE: standard input, unless it is a terminal (as jq and cmark)
+if command -v script >/dev/null 2>&1; then
+    for args in "--ast" ""; do
+        script -qec "\"$front\" $args" /dev/null >"$tmp/tty" 2>&1 </dev/null
+        rc=$?
+        [ $rc -eq 2 ] && grep -q "ptx-front: no input file (standard input is a terminal)" "$tmp/tty" && ok ||
+            bad "ptx-front $args on a terminal: status $rc, $(head -1 "$tmp/tty")"
+    done
+else
+    sh "$top/test/skip.sh" "cli: no input file on a terminal" "script (util-linux) is not installed" || fail=$((fail + 1))
+fi
+"$front" --stats <"$k" >"$tmp/out" 2>"$tmp/err"
+rc=$?
+[ $rc -eq 0 ] && grep -q "^<stdin>: .version 9.0" "$tmp/out" && [ ! -s "$tmp/err" ] && ok ||
+    bad "ptx-front --stats <FILE: status $rc, $(head -1 "$tmp/out") $(head -1 "$tmp/err")"
+cat "$k" | "$front" --emit-ptx >"$tmp/out" 2>"$tmp/err" && cmp -s "$k" "$tmp/out" && ok ||
+    bad "cat FILE | ptx-front --emit-ptx does not give FILE back"
 
 # -- combinations: one output; the others only where they do something -------------
 t 2 "ptx-front: --json does not go with --ast: it goes alone (the tree as JSON) or with --stats, --list-functions, --cfg or --callgraph|$hint" --ast --json "$k"
@@ -131,11 +146,73 @@ t 0 "" --ast --ast --compact "$k"
 [ -s "$tmp/once" ] && cmp -s "$tmp/once" "$tmp/out" && ok ||
     bad "--ast --ast --compact: the output is not that of --ast --compact ($(wc -l <"$tmp/out") lines, $(wc -l <"$tmp/once") once)"
 
-# -- --function matching nothing: a warning, the run goes on ------------------
-t 0 "ptx-front: warning: --function 'nomatch' matches no function" --function nomatch --list-functions "$k"
+# -- --function matching nothing: an error (status 2) ------------------------
+t 2 "ptx-front: error: --function 'nomatch' matches no function (see --list-functions)" --function nomatch --list-functions "$k"
 [ ! -s "$tmp/out" ] && ok || bad "--function nomatch printed a function"
-t 0 "ptx-front: warning: --function 'x*' matches no function" --function 'sax*' --function 'x*' --ast --compact "$k"
+t 2 "ptx-front: error: --function 'x*' matches no function (see --list-functions)" --function 'sax*' --function 'x*' --ast --compact "$k"
 grep -q "fma.rn.f32" "$tmp/out" && ok || bad "--function 'sax*' lost saxpy's instructions"
+# --emit-ptx of a file where no pattern matches writes nothing (it used to
+# write the module without its functions)
+t 2 "ptx-front: error: --function 'nomatch' matches no function (see --list-functions)" --emit-ptx --function nomatch "$k"
+[ ! -s "$tmp/out" ] && ok || bad "--emit-ptx --function nomatch wrote $(wc -c <"$tmp/out") bytes"
+
+# -- a module with errors: every output prints what was parsed, the
+# diagnostics on stderr, status 1; JSON says "valid":false; --emit-ptx
+# writes the text as it was (they printed nothing) ----------------------------
+printf '.version 9.0\n.target sm_90\n.address_size 64\n.visible .entry k()\n{\n\t.reg .b32 %%r<3>;\n\tadd.s33 %%r1, %%r2, 1;\n\tret;\n}\n' >"$tmp/bad.ptx"
+for mode in --ast --json --stats "--stats --json" --cfg "--cfg --json" --callgraph "--callgraph --json" --emit-ptx \
+            "--emit-ptx --canonical" --list-functions; do
+    # shellcheck disable=SC2086
+    "$front" $mode "$tmp/bad.ptx" >"$tmp/out" 2>"$tmp/err"
+    rc=$?
+    if [ $rc -ne 1 ] || ! grep -q "bad.ptx:7:5: error: unknown modifier '.s33'" "$tmp/err" || [ ! -s "$tmp/out" ]; then
+        bad "$mode of a module with an error: status $rc (expected 1), $(wc -c <"$tmp/out") bytes out, $(head -1 "$tmp/err")"
+        continue
+    fi
+    case $mode in
+    *--json*) grep -q '"valid":false' "$tmp/out" && ok || bad "$mode: no \"valid\":false: $(head -c 120 "$tmp/out")" ;;
+    --emit-ptx*) cmp -s "$tmp/bad.ptx" "$tmp/out" && ok || bad "$mode of a module with an error is not its text as it was" ;;
+    --ast) grep -q 'instr add  modifiers .s33' "$tmp/out" && ok || bad "--ast: the statement in error is not in the tree" ;;
+    *) ok ;;
+    esac
+done
+t 0 "" --json "$k"
+grep -q '"valid":true' "$tmp/out" && ok || bad "--json of a valid module: no \"valid\":true"
+
+# -- --stats: instructions by the names of --list-instructions (they were
+# the tables' ids: bar_barrier, membar_fence), a function declared and
+# defined counted once (it was two) --------------------------------------------
+printf '.version 8.0\n.target sm_90\n.address_size 64\n.func f();\n.func f()\n{\n\tret;\n}\n.visible .entry k()\n{\n\tbar.sync 0;\n\tmembar.gl;\n\tcall f;\n\tret;\n}\n' >"$tmp/st.ptx"
+t 0 "" --stats "$tmp/st.ptx"
+has "totals: 1 kernel, 1 function, 5 instructions; module memory: global 0 B, const 0 B, shared 0 B" "--stats of a declared and defined function"
+grep -q "^top instructions: ret 2, bar.sync 1, call 1, membar 1\$" "$tmp/out" && ok || bad "--stats: instruction names: $(tail -1 "$tmp/out")"
+t 0 "" --stats --json "$tmp/st.ptx"
+grep -q '"totals":{"kernels":1,"functions":1,"instructions":5,"global":0,"const":0,"shared":0,"families":{"ret":2,"bar.sync":1,"call":1,"membar":1}}' "$tmp/out" && ok ||
+    bad "--stats --json: totals $(grep -o '"totals".*' "$tmp/out")"
+
+# -- the instruction reference takes the manual's section names (they gave
+# "the tables have no instruction"), any case, and suggests -------------------
+for name in mma.sp ld.global.nc tcgen05.wait tcgen05.fence match.sync rcp.approx.ftz.f64 mad.cc barrier; do
+    t 0 "" --explain "$name"
+    head -1 "$tmp/out" | grep -q "^$name: [0-9][0-9]* forms\{0,1\}" && ok || bad "--explain $name: $(head -1 "$tmp/out")"
+    t 0 "" --list-instructions "$name"
+    [ -s "$tmp/out" ] && ok || bad "--list-instructions $name lists nothing"
+done
+# every section of the manual the tables hold (grammar/isa/NAME.isa; not the
+# constructs the grammar handles, nor the words ptxas ignores)
+n=0
+for f in grammar/isa/*.isa; do
+    name=$(basename "$f" .isa)
+    grep -qx construct "$f" && continue
+    [ "$name" = ignored ] && continue
+    n=$((n + 1))
+    "$front" --explain "$name" >/dev/null 2>"$tmp/err" || bad "--explain $name (a section of the manual): $(head -1 "$tmp/err")"
+done
+[ "$n" -gt 150 ] && ok || bad "only $n sections of the manual in grammar/isa"
+t 0 "" --explain LD
+head -1 "$tmp/out" | grep -q "^ld: [0-9]* forms" && ok || bad "--explain LD: $(head -1 "$tmp/out")"
+t 2 "ptx-front: the tables have no instruction 'ldd'; did you mean 'ld' or 'ldu'?" --explain ldd
+t 2 "ptx-front: the tables have no instruction 'zzzzqq' (see --list-instructions)" --explain zzzzqq
 
 # -- --list-functions --json: one document per file ----------------------------
 t 0 "" --list-functions --json "$k" "$k"
@@ -198,7 +275,7 @@ t 0 "" --list-instructions 'fence*'
     bad "--list-instructions 'fence*': $(awk '{print $1}' "$tmp/out" | tr '\n' ' ')"
 has "fence                              PTX 6.0  sm_70    fence / membar" "--list-instructions 'fence*'"
 t 0 "ptx-front: warning: no instruction matches 'nosuch'" --list-instructions nosuch
-t 2 "ptx-front: the tables have no instruction 'addx' (see --list-instructions)" --explain addx
+t 2 "ptx-front: the tables have no instruction 'addx'; did you mean 'add' or 'addc'?" --explain addx
 t 2 "ptx-front: --explain needs an argument (OPCODE)|$hint" --explain
 # the manual's notation: no internal set names, no repeated modifiers
 t 0 "" --explain add

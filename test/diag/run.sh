@@ -22,10 +22,20 @@ cd "$top/test/errors" || exit 2
 # text: how many diagnostics, notes included
 "$front" *.ptx 2>"$tmp/text" >/dev/null
 n_text=$(grep -cE '^[^ ].*:[0-9]+:[0-9]+: (error|warning|note): |^[^ ].*: (error|warning|note): ' "$tmp/text")
-"$front" --diagnostics-format=json *.ptx >"$tmp/d.json" 2>"$tmp/err"
+# the documents go where GCC writes them, to stderr (they went to stdout),
+# or to --diagnostics-file
+"$front" --diagnostics-format=json *.ptx 2>"$tmp/d.json" >"$tmp/out"
 [ $? -eq 1 ] && ok || bad "--diagnostics-format=json: exit status (expected 1)"
-[ -s "$tmp/err" ] && bad "--diagnostics-format=json wrote to stderr: $(head -1 "$tmp/err")" || ok
-"$front" --diagnostics-format=sarif *.ptx >"$tmp/d.sarif" 2>/dev/null
+[ -s "$tmp/out" ] && bad "--diagnostics-format=json wrote to stdout: $(head -1 "$tmp/out")" || ok
+"$front" --diagnostics-format=sarif *.ptx --diagnostics-file "$tmp/d.sarif" >"$tmp/out" 2>"$tmp/err"
+[ $? -eq 1 ] && [ ! -s "$tmp/out" ] && [ ! -s "$tmp/err" ] && ok ||
+    bad "--diagnostics-file: status, or output on stdout or stderr: $(head -c 100 "$tmp/out" "$tmp/err")"
+# with an output option the tree goes to stdout, the document to stderr
+"$front" --json --diagnostics-format=json isa_unknown_modifier_suggest.ptx >"$tmp/tree.json" 2>"$tmp/diag1.json"
+python3 -c 'import json, sys
+t = json.load(open(sys.argv[1])); d = json.load(open(sys.argv[2]))
+assert t["valid"] is False and d and d[0]["kind"] == "error"' "$tmp/tree.json" "$tmp/diag1.json" 2>/dev/null && ok ||
+    bad "--json --diagnostics-format=json: the tree on stdout and the diagnostics on stderr, each one JSON document"
 if python3 -c 'import jsonschema' 2>/dev/null; then
     python3 - "$tmp/d.json" "$tmp/d.sarif" "$top/tools/ptx-front-diagnostics.schema.json" \
         "$here/sarif-2.1.0-structure.schema.json" "$n_text" <<'PY' && ok || bad "the documents (above)"
@@ -44,6 +54,15 @@ for doc, schema in ((gcc, sys.argv[3]), (sarif, sys.argv[4])):
 n_gcc = sum(1 + len(d["children"]) for d in gcc)
 results = sarif["runs"][0]["results"]
 n_sarif = sum(1 + len(r.get("relatedLocations", [])) for r in results)
+rules = sarif["runs"][0]["tool"]["driver"]["rules"]
+bare = [r["id"] for r in rules if not r.get("shortDescription", {}).get("text") or not r.get("help", {}).get("text")]
+if bare:
+    print(f"SARIF rules without a short description or a help text: {bare}")
+    sys.exit(1)
+unknown = {r["ruleId"] for r in results} - {r["id"] for r in rules}
+if unknown:
+    print(f"SARIF results of rules the driver does not list: {sorted(unknown)}")
+    sys.exit(1)
 if not (n_gcc == n_sarif == int(sys.argv[5])):
     print(f"diagnostics: text {sys.argv[5]}, json {n_gcc}, sarif {n_sarif}")
     sys.exit(1)
@@ -73,7 +92,7 @@ else
 pinned="isa_unknown_modifier_suggest.ptx sema_duplicate_label.ptx sema_call_argument_count.ptx
 lex_unterminated_string.ptx lex_non_ascii.ptx"
 # shellcheck disable=SC2086
-"$front" --diagnostics-format=sarif $pinned "$here/cases/utf8_comment.ptx" >"$tmp/pinned.sarif" 2>/dev/null
+"$front" --diagnostics-format=sarif $pinned "$here/cases/utf8_comment.ptx" 2>"$tmp/pinned.sarif" >/dev/null
 python3 - "$tmp/pinned.sarif" >"$tmp/positions" <<'PY' || bad "SARIF positions: the document (above)"
 import json, os, sys
 def region(r):
@@ -160,7 +179,7 @@ else
 fi
 
 # usage errors: exit 2 and a message
-for args in "--color=sometimes" "--diagnostics-format=xml" "--diagnostics-format=json --json"; do
+for args in "--color=sometimes" "--diagnostics-format=xml" "--diagnostics-file=x.json"; do
     # shellcheck disable=SC2086
     "$front" $args $f >/dev/null 2>"$tmp/err"
     rc=$?

@@ -29,8 +29,9 @@ def dash(v):
 
 out = []
 cfg = json.load(open(sys.argv[1]))
-_, graph, _, funcs = take(cfg, ["schema", "graph", "file", "functions"], "cfg")
+_, graph, _, valid, funcs = take(cfg, ["schema", "graph", "file", "valid", "functions"], "cfg")
 assert graph == "cfg", graph
+assert valid is True, "the hand-made modules are valid"
 for f in funcs:
     name, kind, exit_, blocks, edges, loops, maxd, calls = take(
         f, ["name", "kind", "exit", "blocks", "edges", "loops", "max_loop_depth", "calls"], "function")
@@ -50,7 +51,8 @@ for f in funcs:
         out.append(f"loop {name} {i} header {h} depth {d} parent {dash(p)} blocks "
                    + ",".join(str(x) for x in bl))
 cg = json.load(open(sys.argv[2]))
-_, graph, _, nodes, calls = take(cg, ["schema", "graph", "file", "functions", "calls"], "callgraph")
+_, graph, _, valid, nodes, calls = take(cg, ["schema", "graph", "file", "valid", "functions", "calls"], "callgraph")
+assert valid is True, "the hand-made modules are valid"
 assert graph == "callgraph", graph
 for n in nodes:
     name, kind, defined, root, rec = take(n, ["name", "kind", "defined", "root", "recursive"], "node")

@@ -35,6 +35,19 @@ if command -v python3 >/dev/null 2>&1; then
         fi
     done
     echo "graphs: $n hand-made modules' graphs compared with the expected ones"
+    # several functions: one digraph, a cluster per defined function;
+    # --function narrows it to one
+    f=test/graphs/cases/calls.ptx
+    nf=$("$B/ptx-front" --list-functions "$f" | grep -vc '(prototype)')
+    "$B/ptx-front" --cfg "$f" >"$tmp/all.dot" && "$B/ptx-front" --cfg --function k "$f" >"$tmp/one.dot" ||
+        bad "ptx-front --cfg $f failed"
+    if [ "$(grep -c '^digraph ' "$tmp/all.dot")" -eq 1 ] && [ "$(grep -c 'subgraph "cluster_' "$tmp/all.dot")" -eq "$nf" ] &&
+       [ "$(grep -c '^digraph ' "$tmp/one.dot")" -eq 1 ] && [ "$(grep -c 'subgraph "cluster_' "$tmp/one.dot")" -eq 1 ] &&
+       grep -q 'label="kernel k"' "$tmp/one.dot"; then
+        pass=$((pass + 1))
+    else
+        bad "--cfg of $f: not one digraph with a cluster for each of its $nf functions (or --function k not one)"
+    fi
 else
     sh test/skip.sh "graphs: expected graphs" "python3 not found" || fail=$((fail + 1))
 fi
@@ -82,12 +95,21 @@ if command -v dot >/dev/null 2>&1 && command -v gc >/dev/null 2>&1; then
                 bad "ptx-front $opt $f: status $rc: $(head -1 "$tmp/err")"
                 continue
             fi
+            # one picture per file: one digraph, a cluster per function
+            # (one digraph per function made dot write several SVG
+            # documents into one file, which is no XML)
+            if [ "$(grep -c '^digraph ' "$tmp/g.dot")" -ne 1 ]; then
+                bad "ptx-front $opt $f: $(grep -c '^digraph ' "$tmp/g.dot") digraphs, not one"
+                continue
+            fi
             tool="dot -Tsvg"
             [ "$(wc -c <"$tmp/g.dot")" -le 60000 ] || { tool=gc; big=$((big + 1)); }
-            $tool "$tmp/g.dot" >/dev/null 2>"$tmp/dot.err"
+            $tool "$tmp/g.dot" >"$tmp/g.svg" 2>"$tmp/dot.err"
             rc=$?
             if [ $rc -ne 0 ] || [ -s "$tmp/dot.err" ]; then
                 bad "$tool on ptx-front $opt $f: status $rc: $(head -2 "$tmp/dot.err")"
+            elif [ "$tool" != gc ] && [ "$(grep -c '<svg' "$tmp/g.svg")" -ne 1 ]; then
+                bad "dot -Tsvg on ptx-front $opt $f: $(grep -c '<svg' "$tmp/g.svg") SVG documents, not one"
             else
                 pass=$((pass + 1))
             fi

@@ -382,18 +382,21 @@ START_TEST(dot_output)
     test_buf b = { 0 };
     ck_assert_int_eq(ptx_print_cfg(ctx, m, 0, NULL, NULL, test_buf_write, &b), PTX_OK);
     TEST_ASSERT_SAME_TEXT(b.p,
-        "digraph \"k\" {\n"
-        "  graph [label=\"kernel k\", labelloc=t, fontname=\"Helvetica\"];\n"
+        "digraph \"cfg\" {\n"
+        "  graph [label=\"control flow of t.ptx\", labelloc=t, fontname=\"Helvetica\"];\n"
         "  node [shape=box, fontname=\"Courier\", fontsize=10];\n"
         "  edge [fontname=\"Helvetica\", fontsize=9];\n"
-        "  b0 [label=\"B0\\nline 6\"];\n"
-        "  b1 [label=\"B1  L\\nlines 7-8\\nloop header, depth 1\", style=filled, fillcolor=\"#fff2b3\", penwidth=2];\n"
-        "  b2 [label=\"B2\\nline 9\"];\n"
-        "  b3 [label=\"exit\", shape=oval];\n"
-        "  b0 -> b1;\n"
-        "  b1 -> b1 [label=\"@%p1\", color=red, penwidth=2, style=bold];\n"
-        "  b1 -> b2 [label=\"@!%p1\"];\n"
-        "  b2 -> b3 [style=dotted];\n"
+        "  subgraph \"cluster_f0\" {\n"
+        "    graph [label=\"kernel k\"];\n"
+        "    f0b0 [label=\"B0\\nline 6\"];\n"
+        "    f0b1 [label=\"B1  L\\nlines 7-8\\nloop header, depth 1\", style=filled, fillcolor=\"#fff2b3\", penwidth=2];\n"
+        "    f0b2 [label=\"B2\\nline 9\"];\n"
+        "    f0b3 [label=\"exit\", shape=oval];\n"
+        "    f0b0 -> f0b1;\n"
+        "    f0b1 -> f0b1 [label=\"@%p1\", color=red, penwidth=2, style=bold];\n"
+        "    f0b1 -> f0b2 [label=\"@!%p1\"];\n"
+        "    f0b2 -> f0b3 [style=dotted];\n"
+        "  }\n"
         "}\n");
     free(b.p);
     ptx_context_free(ctx);
