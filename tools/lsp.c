@@ -344,15 +344,19 @@ static bool ends_with(const char *s, const char *tail)
     return a >= b && strcmp(s + a - b, tail) == 0;
 }
 
-/* The hook for inline asm in CUDA sources (.cu): when the library parses
- * them (ptx_parse_cuda, being built on branch cuda), their diagnostics
- * are published like a module's.  Until then a .cu document is kept and
- * answered as text, with no diagnostics: false here. */
-static bool parse_cuda(server *s, doc *d)
+/* A CUDA C++ document (.cu, .cuh, or languageId cuda): its asm
+ * statements are checked by the library (ptx_parse_cuda), for the
+ * server's --target, and their diagnostics, at the document's own lines
+ * and columns inside the string literals, are published like a
+ * module's.  There is no module to answer hover and the like from. */
+static void parse_cuda(server *s, doc *d)
 {
-    (void)s;
-    (void)d;
-    return false;
+    d->ctx = ptx_context_new();
+    if (!d->ctx)
+        return;
+    ptx_context_set_max_errors(d->ctx, s->set.max_errors);
+    ptx_cuda_options opt = { .target = s->set.target };
+    d->status = ptx_parse_cuda(d->ctx, d->uri, d->text, d->len, &opt);
 }
 
 static void parse(server *s, doc *d)
@@ -360,8 +364,10 @@ static void parse(server *s, doc *d)
     doc_drop_parse(d);
     d->dirty = false;
     d->unpublished = true;
-    if (d->cuda && !parse_cuda(s, d))
+    if (d->cuda) {
+        parse_cuda(s, d);
         return;
+    }
     d->ctx = ptx_context_new();
     if (!d->ctx)
         return;
@@ -1611,7 +1617,7 @@ static void on_did_open(server *s, json_t *params)
     json_t *v = json_object_get(td, "version");
     d->version = json_is_integer(v) ? json_integer_value(v) : -1;
     const char *lang = json_string_value(json_object_get(td, "languageId"));
-    d->cuda = (lang && (strcmp(lang, "cuda") == 0 || strcmp(lang, "cuda-cpp") == 0)) || ends_with(uri, ".cu");
+    d->cuda = (lang && (strcmp(lang, "cuda") == 0 || strcmp(lang, "cuda-cpp") == 0)) || ends_with(uri, ".cu") || ends_with(uri, ".cuh");
     doc_index_lines(d);
     d->dirty = true;
 }

@@ -446,10 +446,24 @@ def test_positions_utf16():
 
 
 def test_cuda_document():
+    """A .cu document's asm statements are checked (ptx_parse_cuda): the
+    error at the literal's line and column, the PTX line as its related
+    note; a fix clears it; hover has no module to answer from."""
     s = Server()
-    d = s.open("file:///tmp/lsp-test/k.cu", "__global__ void k() { asm(\"bogus;\"); }\n", lang="cuda")
-    check(d == [], ".cu documents: no diagnostics until inline asm checking lands")
-    r = s.request("textDocument/hover", tdp("file:///tmp/lsp-test/k.cu", {"line": 0, "character": 3}))
+    uri = "file:///tmp/lsp-test/k.cu"
+    d = s.open(uri, "__global__ void k() { asm(\"bogus;\"); }\n", lang="cuda")
+    check(len(d) == 1 and d[0]["message"] == "unknown instruction 'bogus'" and
+          d[0]["range"]["start"] == {"line": 0, "character": 27} and
+          d[0]["range"]["end"] == {"line": 0, "character": 32},
+          ".cu document: the asm error at the literal: %r" % (d,))
+    rel = d[0].get("relatedInformation", []) if d else []
+    check(len(rel) == 1 and "PTX line 1 of this asm statement" in rel[0]["message"],
+          ".cu document: the PTX line as related information: %r" % (rel,))
+    s.notify("textDocument/didChange", {"textDocument": {"uri": uri, "version": 2},
+                                        "contentChanges": [{"text": "__global__ void k() { asm(\"exit;\"); }\n"}]})
+    d = s.diagnostics(uri)
+    check(d == [], ".cu document: a fixed asm statement clears the diagnostics: %r" % (d,))
+    r = s.request("textDocument/hover", tdp(uri, {"line": 0, "character": 3}))
     check(r is None, "hover in a .cu document: null")
     s.close()
 
