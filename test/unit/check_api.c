@@ -170,7 +170,7 @@ START_TEST(json_of_an_instruction)
     ptx_parse_buffer(ctx, "t.ptx", src, strlen(src), &m);
     test_buf json = { 0 };
     ck_assert_int_eq(ptx_print_json(ctx, m, NULL, NULL, test_buf_write, &json), PTX_OK);
-    ck_assert_ptr_nonnull(strstr(json.p, "{\"schema\":2,\"file\":\"t.ptx\",\"version\":\"9.0\","
+    ck_assert_ptr_nonnull(strstr(json.p, "{\"schema\":2,\"file\":\"t.ptx\",\"valid\":true,\"version\":\"9.0\","
                                             "\"targets\":[\"sm_90\"],\"address_size\":64,"));
     ck_assert_ptr_nonnull(strstr(json.p, "\"line\":7,\"col\":2,\"guard\":\"%p1\",\"neg\":true,\"op\":\"ld\","
                                             "\"family\":\"ld\",\"mods\":[[\".param\",\"space\"],[\".u64\",\"type\"]]"));
@@ -223,7 +223,7 @@ START_TEST(stats_without_functions)
                                 "totals: 0 kernels, 0 functions, 0 instructions; module memory: "
                                 "global 4 B, const 0 B, shared 0 B\n");
     ck_assert_int_eq(ptx_print_stats(ctx, m, true, NULL, NULL, test_buf_write, &json), PTX_OK);
-    ck_assert_str_eq(json.p, "{\"schema\":2,\"file\":\"t.ptx\",\"version\":\"9.0\",\"targets\":[\"sm_90\"],"
+    ck_assert_str_eq(json.p, "{\"schema\":2,\"file\":\"t.ptx\",\"valid\":true,\"version\":\"9.0\",\"targets\":[\"sm_90\"],"
                                 "\"address_size\":64,\"functions\":[],\"totals\":{\"kernels\":0,"
                                 "\"functions\":0,\"instructions\":0,\"global\":4,\"const\":0,\"shared\":0,"
                                 "\"families\":{}}}\n");

@@ -547,7 +547,9 @@ START_TEST(function_filter_keeps_callees_and_no_blank_runs)
     const ptx_module *m = parse(&ctx, src);
     test_buf out = { 0 };
     ck_assert_int_eq(ptx_print_ptx_items(ctx, m, only_k, NULL, test_buf_write, &out), PTX_OK);
-    check_same(out.p, HDR "\n.func g();\n\n.entry k()\n{\n\tcall g;\n\n\tret;\n}\n");
+    /* g, which k calls, whole: a .func declared and not defined does not
+     * assemble ("Unresolved extern function") */
+    check_same(out.p, HDR "\n.func g()\n{\n\tret;\n}\n\n.entry k()\n{\n\tcall g;\n\n\tret;\n}\n");
     free(out.p);
     ptx_context_free(ctx);
 }
