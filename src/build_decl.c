@@ -85,12 +85,13 @@ static bool is_func_dir(unsigned k)
 }
 
 /* .func and .callprototype: only .noreturn, .abi_preserve,
- * .abi_preserve_control, in that order, each once; .func also takes
+ * .abi_preserve_control, each once, .noreturn first (ptxas 13.0 takes
+ * the two .abi_preserve directives in either order); .func also takes
  * .local_maxnreg and .pragma. */
 static void check_func_dirs(ptx_context *ctx, const ptx_fdir *d, uint32_t n,
                             bool has_ret, const char *what)
 {
-    int last = -1;
+    bool seen[PTX_FDIR_COUNT] = { 0 }, any = false;
     for (uint32_t i = 0; i < n; i++) {
         bool func = strcmp(what, ".func") == 0;
         if (func && (d[i].kind == PTX_FDIR_PRAGMA || d[i].kind == PTX_FDIR_LOCAL_MAXNREG))
@@ -100,11 +101,12 @@ static void check_func_dirs(ptx_context *ctx, const ptx_fdir *d, uint32_t n,
                      ptx_fdir_name(d[i].kind), what);
             continue;
         }
-        if ((int)d[i].kind <= last)
+        if (seen[d[i].kind] || (d[i].kind == PTX_FDIR_NORETURN && any))
             error_at(ctx, PTX_DIAG_DIRECTIVE, d[i].span,
-                     "'%s' is out of place: write .noreturn, .abi_preserve, .abi_preserve_control in this order, each once",
+                     "'%s' is out of place: write .noreturn first, then .abi_preserve and .abi_preserve_control, each once",
                      ptx_fdir_name(d[i].kind));
-        last = d[i].kind;
+        seen[d[i].kind] = true;
+        any = true;
         if (d[i].kind == PTX_FDIR_NORETURN && has_ret)
             error_at(ctx, PTX_DIAG_DIRECTIVE, d[i].span,
                      "'.noreturn' is not allowed on a function with a return parameter");

@@ -99,6 +99,10 @@ static const struct { const char *name; uint8_t major, minor; } targets[] = {
     { "map_f64_to_f32", 1, 0 },
 };
 
+/* The last minor version of each major one, 1.x to 9.x, as ptxas 13.0
+ * knows them (asked of every X.0 to X.9; 9.1 is read too) */
+static const unsigned last_minor[10] = { 0, 5, 3, 2, 3, 1, 5, 8, 8, 1 };
+
 void ptx_b_version(ptx_context *ctx, const ptx_tok *t, ptx_loc_t loc)
 {
     ptx_module *m = ptx_arena_zalloc(&ctx->arena, sizeof *m);
@@ -125,6 +129,11 @@ void ptx_b_version(ptx_context *ctx, const ptx_tok *t, ptx_loc_t loc)
     } else if (major == 0 || major > 9 || (major == 9 && minor > 1)) {
         error_at(ctx, PTX_DIAG_HEADER, tok_span(t),
                  "unsupported .version %u.%u: ptx-front reads PTX ISA 1.0 to 9.1", major, minor);
+    } else if (minor > last_minor[major]) {
+        /* ptxas 13.0: "Unsupported .version 2.4" */
+        error_at(ctx, PTX_DIAG_HEADER, tok_span(t),
+                 "unsupported .version %u.%u: there is no PTX ISA %u.%u (%u.x ends at %u.%u)",
+                 major, minor, major, minor, major, major, last_minor[major]);
     }
     m->version_major = major;
     m->version_minor = minor;

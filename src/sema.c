@@ -1090,6 +1090,18 @@ static void unknown_symbol(sema *S, const ptx_expr *e)
     }
 }
 
+/* A component a vector special register may be read with: ptxas 13.0
+ * takes a vector's colour names too, .r .g .b .a for .x .y .z .w
+ * (mov.u32 %r1, %tid.r reads %tid.x), and .w */
+static bool sreg_component(const char *sel)
+{
+    static const char *const names[] = { ".x", ".y", ".z", ".w", ".r", ".g", ".b", ".a" };
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+        if (strcmp(sel, names[i]) == 0)
+            return true;
+    return false;
+}
+
 /* A special register named by `e` (a SYM with no declaration): checks its
  * selector and the version and target it needs; returns its type, or a
  * class with k 0 when it is not one. */
@@ -1109,8 +1121,7 @@ static tclass special(sema *S, const ictx *I, const ptx_expr *e, const ptx_isa_o
               name, sel->text);
         return (tclass){ 0, 0 };
     }
-    if (sel && strcmp(sel->text, ".x") && strcmp(sel->text, ".y") && strcmp(sel->text, ".z") &&
-        strcmp(sel->text, ".w")) {
+    if (sel && !sreg_component(sel->text)) {
         error(S, PTX_DIAG_SYMBOL, sp, "'%s' has components .x, .y and .z, not '%s'", name,
               sel->text);
         return (tclass){ 0, 0 };
@@ -1141,7 +1152,9 @@ static tclass special(sema *S, const ictx *I, const ptx_expr *e, const ptx_isa_o
         return (tclass){ 0, 0 };
     tclass c = { r->kind, r->bits };
     tclass w = wanted(I, op);
-    if (w.k && r->legacy && w.bits == r->legacy && is_int(w.k))
+    /* the legacy widths: 16 bits up to the recorded one (ptxas 13.0
+     * reads %gridid, .u64 since PTX 3.0, as 16 and 32 bits as well) */
+    if (w.k && r->legacy && w.bits >= 16 && w.bits <= r->legacy && is_int(w.k))
         return (tclass){ 0, 0 };
     return c;
 }
@@ -1192,12 +1205,11 @@ static void check_name(sema *S, const ictx *I, const ptx_expr *e, const ptx_isa_
                   name->text, kind_word(s), I->op);
         return;
     }
-    if (s->kind == S_FUNC) {
-        if (typed && !(op->tflags & PTX_OT_SYMADDR))
-            error(S, PTX_DIAG_SYMBOL, sp,
-                  "'%s' is a function: '%s' takes its address only with mov", name->text, I->op);
+    if (s->kind == S_FUNC)
+        /* ptxas 13.0 takes a function's name as a value operand of any
+         * type (add.s32 %r1, %r2, f; add.f64; setp; cvt: its address),
+         * though not in arithmetic (f+4, check_expr_names) */
         return;
-    }
     if (s->kind == S_VAR) {
         if (typed && !(op->tflags & PTX_OT_SYMADDR))
             error(S, PTX_DIAG_SYMBOL, sp,
@@ -1256,6 +1268,11 @@ static void check_expr_names(sema *S, const ictx *I, const ptx_expr *e, const pt
             error(S, PTX_DIAG_SYMBOL, ptx_expr_span(e),
                   "'%s' is a label: only branches and branch-target lists take labels",
                   name->text);
+        else if (s && s->kind == S_FUNC && op)
+            /* an operand's expression, not a bare name (check_name) */
+            error(S, PTX_DIAG_SYMBOL, ptx_expr_span(e),
+                  "'%s' is a function: its address is taken alone, not in arithmetic "
+                  "(f+4, -f)", name->text);
         else if (s && (s->kind == S_VAR || s->kind == S_FUNC) && op && op->tkind &&
                  !(op->tflags & PTX_OT_SYMADDR) && !is_int(wanted(I, op).k))
             /* ptxas takes an address in an expression (add.u64 %rd1,
