@@ -526,7 +526,7 @@ def gen_directives(rng):
         for t in ["sm_90a", "sm_75", "sm_20", "sm_10"]:
             yield module(version=v, target=t)
     for t in TARGETS:
-        for v in ["9.0", "8.8", "8.6", "7.8", "7.4", "6.3", "2.0"]:
+        for v in ["9.0", "8.8", "8.6", "7.8", "7.4", "7.3", "7.2", "6.3", "2.0"]:
             yield module(version=v, target=t)
     for t in ["sm_90a", "sm_20", "sm_13"]:
         for o in TARGET_OPTS:

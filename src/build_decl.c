@@ -479,8 +479,27 @@ ptx_decl *ptx_b_param(ptx_context *ctx, size_t specs, ptx_var *var, ptx_loc_t lo
     return d;
 }
 
+/* What ptxas 13.0 cannot allocate in the .param space ("Variable 'p'
+ * cannot be allocated in .param state space"): a vector, an .f16x2, and
+ * a texture or surface reference anywhere but among a kernel's
+ * parameters. */
+static void check_param_space(ptx_context *ctx, const ptx_decl *d, ptx_decl_site site)
+{
+    if (d->space != PTX_SPACE_PARAM && !(site == PTX_SITE_ENTRY_PARAM && !d->space))
+        return;
+    const char *what = d->vec ? "a vector" : d->type == PTX_TYPE_F16X2 ? "an .f16x2 value"
+                       : site != PTX_SITE_ENTRY_PARAM &&
+                               (d->type == PTX_TYPE_TEXREF || d->type == PTX_TYPE_SURFREF)
+                           ? "a texture or surface reference outside a kernel's parameters"
+                           : NULL;
+    if (what)
+        error_at(ctx, PTX_DIAG_DECL, d->base.span, "%s cannot be a .param variable: declare "
+                 "its bytes (.param .align N .b8 p[SIZE])", what);
+}
+
 static void check_vars(ptx_context *ctx, ptx_decl *d, ptx_decl_site site)
 {
+    check_param_space(ctx, d, site);
     bool initable = d->space == PTX_SPACE_CONST || d->space == PTX_SPACE_GLOBAL;
     for (uint32_t i = 0; i < d->nvars; i++) {
         ptx_var *v = &d->vars[i];
@@ -623,6 +642,15 @@ ptx_node *ptx_b_func(ptx_context *ctx, ptx_func *head, ptx_node *body, ptx_loc_t
     }
     head->body = (ptx_block *)body;
     head->base.span = span_of(loc);
+    /* ptxas 13.0 parses no directive on a kernel's declaration
+     * (.entry k() .maxntid 256; is "Parsing error near ';'") */
+    for (uint32_t i = 0; !body && head->is_entry && i < head->ndirs; i++)
+        if (head->dirs[i].kind != PTX_FDIR_PRAGMA) {
+            error_at(ctx, PTX_DIAG_DIRECTIVE, head->dirs[i].span,
+                     "'%s' on a declaration of a kernel: write it on the definition",
+                     ptx_fdir_name(head->dirs[i].kind));
+            break;
+        }
     return &head->base;
 }
 

@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "internal.h"
+#include "isa.h"
 #include "isa_tables.h"
 
 /* ---- symbols ------------------------------------------------------------ */
@@ -695,8 +696,13 @@ static void declare_func(sema *S, const ptx_func *f)
     ptx_span at = s->span;
     if (f->body && f->body->base.span.off != PTX_NO_OFFSET)
         at = (ptx_span){ f->body->base.span.off, 1 };
-    if (old->kind != S_FUNC || (((const ptx_func *)old->node)->body && f->body)) {
-        error(S, PTX_DIAG_SYMBOL, at, "redefinition of function '%s'", f->name->text);
+    /* ptxas 13.0: nothing may declare a function again after its
+     * definition ("Duplicate definition of function") */
+    if (old->kind != S_FUNC || ((const ptx_func *)old->node)->body) {
+        bool again = old->kind == S_FUNC && !f->body;
+        error(S, PTX_DIAG_SYMBOL, at, "%s of function '%s'%s",
+              again ? "a declaration after the definition" : "redefinition",
+              f->name->text, again ? ": declare it before, or not at all" : "");
         previous_here(S, old);
         return;
     }
@@ -704,6 +710,19 @@ static void declare_func(sema *S, const ptx_func *f)
     if (g->linkage == PTX_LINK_EXTERN && f->body) {
         error(S, PTX_DIAG_SYMBOL, at,
               "'%s' is declared .extern: it cannot be defined in this module", f->name->text);
+        previous_here(S, old);
+        return;
+    }
+    /* the same linkage again, or none after .visible or .weak (ptxas
+     * 13.0: "Inconsistent redefinition" otherwise) */
+    if (f->linkage != g->linkage &&
+        !(f->linkage == PTX_LINK_NONE &&
+          (g->linkage == PTX_LINK_VISIBLE || g->linkage == PTX_LINK_WEAK))) {
+        error(S, PTX_DIAG_SYMBOL, at, "'%s' is declared again %s%s where its earlier "
+              "declaration %s%s", f->name->text,
+              f->linkage ? ptx_linkage_name(f->linkage) : "without a linkage",
+              f->linkage ? "" : "", g->linkage ? "is " : "has none",
+              g->linkage ? ptx_linkage_name(g->linkage) : "");
         previous_here(S, old);
         return;
     }
@@ -1216,6 +1235,11 @@ static void check_name(sema *S, const ictx *I, const ptx_expr *e, const ptx_isa_
                   "'%s' is a %s variable, not a register: load it with ld%s, or take its "
                   "address with mov", name->text, ptx_space_name(s->space),
                   ptx_space_name(s->space));
+        else if (typed && (wanted(I, op).k == 'f' || wanted(I, op).k == 'p'))
+            /* an address is an integer: mov.f32 %f1, g is "Arguments mismatch" */
+            error(S, PTX_DIAG_TYPE, sp, "'%s' is a %s variable: its address is an integer, not "
+                  "a %s value", name->text, ptx_space_name(s->space),
+                  ptx_isa_mod_names[ptx_instr_modifier(I->in, PTX_CAT_TYPE, 0)]);
         else if (typed && !I->element && s->space == PTX_SPACE_GLOBAL &&
                  wanted(I, op).bits == 32)
             /* other spaces' addresses fit 32 bits; ptxas 13 makes a
@@ -1311,12 +1335,60 @@ static const char *constant_refused(tclass w, char k)
     return NULL;
 }
 
+/* What ptxas refuses inside a constant expression of an operand, whatever
+ * the operand's type: a division by zero, integers and floating-point
+ * values mixed in one operation (2.0*3), a floating-point condition of
+ * ?: (1.0?2:3).  Reports the first and returns true. */
+static bool const_expr_fault(sema *S, const ptx_expr *e)
+{
+    if (ptx_expr_is_leaf(e) || e->kind == PTX_EXPR_RANGE || e->kind == PTX_EXPR_VEC ||
+        e->kind == PTX_EXPR_ADDR || e->kind == PTX_EXPR_LIST)
+        return false;
+    for (uint32_t i = 0; i < ptx_expr_count(e); i++)
+        if (const_expr_fault(S, ptx_expr_item(e, i)))
+            return true;
+    if (e->kind == PTX_EXPR_COND) {
+        char c = literal_kind(ptx_expr_item(e, 0));
+        if (c == 'f' || c == 'h' || c == 'd' || c == 'm') {
+            error(S, PTX_DIAG_EXPR, ptx_expr_span(ptx_expr_item(e, 0)),
+                  "the condition of ?: must be an integer constant expression");
+            return true;
+        }
+        return false;
+    }
+    if (e->kind != PTX_EXPR_BINARY)
+        return false;
+    char a = literal_kind(ptx_expr_a(e)), b = literal_kind(ptx_expr_b(e));
+    /* 0f and 0d constants in an expression have their own error */
+    if ((a == 'f' && b == 'i') || (b == 'f' && a == 'i')) {
+        error(S, PTX_DIAG_EXPR, ptx_expr_span(e), "integer and floating-point constants mixed "
+              "in one operation: write both as one kind (2.0*3.0)");
+        return true;
+    }
+    int64_t v;
+    if ((e->op == PTX_OP_DIV || e->op == PTX_OP_MOD) && a == 'i' && b == 'i' &&
+        ptx_isa_const_value(ptx_expr_b(e), &v) && v == 0) {
+        error(S, PTX_DIAG_EXPR, ptx_expr_span(e), "division by zero in a constant expression");
+        return true;
+    }
+    return false;
+}
+
 static void check_constant(sema *S, const ictx *I, const ptx_expr *e, const ptx_isa_operand *op)
 {
+    if (const_expr_fault(S, e))
+        return;
     if (!op || !op->tkind)
         return;
     tclass w = wanted(I, op);
     char k = literal_kind(e);
+    char pb[16];
+    if (w.k == 'p' && (k == 'f' || k == 'h' || k == 'd')) {
+        /* ptxas takes an integer for a predicate (mov.pred %p1, 1), not 1.0 */
+        error(S, PTX_DIAG_TYPE, ptx_expr_span(e), "a floating-point constant where '%s' needs "
+              "a %s value: write 0 or 1", I->op, class_name(w, pb, sizeof pb));
+        return;
+    }
     if (!w.k || w.k == 'p' || !k || k == 'm')
         return;
     const char *why = constant_refused(w, k);
@@ -1388,12 +1460,17 @@ static void check_address(sema *S, const ictx *I, const ptx_expr *e)
     sym *s = lookup(S, name);
     ptx_span sp = ptx_expr_span(base);
     if (!s) {
+        /* ptxas 13.0 takes a special register as an address base
+         * (ld.u32 %r1, [%clock64]; [%clock], [%gridid+4] too); special()
+         * checks its component, version and target */
         bool found;
-        special(S, NULL, base, NULL, &found);
-        if (found)
-            error(S, PTX_DIAG_SYMBOL, sp, "special register '%s' cannot be an address",
-                  name->text);
+        const sreg *r = sreg_find(name);
+        if (r && (ptx_expr_sel(base) || r->vec))
+            error(S, PTX_DIAG_SYMBOL, sp, "'%s%s' cannot be an address: only a scalar special "
+                  "register can", name->text, ptx_expr_sel(base) ? ptx_expr_sel(base)->text : "");
         else
+            special(S, NULL, base, NULL, &found);
+        if (!r)
             unknown_symbol(S, base);
         return;
     }
@@ -1484,6 +1561,11 @@ static void check_operand(sema *S, const ictx *I, const ptx_expr *e, const ptx_i
         return;
     case PTX_EXPR_LIST:
         check_items(S, I, e, NULL);
+        /* (1) outside a call is a constant in parentheses: ptxas holds
+         * it to the operand's type as it does 1 (mov.f32 %f1, (1) and
+         * mov.b32 %r1, (1.0) are "Arguments mismatch") */
+        if (ptx_expr_count(e) == 1 && ptx_expr_a(e)->kind != PTX_EXPR_SYM)
+            check_constant(S, I, ptx_expr_a(e), op);
         return;
     case PTX_EXPR_PAIR:
         /* d|p: d has the operand's type (lop3.b32 %r1|%p1), p is a predicate */
@@ -1491,6 +1573,15 @@ static void check_operand(sema *S, const ictx *I, const ptx_expr *e, const ptx_i
         check_operand(S, I, ptx_expr_b(e), NULL);
         return;
     case PTX_EXPR_UNARY:
+        if (e->op == PTX_OP_BNOT && ptx_expr_a(e)->kind == PTX_EXPR_SYM &&
+            lookup(S, ptx_expr_name(ptx_expr_a(e))) &&
+            lookup(S, ptx_expr_name(ptx_expr_a(e)))->kind == S_REG) {
+            /* ptxas parses '~' in constant expressions only (mov.b32 %r1,
+             * ~%r2 is "Parsing error"): not.b32 complements a register */
+            error(S, PTX_DIAG_EXPR, ptx_expr_span(e), "'~' complements constants only: write "
+                  "not.b32 for a register");
+            return;
+        }
         if (e->op == PTX_OP_LNOT && ptx_expr_a(e)->kind == PTX_EXPR_SYM) {
             const ptx_expr *a = ptx_expr_a(e);
             check_name(S, I, a, NULL);
@@ -2201,9 +2292,47 @@ static void check_init_values(sema *S, tclass t, const ptx_expr *e)
     }
     char k = literal_kind(e);
     char buf[16];
-    if ((t.k == 'f' && k == 'i') || ((t.k == 'u' || t.k == 's') && k == 'f'))
+    /* 0f and 0d constants are floating-point too (.u32 v = 0f3F800000) */
+    if ((t.k == 'f' && k == 'i') ||
+        ((t.k == 'u' || t.k == 's') && (k == 'f' || k == 'h' || k == 'd')))
         error(S, PTX_DIAG_TYPE, ptx_expr_span(e), "%s constant initialises a %s variable",
               k == 'i' ? "an integer" : "a floating-point", class_name(t, buf, sizeof buf));
+}
+
+/* The braces of an initialiser against the variable's shape, as ptxas
+ * 13.0 reads them: one level of { } per dimension and one for a .vN
+ * vector, none for a scalar ("Initial value type mismatch": .b32 v = {1},
+ * .b32 v[4] = 1, .b32 v[2][2] = {1,2}), and no more values at a level
+ * than its size ("Greater number of elements in array initializer").
+ * `level` counts the levels above e; false after an error. */
+static bool check_init_shape(sema *S, const ptx_decl *d, const ptx_var *v, const ptx_expr *e,
+                             uint32_t level)
+{
+    uint32_t depth = v->ndims + (d->vec ? 1u : 0u);
+    bool list = e->kind == PTX_EXPR_VEC;
+    if (level == depth) {
+        if (list)
+            error(S, PTX_DIAG_TYPE, ptx_expr_span(e), "a { } list where '%s' takes a single "
+                  "value here: give one { } per dimension%s", v->name->text,
+                  d->vec ? " and one for the vector" : "");
+        return !list;
+    }
+    if (!list) {
+        error(S, PTX_DIAG_TYPE, ptx_expr_span(e), "a single value where '%s' takes a { } list "
+              "here: give one { } per dimension%s", v->name->text,
+              d->vec ? " and one for the vector" : "");
+        return false;
+    }
+    uint64_t size = level < v->ndims ? v->dims[level] : d->vec;
+    if (size && ptx_expr_count(e) > size) {
+        error(S, PTX_DIAG_DECL, ptx_expr_span(e), "%u initial values for the %llu elements of '%s'",
+              ptx_expr_count(e), (unsigned long long)size, v->name->text);
+        return false;
+    }
+    for (uint32_t i = 0; i < ptx_expr_count(e); i++)
+        if (!check_init_shape(S, d, v, ptx_expr_item(e, i), level + 1))
+            return false;
+    return true;
 }
 
 static void check_decl_init(sema *S, const ptx_decl *d, const ptx_var *v)
@@ -2214,11 +2343,8 @@ static void check_decl_init(sema *S, const ptx_decl *d, const ptx_var *v)
               ptx_type_name(d->type));
         return;
     }
-    if (v->ndims == 1 && v->dims[0] && e->kind == PTX_EXPR_VEC && ptx_expr_count(e) > v->dims[0]) {
-        error(S, PTX_DIAG_DECL, ptx_expr_span(e), "%u initial values for the %llu elements of '%s'",
-              ptx_expr_count(e), (unsigned long long)v->dims[0], v->name->text);
+    if (!check_init_shape(S, d, v, e, 0))
         return;
-    }
     if (!d->vec)
         check_init_values(S, decl_class(d->type), e);
 }
