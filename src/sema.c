@@ -2343,7 +2343,9 @@ static void check_decl_init(sema *S, const ptx_decl *d, const ptx_var *v)
               ptx_type_name(d->type));
         return;
     }
-    if (!check_init_shape(S, d, v, e, 0))
+    /* a sampler's { name = value, ... } is no array */
+    if (d->type != PTX_TYPE_SAMPLERREF && d->type != PTX_TYPE_TEXREF &&
+        d->type != PTX_TYPE_SURFREF && !check_init_shape(S, d, v, e, 0))
         return;
     if (!d->vec)
         check_init_values(S, decl_class(d->type), e);
