@@ -317,7 +317,7 @@ mutations: $(B)/mutations
 # make -j2 check (as .ci/run and the README run it) runs the suites side
 # by side, the longest first, so that the short ones fill in around them;
 # each suite's output is printed whole when it ends (--output-sync below).
-CHECK_SUITES := conformance examples graphs twoways json-schema hostile mutations build-without-check wild unit experiments mistakes errors bench-smoke cli diagnostics layering docs ci-tools
+CHECK_SUITES := conformance examples graphs twoways json-schema hostile mutations build-without-check wild unit lang experiments mistakes errors bench-smoke cli diagnostics layering docs ci-tools
 ifeq ($(SANITIZE),1)
 CHECK_SUITES := $(filter-out build-without-check,$(CHECK_SUITES))
 export CHECK_SAMPLE := 8

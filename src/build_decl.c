@@ -480,14 +480,18 @@ ptx_decl *ptx_b_param(ptx_context *ctx, size_t specs, ptx_var *var, ptx_loc_t lo
 }
 
 /* What ptxas 13.0 cannot allocate in the .param space ("Variable 'p'
- * cannot be allocated in .param state space"): a vector, an .f16x2, and
+ * cannot be allocated in .param state space"): a vector, an .f16x2 (not
+ * in an array), and
  * a texture or surface reference anywhere but among a kernel's
  * parameters. */
 static void check_param_space(ptx_context *ctx, const ptx_decl *d, ptx_decl_site site)
 {
     if (d->space != PTX_SPACE_PARAM && !(site == PTX_SITE_ENTRY_PARAM && !d->space))
         return;
-    const char *what = d->vec ? "a vector" : d->type == PTX_TYPE_F16X2 ? "an .f16x2 value"
+    /* arrays of them it takes (.param .v2 .u32 v[4]) */
+    bool scalar = d->nvars && d->vars[0].ndims == 0;
+    const char *what = d->vec && scalar ? "a vector"
+                       : d->type == PTX_TYPE_F16X2 && scalar ? "an .f16x2 value"
                        : site != PTX_SITE_ENTRY_PARAM &&
                                (d->type == PTX_TYPE_TEXREF || d->type == PTX_TYPE_SURFREF)
                            ? "a texture or surface reference outside a kernel's parameters"
