@@ -84,12 +84,13 @@ static bool is_func_dir(unsigned k)
 }
 
 /* .func and .callprototype: only .noreturn, .abi_preserve,
- * .abi_preserve_control, in that order, each once; .func also takes
+ * .abi_preserve_control, each once, .noreturn first (ptxas 13.0 takes
+ * the two .abi_preserve directives in either order); .func also takes
  * .local_maxnreg and .pragma. */
 static void check_func_dirs(ptx_context *ctx, const ptx_fdir *d, uint32_t n,
                             bool has_ret, const char *what)
 {
-    int last = -1;
+    bool seen[PTX_FDIR_COUNT] = { 0 }, any = false;
     for (uint32_t i = 0; i < n; i++) {
         bool func = strcmp(what, ".func") == 0;
         /* ptxas reads a .pragma after a .func's header as one at module
@@ -103,11 +104,12 @@ static void check_func_dirs(ptx_context *ctx, const ptx_fdir *d, uint32_t n,
                      ptx_fdir_name(d[i].kind), what);
             continue;
         }
-        if ((int)d[i].kind <= last)
+        if (seen[d[i].kind] || (d[i].kind == PTX_FDIR_NORETURN && any))
             error_at(ctx, PTX_DIAG_DIRECTIVE, d[i].span,
-                     "'%s' is out of place: write .noreturn, .abi_preserve, .abi_preserve_control in this order, each once",
+                     "'%s' is out of place: write .noreturn first, then .abi_preserve and .abi_preserve_control, each once",
                      ptx_fdir_name(d[i].kind));
-        last = d[i].kind;
+        seen[d[i].kind] = true;
+        any = true;
         if (d[i].kind == PTX_FDIR_NORETURN && has_ret)
             error_at(ctx, PTX_DIAG_DIRECTIVE, d[i].span,
                      "'.noreturn' is not allowed on a function with a return parameter");
@@ -496,8 +498,31 @@ ptx_decl *ptx_b_param(ptx_context *ctx, size_t specs, ptx_var *var, ptx_loc_t lo
     return d;
 }
 
+/* What ptxas 13.0 cannot allocate in the .param space ("Variable 'p'
+ * cannot be allocated in .param state space"): a vector, an .f16x2 (not
+ * in an array), and
+ * a texture or surface reference anywhere but among a kernel's
+ * parameters. */
+static void check_param_space(ptx_context *ctx, const ptx_decl *d, ptx_decl_site site)
+{
+    if (d->space != PTX_SPACE_PARAM && !(site == PTX_SITE_ENTRY_PARAM && !d->space))
+        return;
+    /* arrays of them it takes (.param .v2 .u32 v[4]) */
+    bool scalar = d->nvars && d->vars[0].ndims == 0;
+    const char *what = d->vec && scalar ? "a vector"
+                       : d->type == PTX_TYPE_F16X2 && scalar ? "an .f16x2 value"
+                       : site != PTX_SITE_ENTRY_PARAM &&
+                               (d->type == PTX_TYPE_TEXREF || d->type == PTX_TYPE_SURFREF)
+                           ? "a texture or surface reference outside a kernel's parameters"
+                           : NULL;
+    if (what)
+        error_at(ctx, PTX_DIAG_DECL, d->base.span, "%s cannot be a .param variable: declare "
+                 "its bytes (.param .align N .b8 p[SIZE])", what);
+}
+
 static void check_vars(ptx_context *ctx, ptx_decl *d, ptx_decl_site site)
 {
+    check_param_space(ctx, d, site);
     bool initable = d->space == PTX_SPACE_CONST || d->space == PTX_SPACE_GLOBAL;
     for (uint32_t i = 0; i < d->nvars; i++) {
         ptx_var *v = &d->vars[i];
@@ -643,6 +668,15 @@ ptx_node *ptx_b_func(ptx_context *ctx, ptx_func *head, ptx_node *body, ptx_loc_t
     }
     head->body = (ptx_block *)body;
     head->base.span = span_of(loc);
+    /* ptxas 13.0 parses no directive on a kernel's declaration
+     * (.entry k() .maxntid 256; is "Parsing error near ';'") */
+    for (uint32_t i = 0; !body && head->is_entry && i < head->ndirs; i++)
+        if (head->dirs[i].kind != PTX_FDIR_PRAGMA) {
+            error_at(ctx, PTX_DIAG_DIRECTIVE, head->dirs[i].span,
+                     "'%s' on a declaration of a kernel: write it on the definition",
+                     ptx_fdir_name(head->dirs[i].kind));
+            break;
+        }
     return &head->base;
 }
 

@@ -89,7 +89,7 @@ static const struct { const char *name; uint8_t major, minor; } targets[] = {
     { "sm_37", 4, 1 }, { "sm_50", 4, 0 }, { "sm_52", 4, 1 }, { "sm_53", 4, 2 },
     { "sm_60", 5, 0 }, { "sm_61", 5, 0 }, { "sm_62", 5, 0 }, { "sm_70", 6, 0 },
     { "sm_72", 6, 1 }, { "sm_75", 6, 3 }, { "sm_80", 7, 0 }, { "sm_86", 7, 1 },
-    { "sm_87", 7, 4 }, { "sm_88", 8, 8 }, { "sm_89", 7, 8 }, { "sm_90", 7, 8 },
+    { "sm_87", 7, 4 }, { "sm_88", 7, 3 }, { "sm_89", 7, 8 }, { "sm_90", 7, 8 },
     { "sm_90a", 8, 0 }, { "sm_100", 8, 6 }, { "sm_100a", 8, 6 }, { "sm_100f", 8, 8 },
     { "sm_101", 8, 6 }, { "sm_101a", 8, 6 }, { "sm_101f", 8, 8 }, { "sm_103", 8, 8 },
     { "sm_103a", 8, 8 }, { "sm_103f", 8, 8 }, { "sm_110", 9, 0 }, { "sm_110a", 9, 0 },
@@ -98,6 +98,10 @@ static const struct { const char *name; uint8_t major, minor; } targets[] = {
     { "texmode_unified", 1, 5 }, { "texmode_independent", 1, 5 }, { "debug", 3, 0 },
     { "map_f64_to_f32", 1, 0 },
 };
+
+/* The last minor version of each major one, 1.x to 9.x, as ptxas 13.0
+ * knows them (asked of every X.0 to X.9; 9.1 is read too) */
+static const unsigned last_minor[10] = { 0, 5, 3, 2, 3, 1, 5, 8, 8, 1 };
 
 void ptx_b_version(ptx_context *ctx, const ptx_tok *t, ptx_loc_t loc)
 {
@@ -125,6 +129,11 @@ void ptx_b_version(ptx_context *ctx, const ptx_tok *t, ptx_loc_t loc)
     } else if (major == 0 || major > 9 || (major == 9 && minor > 1)) {
         error_at(ctx, PTX_DIAG_HEADER, tok_span(t),
                  "unsupported .version %u.%u: ptx-front reads PTX ISA 1.0 to 9.1", major, minor);
+    } else if (minor > last_minor[major]) {
+        /* ptxas 13.0: "Unsupported .version 2.4" */
+        error_at(ctx, PTX_DIAG_HEADER, tok_span(t),
+                 "unsupported .version %u.%u: there is no PTX ISA %u.%u (%u.x ends at %u.%u)",
+                 major, minor, major, minor, major, major, last_minor[major]);
     }
     m->version_major = major;
     m->version_minor = minor;

@@ -466,7 +466,10 @@ void ptx_limits_end(ptx_context *ctx)
         if (!stack)
             stack = ptx_arena_alloc(&ctx->arena, (L->nsyms + 1) * sizeof *stack);
         uint64_t used = entry_shared(L, i, stack);
-        if (used > max)
+        /* ptxas 13.0 adds the sizes up in 32 signed bits: from 2 GB on it
+         * refuses nothing (2^31, 3e9, 2^32 and 2^32+100 bytes all taken,
+         * 2^31-1 refused), so neither does this */
+        if (used > max && used < ((uint64_t)1 << 31))
             ptx_diag_add(ctx, PTX_SEV_ERROR, PTX_DIAG_LIMIT, s->span,
                          "kernel '%s' uses at least %llu bytes of static .shared memory, above "
                          "the %llu bytes %s allows (with -c the linker checks it)",

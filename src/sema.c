@@ -113,9 +113,47 @@ static void check_init_values(sema *S, tclass t, const ptx_expr *e)
     }
     char k = sema_literal_kind(e);
     char buf[16];
-    if ((t.k == 'f' && k == 'i') || ((t.k == 'u' || t.k == 's') && k == 'f'))
+    /* 0f and 0d constants are floating-point too (.u32 v = 0f3F800000) */
+    if ((t.k == 'f' && k == 'i') ||
+        ((t.k == 'u' || t.k == 's') && (k == 'f' || k == 'h' || k == 'd')))
         sema_error(S, PTX_DIAG_TYPE, ptx_expr_span(e), "%s constant initialises a %s variable",
               k == 'i' ? "an integer" : "a floating-point", sema_class_name(t, buf, sizeof buf));
+}
+
+/* The braces of an initialiser against the variable's shape, as ptxas
+ * 13.0 reads them: one level of { } per dimension and one for a .vN
+ * vector, none for a scalar ("Initial value type mismatch": .b32 v = {1},
+ * .b32 v[4] = 1, .b32 v[2][2] = {1,2}), and no more values at a level
+ * than its size ("Greater number of elements in array initializer").
+ * `level` counts the levels above e; false after an error. */
+static bool check_init_shape(sema *S, const ptx_decl *d, const ptx_var *v, const ptx_expr *e,
+                             uint32_t level)
+{
+    uint32_t depth = v->ndims + (d->vec ? 1u : 0u);
+    bool list = e->kind == PTX_EXPR_VEC;
+    if (level == depth) {
+        if (list)
+            sema_error(S, PTX_DIAG_TYPE, ptx_expr_span(e), "a { } list where '%s' takes a single "
+                  "value here: give one { } per dimension%s", v->name->text,
+                  d->vec ? " and one for the vector" : "");
+        return !list;
+    }
+    if (!list) {
+        sema_error(S, PTX_DIAG_TYPE, ptx_expr_span(e), "a single value where '%s' takes a { } list "
+              "here: give one { } per dimension%s", v->name->text,
+              d->vec ? " and one for the vector" : "");
+        return false;
+    }
+    uint64_t size = level < v->ndims ? v->dims[level] : d->vec;
+    if (size && ptx_expr_count(e) > size) {
+        sema_error(S, PTX_DIAG_DECL, ptx_expr_span(e), "%u initial values for the %llu elements of '%s'",
+              ptx_expr_count(e), (unsigned long long)size, v->name->text);
+        return false;
+    }
+    for (uint32_t i = 0; i < ptx_expr_count(e); i++)
+        if (!check_init_shape(S, d, v, ptx_expr_item(e, i), level + 1))
+            return false;
+    return true;
 }
 
 static void check_decl_init(sema *S, const ptx_decl *d, const ptx_var *v)
@@ -126,11 +164,10 @@ static void check_decl_init(sema *S, const ptx_decl *d, const ptx_var *v)
               ptx_type_name(d->type));
         return;
     }
-    if (v->ndims == 1 && v->dims[0] && e->kind == PTX_EXPR_VEC && ptx_expr_count(e) > v->dims[0]) {
-        sema_error(S, PTX_DIAG_DECL, ptx_expr_span(e), "%u initial values for the %llu elements of '%s'",
-              ptx_expr_count(e), (unsigned long long)v->dims[0], v->name->text);
+    /* a sampler's { name = value, ... } is no array */
+    if (d->type != PTX_TYPE_SAMPLERREF && d->type != PTX_TYPE_TEXREF &&
+        d->type != PTX_TYPE_SURFREF && !check_init_shape(S, d, v, e, 0))
         return;
-    }
     if (!d->vec)
         check_init_values(S, sema_decl_class(d->type), e);
 }

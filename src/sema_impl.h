@@ -13,6 +13,13 @@
 #include "internal.h"
 #include "isa_tables.h"
 
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+#include "isa.h"
+#include "isa_tables.h"
+
 /* ---- symbols ------------------------------------------------------------ */
 
 #if defined(__GNUC__)

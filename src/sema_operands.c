@@ -58,6 +58,18 @@ void sema_unknown_symbol(sema *S, const ptx_expr *e)
     }
 }
 
+/* A component a vector special register may be read with: ptxas 13.0
+ * takes a vector's colour names too, .r .g .b .a for .x .y .z .w
+ * (mov.u32 %r1, %tid.r reads %tid.x), and .w */
+static bool sreg_component(const char *sel)
+{
+    static const char *const names[] = { ".x", ".y", ".z", ".w", ".r", ".g", ".b", ".a" };
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+        if (strcmp(sel, names[i]) == 0)
+            return true;
+    return false;
+}
+
 /* A special register named by `e` (a SYM with no declaration): checks its
  * selector and the version and target it needs; returns its type, or a
  * class with k 0 when it is not one. */
@@ -77,8 +89,7 @@ static tclass special(sema *S, const ictx *I, const ptx_expr *e, const ptx_isa_o
               name, sel->text);
         return (tclass){ 0, 0 };
     }
-    if (sel && strcmp(sel->text, ".x") && strcmp(sel->text, ".y") && strcmp(sel->text, ".z") &&
-        strcmp(sel->text, ".w")) {
+    if (sel && !sreg_component(sel->text)) {
         sema_error(S, PTX_DIAG_SYMBOL, sp, "'%s' has components .x, .y and .z, not '%s'", name,
               sel->text);
         return (tclass){ 0, 0 };
@@ -109,7 +120,9 @@ static tclass special(sema *S, const ictx *I, const ptx_expr *e, const ptx_isa_o
         return (tclass){ 0, 0 };
     tclass c = { r->kind, r->bits };
     tclass w = wanted(I, op);
-    if (w.k && r->legacy && w.bits == r->legacy && sema_is_int(w.k))
+    /* the legacy widths: 16 bits up to the recorded one (ptxas 13.0
+     * reads %gridid, .u64 since PTX 3.0, as 16 and 32 bits as well) */
+    if (w.k && r->legacy && w.bits >= 16 && w.bits <= r->legacy && sema_is_int(w.k))
         return (tclass){ 0, 0 };
     return c;
 }
@@ -160,18 +173,22 @@ static void check_name(sema *S, const ictx *I, const ptx_expr *e, const ptx_isa_
                   name->text, sema_kind_word(s), I->op);
         return;
     }
-    if (s->kind == S_FUNC) {
-        if (typed && !(op->tflags & PTX_OT_SYMADDR))
-            sema_error(S, PTX_DIAG_SYMBOL, sp,
-                  "'%s' is a function: '%s' takes its address only with mov", name->text, I->op);
+    if (s->kind == S_FUNC)
+        /* ptxas 13.0 takes a function's name as a value operand of any
+         * type (add.s32 %r1, %r2, f; add.f64; setp; cvt: its address),
+         * though not in arithmetic (f+4, check_expr_names) */
         return;
-    }
     if (s->kind == S_VAR) {
         if (typed && !(op->tflags & PTX_OT_SYMADDR))
             sema_error(S, PTX_DIAG_SYMBOL, sp,
                   "'%s' is a %s variable, not a register: load it with ld%s, or take its "
                   "address with mov", name->text, ptx_space_name(s->space),
                   ptx_space_name(s->space));
+        else if (typed && (wanted(I, op).k == 'f' || wanted(I, op).k == 'p'))
+            /* an address is an integer: mov.f32 %f1, g is "Arguments mismatch" */
+            sema_error(S, PTX_DIAG_TYPE, sp, "'%s' is a %s variable: its address is an integer, not "
+                  "a %s value", name->text, ptx_space_name(s->space),
+                  ptx_isa_mod_names[ptx_instr_modifier(I->in, PTX_CAT_TYPE, 0)]);
         else if (typed && !I->element && s->space == PTX_SPACE_GLOBAL &&
                  wanted(I, op).bits == 32)
             /* other spaces' addresses fit 32 bits; ptxas 13 makes a
@@ -224,6 +241,11 @@ static void check_expr_names(sema *S, const ictx *I, const ptx_expr *e, const pt
             sema_error(S, PTX_DIAG_SYMBOL, ptx_expr_span(e),
                   "'%s' is a label: only branches and branch-target lists take labels",
                   name->text);
+        else if (s && s->kind == S_FUNC && op)
+            /* an operand's expression, not a bare name (check_name) */
+            sema_error(S, PTX_DIAG_SYMBOL, ptx_expr_span(e),
+                  "'%s' is a function: its address is taken alone, not in arithmetic "
+                  "(f+4, -f)", name->text);
         else if (s && (s->kind == S_VAR || s->kind == S_FUNC) && op && op->tkind &&
                  !(op->tflags & PTX_OT_SYMADDR) && !sema_is_int(wanted(I, op).k))
             /* ptxas takes an address in an expression (add.u64 %rd1,
@@ -262,12 +284,60 @@ const char *sema_constant_refused(tclass w, char k)
     return NULL;
 }
 
+/* What ptxas refuses inside a constant expression of an operand, whatever
+ * the operand's type: a division by zero, integers and floating-point
+ * values mixed in one operation (2.0*3), a floating-point condition of
+ * ?: (1.0?2:3).  Reports the first and returns true. */
+static bool const_expr_fault(sema *S, const ptx_expr *e)
+{
+    if (ptx_expr_is_leaf(e) || e->kind == PTX_EXPR_RANGE || e->kind == PTX_EXPR_VEC ||
+        e->kind == PTX_EXPR_ADDR || e->kind == PTX_EXPR_LIST)
+        return false;
+    for (uint32_t i = 0; i < ptx_expr_count(e); i++)
+        if (const_expr_fault(S, ptx_expr_item(e, i)))
+            return true;
+    if (e->kind == PTX_EXPR_COND) {
+        char c = sema_literal_kind(ptx_expr_item(e, 0));
+        if (c == 'f' || c == 'h' || c == 'd' || c == 'm') {
+            sema_error(S, PTX_DIAG_EXPR, ptx_expr_span(ptx_expr_item(e, 0)),
+                  "the condition of ?: must be an integer constant expression");
+            return true;
+        }
+        return false;
+    }
+    if (e->kind != PTX_EXPR_BINARY)
+        return false;
+    char a = sema_literal_kind(ptx_expr_a(e)), b = sema_literal_kind(ptx_expr_b(e));
+    /* 0f and 0d constants in an expression have their own error */
+    if ((a == 'f' && b == 'i') || (b == 'f' && a == 'i')) {
+        sema_error(S, PTX_DIAG_EXPR, ptx_expr_span(e), "integer and floating-point constants mixed "
+              "in one operation: write both as one kind (2.0*3.0)");
+        return true;
+    }
+    int64_t v;
+    if ((e->op == PTX_OP_DIV || e->op == PTX_OP_MOD) && a == 'i' && b == 'i' &&
+        ptx_isa_const_value(ptx_expr_b(e), &v) && v == 0) {
+        sema_error(S, PTX_DIAG_EXPR, ptx_expr_span(e), "division by zero in a constant expression");
+        return true;
+    }
+    return false;
+}
+
 static void check_constant(sema *S, const ictx *I, const ptx_expr *e, const ptx_isa_operand *op)
 {
+    if (const_expr_fault(S, e))
+        return;
     if (!op || !op->tkind)
         return;
     tclass w = wanted(I, op);
     char k = sema_literal_kind(e);
+    char pb[16];
+    if (w.k == 'p' && (k == 'f' || k == 'h' || k == 'd')) {
+        /* ptxas takes an integer for a predicate (mov.pred %p1, 1), not 1.0 */
+        sema_error(S, PTX_DIAG_TYPE, ptx_expr_span(e), "a floating-point constant where '%s' needs "
+              "a %s value: write 0 or 1", I->op, sema_class_name(w, pb, sizeof pb));
+        return;
+    }
     if (!w.k || w.k == 'p' || !k || k == 'm')
         return;
     const char *why = sema_constant_refused(w, k);
@@ -339,12 +409,17 @@ static void check_address(sema *S, const ictx *I, const ptx_expr *e)
     sym *s = lookup(S, name);
     ptx_span sp = ptx_expr_span(base);
     if (!s) {
+        /* ptxas 13.0 takes a special register as an address base
+         * (ld.u32 %r1, [%clock64]; [%clock], [%gridid+4] too); special()
+         * checks its component, version and target */
         bool found;
-        special(S, NULL, base, NULL, &found);
-        if (found)
-            sema_error(S, PTX_DIAG_SYMBOL, sp, "special register '%s' cannot be an address",
-                  name->text);
+        const sreg *r = sema_sreg_find(name);
+        if (r && (ptx_expr_sel(base) || r->vec))
+            sema_error(S, PTX_DIAG_SYMBOL, sp, "'%s%s' cannot be an address: only a scalar special "
+                  "register can", name->text, ptx_expr_sel(base) ? ptx_expr_sel(base)->text : "");
         else
+            special(S, NULL, base, NULL, &found);
+        if (!r)
             sema_unknown_symbol(S, base);
         return;
     }
@@ -435,6 +510,11 @@ void sema_check_operand(sema *S, const ictx *I, const ptx_expr *e, const ptx_isa
         return;
     case PTX_EXPR_LIST:
         check_items(S, I, e, NULL);
+        /* (1) outside a call is a constant in parentheses: ptxas holds
+         * it to the operand's type as it does 1 (mov.f32 %f1, (1) and
+         * mov.b32 %r1, (1.0) are "Arguments mismatch") */
+        if (ptx_expr_count(e) == 1 && ptx_expr_a(e)->kind != PTX_EXPR_SYM)
+            check_constant(S, I, ptx_expr_a(e), op);
         return;
     case PTX_EXPR_PAIR:
         /* d|p: d has the operand's type (lop3.b32 %r1|%p1), p is a predicate */
@@ -442,6 +522,15 @@ void sema_check_operand(sema *S, const ictx *I, const ptx_expr *e, const ptx_isa
         sema_check_operand(S, I, ptx_expr_b(e), NULL);
         return;
     case PTX_EXPR_UNARY:
+        if (e->op == PTX_OP_BNOT && ptx_expr_a(e)->kind == PTX_EXPR_SYM &&
+            lookup(S, ptx_expr_name(ptx_expr_a(e))) &&
+            lookup(S, ptx_expr_name(ptx_expr_a(e)))->kind == S_REG) {
+            /* ptxas parses '~' in constant expressions only (mov.b32 %r1,
+             * ~%r2 is "Parsing error"): not.b32 complements a register */
+            sema_error(S, PTX_DIAG_EXPR, ptx_expr_span(e), "'~' complements constants only: write "
+                  "not.b32 for a register");
+            return;
+        }
         if (e->op == PTX_OP_LNOT && ptx_expr_a(e)->kind == PTX_EXPR_SYM) {
             const ptx_expr *a = ptx_expr_a(e);
             check_name(S, I, a, NULL);

@@ -496,8 +496,13 @@ void sema_declare_func(sema *S, const ptx_func *f)
     ptx_span at = s->span;
     if (f->body && f->body->base.span.off != PTX_NO_OFFSET)
         at = (ptx_span){ f->body->base.span.off, 1 };
-    if (old->kind != S_FUNC || (((const ptx_func *)old->node)->body && f->body)) {
-        sema_error(S, PTX_DIAG_SYMBOL, at, "redefinition of function '%s'", f->name->text);
+    /* ptxas 13.0: nothing may declare a function again after its
+     * definition ("Duplicate definition of function") */
+    if (old->kind != S_FUNC || ((const ptx_func *)old->node)->body) {
+        bool again = old->kind == S_FUNC && !f->body;
+        sema_error(S, PTX_DIAG_SYMBOL, at, "%s of function '%s'%s",
+              again ? "a declaration after the definition" : "redefinition",
+              f->name->text, again ? ": declare it before, or not at all" : "");
         sema_previous_here(S, old);
         return;
     }
@@ -505,6 +510,19 @@ void sema_declare_func(sema *S, const ptx_func *f)
     if (g->linkage == PTX_LINK_EXTERN && f->body) {
         sema_error(S, PTX_DIAG_SYMBOL, at,
               "'%s' is declared .extern: it cannot be defined in this module", f->name->text);
+        sema_previous_here(S, old);
+        return;
+    }
+    /* the same linkage again, or none after .visible or .weak (ptxas
+     * 13.0: "Inconsistent redefinition" otherwise) */
+    if (f->linkage != g->linkage &&
+        !(f->linkage == PTX_LINK_NONE &&
+          (g->linkage == PTX_LINK_VISIBLE || g->linkage == PTX_LINK_WEAK))) {
+        sema_error(S, PTX_DIAG_SYMBOL, at, "'%s' is declared again %s%s where its earlier "
+              "declaration %s%s", f->name->text,
+              f->linkage ? ptx_linkage_name(f->linkage) : "without a linkage",
+              f->linkage ? "" : "", g->linkage ? "is " : "has none",
+              g->linkage ? ptx_linkage_name(g->linkage) : "");
         sema_previous_here(S, old);
         return;
     }
