@@ -3,6 +3,7 @@
  * initialiser fields, byte masks, generic(), label ranges.  Each node is
  * 16 bytes; a node with parts keeps them in one arena block. */
 #include <stddef.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "ast_build.h"
@@ -171,8 +172,53 @@ ptx_expr *ptx_b_sink(ptx_context *ctx, const ptx_tok *t)
     return leaf_new(ctx, PTX_EXPR_SINK, 0, tok_span(t), v, NULL);
 }
 
+/* What a constant expression computes, as ptxas 13.0 types it: an
+ * integer, a floating-point number (1.5, and +, -, * and / of them), or
+ * not known here (names). */
+enum { NUM_UNKNOWN, NUM_INT, NUM_FLOAT };
+
+static int num_class(const ptx_expr *e)
+{
+    switch ((ptx_expr_kind)e->kind) {
+    case PTX_EXPR_INT:
+        return NUM_INT;
+    case PTX_EXPR_FLOAT:
+        return NUM_FLOAT;
+    case PTX_EXPR_SYM:
+        return !ptx_expr_sel(e) && ptx_name_is(ptx_expr_name(e), "WARP_SZ") ? NUM_INT : NUM_UNKNOWN;
+    case PTX_EXPR_PAREN:
+        return ptx_expr_count(e) == 1 ? num_class(ptx_expr_a(e)) : NUM_UNKNOWN;
+    case PTX_EXPR_CAST:
+        return NUM_INT;
+    case PTX_EXPR_UNARY:
+        return e->op == PTX_OP_NEG || e->op == PTX_OP_PLUS ? num_class(ptx_expr_a(e)) : NUM_INT;
+    case PTX_EXPR_BINARY:
+        if (e->op == PTX_OP_ADD || e->op == PTX_OP_SUB || e->op == PTX_OP_MUL || e->op == PTX_OP_DIV) {
+            int a = num_class(ptx_expr_a(e)), b = num_class(ptx_expr_b(e));
+            return a == b ? a : NUM_UNKNOWN;
+        }
+        return NUM_INT;
+    case PTX_EXPR_COND:
+        return NUM_INT;
+    default:
+        return NUM_UNKNOWN;
+    }
+}
+
+/* ptxas: "Integer constant expression expected" for a floating-point
+ * operand of an integer-only operator or of ?:, "Constant expression type
+ * mismatch" for 2.0*(1+1) (measured; 1.5+1.0 and -1.5 are fine) */
+static void float_operand(ptx_context *ctx, const ptx_expr *a, const char *where)
+{
+    if (ptx_expr_depth(a) <= 64 && num_class(a) == NUM_FLOAT)
+        error_at(ctx, PTX_DIAG_EXPR, ptx_expr_span(a),
+                 "%s takes integer constant expressions, not a floating-point one", where);
+}
+
 ptx_expr *ptx_b_unary(ptx_context *ctx, ptx_op op, ptx_expr *a, ptx_loc_t loc)
 {
+    if (op == PTX_OP_LNOT || op == PTX_OP_BNOT)
+        float_operand(ctx, a, op == PTX_OP_LNOT ? "'!'" : "'~'");
     /* ptxas takes -0d..., not -0f... */
     if (!(op == PTX_OP_NEG && a->kind == PTX_EXPR_F64))
         no_bits_operand(ctx, a);
@@ -183,6 +229,25 @@ ptx_expr *ptx_b_binary(ptx_context *ctx, ptx_op op, ptx_expr *a, ptx_expr *b)
 {
     no_bits_operand(ctx, a);
     no_bits_operand(ctx, b);
+    bool arith = op == PTX_OP_ADD || op == PTX_OP_SUB || op == PTX_OP_MUL || op == PTX_OP_DIV;
+    bool compare = op >= PTX_OP_LT && op <= PTX_OP_NE;
+    if (!arith && !compare) {
+        char what[8];
+        snprintf(what, sizeof what, "'%s'", ptx_op_name(op));
+        float_operand(ctx, a, what);
+        float_operand(ctx, b, what);
+    } else if (arith && ptx_expr_depth(a) <= 64 && ptx_expr_depth(b) <= 64) {
+        int ca = num_class(a), cb = num_class(b);
+        /* sh+4.0: an offset from a name is an integer */
+        if ((a->kind == PTX_EXPR_SYM && ca == NUM_UNKNOWN && cb == NUM_FLOAT) ||
+            (b->kind == PTX_EXPR_SYM && cb == NUM_UNKNOWN && ca == NUM_FLOAT))
+            error_at(ctx, PTX_DIAG_EXPR, ptx_expr_span(ca == NUM_FLOAT ? a : b),
+                     "an offset from a name must be an integer constant expression");
+        else if ((ca == NUM_INT && cb == NUM_FLOAT) || (ca == NUM_FLOAT && cb == NUM_INT))
+            error_at(ctx, PTX_DIAG_EXPR, join(a, b),
+                     "an integer and a floating-point constant cannot be combined; write both "
+                     "as one kind");
+    }
     ptx_expr *const parts[2] = { a, b };
     return parts_new(ctx, PTX_EXPR_BINARY, (uint8_t)op, join(a, b), parts, 2, 2);
 }
@@ -192,6 +257,9 @@ ptx_expr *ptx_b_cond(ptx_context *ctx, ptx_expr *a, ptx_expr *b, ptx_expr *c)
     no_bits_operand(ctx, a);
     no_bits_operand(ctx, b);
     no_bits_operand(ctx, c);
+    float_operand(ctx, a, "'?:'");
+    float_operand(ctx, b, "'?:'");
+    float_operand(ctx, c, "'?:'");
     ptx_expr *const parts[3] = { a, b, c };
     return parts_new(ctx, PTX_EXPR_COND, 0, join(a, c), parts, 3, 3);
 }
@@ -310,7 +378,8 @@ static void check_address(ptx_context *ctx, const ptx_expr *addr)
             return;
         }
         if (a->op == PTX_OP_ADD) {
-            if (!is_constant(ptx_expr_b(a)))
+            /* a floating-point offset was refused as the '+' was built */
+            if (!is_constant(ptx_expr_b(a)) && num_class(ptx_expr_b(a)) != NUM_FLOAT)
                 error_at(ctx, PTX_DIAG_EXPR, ptx_expr_span(ptx_expr_b(a)),
                          "an address offset must be an integer constant expression");
             return;

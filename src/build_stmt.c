@@ -233,6 +233,12 @@ void ptx_check_pragmas(ptx_context *ctx, const ptx_name *const *s, uint32_t n,
                          "pragma \"%s\" is only allowed in a function's body", t);
                 continue;
             }
+            /* ptxas -c: "Pragma 'enable_smem_spilling' is not allowed for
+             * per-function compilation modes" */
+            if (smem && ctx->compile_only)
+                error_at(ctx, PTX_DIAG_DIRECTIVE, at,
+                         "pragma \"%s\" is only allowed in a whole program, not in a module "
+                         "compiled on its own (-c)", t);
             const char *v = t + word;
             while (*v == ' ' || *v == '\t')
                 v++;

@@ -65,9 +65,8 @@ void ptx_context_set_max_errors(ptx_context *ctx, unsigned max_errors);
 
 /* Whether the module is checked as a whole program (the default, as ptxas
  * compiles it) or compiled on its own for a later link (ptxas -c): then
- * what the linker checks is left out: '.extern' functions and variables
- * that this module does not define, and each kernel's static .shared
- * memory.  Set before parsing. */
+ * what the linker checks is left out: each kernel's static .shared
+ * memory (and a pragma ptxas allows in a whole program only).  Set before parsing. */
 void ptx_context_set_compile_only(ptx_context *ctx, bool on);
 
 /* Reads the module as if its .target named `arch` first ("sm_90a",

@@ -23,7 +23,7 @@ if [ $rc -ne 0 ] || [ -s "$base.err" ]; then
     echo "FAIL $f: not accepted (status $rc): $(head -1 "$base.err")"
     exit 0
 fi
-"$front" --emit-ptx "$f" -o "$base.same.ptx" 2>"$base.err"
+"$front" $cflag --emit-ptx "$f" -o "$base.same.ptx" 2>"$base.err"
 rc=$?
 if [ $rc -ne 0 ] || [ -s "$base.err" ]; then
     echo "FAIL $f: --emit-ptx failed (status $rc): $(head -1 "$base.err")"
@@ -34,13 +34,13 @@ if ! cmp -s "$f" "$base.same.ptx"; then
     exit 0
 fi
 rm -f "$base.same.ptx"
-"$front" --emit-ptx --canonical "$f" -o "$base.out.ptx" 2>"$base.err"
+"$front" $cflag --emit-ptx --canonical "$f" -o "$base.out.ptx" 2>"$base.err"
 rc=$?
 if [ $rc -ne 0 ] || [ -s "$base.err" ]; then
     echo "FAIL $f: --emit-ptx --canonical failed (status $rc): $(head -1 "$base.err")"
     exit 0
 fi
-"$front" --emit-ptx --canonical "$base.out.ptx" -o "$base.again.ptx" 2>"$base.err"
+"$front" $cflag --emit-ptx --canonical "$base.out.ptx" -o "$base.again.ptx" 2>"$base.err"
 rc=$?
 if [ $rc -ne 0 ] || ! cmp -s "$base.out.ptx" "$base.again.ptx"; then
     echo "FAIL $f: --emit-ptx --canonical is not idempotent (status $rc)"
@@ -48,9 +48,9 @@ if [ $rc -ne 0 ] || ! cmp -s "$base.out.ptx" "$base.again.ptx"; then
 fi
 rm -f "$base.again.ptx"
 # both trees must print, with status 0, and be the same
-"$front" --ast --no-locations "$f" >"$base.ast1" 2>&1
+"$front" $cflag --ast --no-locations "$f" >"$base.ast1" 2>&1
 rc1=$?
-"$front" --ast --no-locations "$base.out.ptx" >"$base.ast2" 2>&1
+"$front" $cflag --ast --no-locations "$base.out.ptx" >"$base.ast2" 2>&1
 rc2=$?
 if [ $rc1 -ne 0 ] || [ $rc2 -ne 0 ]; then
     echo "FAIL $f: --ast exits with status $rc1 on the file, $rc2 on its re-emitted PTX: $(head -1 "$base.ast1")"

@@ -31,16 +31,37 @@ fi
 rm -rf "$work/emitted" "$work/lists" && mkdir -p "$work/emitted" "$work/lists" || exit 2
 tab=$(printf '\t')
 # file TAB verdict, the header left out
+# (lists/compile-only: the modules ptxas judged with -c, column 8 "sm_75/-c":
+# ptx-front checks them with -c too)
 awk -F'\t' -v d="$work/lists" 'NR > 1 {
     v = $9 == "accept" ? "accept" : $9 == "crash" ? "crash" : "reject"
     print $1 > (d "/" v)
+    if ($8 ~ /\/-c$/) print $1 > (d "/compile-only")
 }' "$wild/manifest.tsv" || exit 2
-touch "$work/lists/accept" "$work/lists/reject" "$work/lists/crash"
+touch "$work/lists/accept" "$work/lists/reject" "$work/lists/crash" "$work/lists/compile-only"
 . "$here/../sample.sh"
 sample_note wild
 for v in accept reject crash; do
     sampled <"$work/lists/$v" >"$work/lists/$v.s" && mv "$work/lists/$v.s" "$work/lists/$v"
 done
+# the accepted modules, those checked as whole programs first, then those
+# compiled on their own: lists/accept keeps that order
+grep -vxF -f "$work/lists/compile-only" "$work/lists/accept" >"$work/lists/accept.whole"
+grep -xF -f "$work/lists/compile-only" "$work/lists/accept" >"$work/lists/accept.c"
+cat "$work/lists/accept.whole" "$work/lists/accept.c" >"$work/lists/accept"
+# each_accepted ARGS...: ptx-front ARGS on every accepted module (from the
+# current directory), -c added for those ptxas compiled on their own; the
+# status is xargs's of the first run that failed
+each_accepted() {
+    xargs "$front" "$@" <"$work/lists/accept.whole"
+    r=$?
+    if [ -s "$work/lists/accept.c" ]; then
+        xargs "$front" -c "$@" <"$work/lists/accept.c"
+        r2=$?
+        [ $r -eq 0 ] && r=$r2
+    fi
+    return $r
+}
 nacc=$(wc -l <"$work/lists/accept")
 nrej=$(wc -l <"$work/lists/reject")
 if [ "$nacc" -eq 0 ] || [ "$nrej" -eq 0 ]; then
@@ -56,7 +77,7 @@ done
 
 # accepted: all at once, printing their trees (xargs: status 0 only when
 # every run exited 0; 123: one rejected, 125: a crash)
-xargs "$front" --ast --no-locations <"$work/lists/accept" >"$work/ast1" 2>"$work/accept.err"
+each_accepted --ast --no-locations >"$work/ast1" 2>"$work/accept.err"
 rc=$?
 if [ $rc -ne 0 ] || grep -q ': error:' "$work/accept.err"; then
     grep ': error:' "$work/accept.err" | sed 's/^/FAIL (ptxas accepts it) /' | head -20
@@ -66,7 +87,7 @@ fi
 # round trip: all re-emitted at once, each one's PTX introduced by a line
 # "// == FILE", which cuts them apart again (a comment of a module that
 # looks alike is not cut at: the names come in the list's order)
-xargs "$front" --emit-ptx <"$work/lists/accept" >"$work/emitted.all" 2>/dev/null
+each_accepted --emit-ptx >"$work/emitted.all" 2>/dev/null
 rc=$?
 awk -v list="$work/lists/accept" -v dir="$work/emitted" '
     function next_name() { if ((getline want < list) <= 0) want = "" }
@@ -85,7 +106,7 @@ if [ $rc -ne 0 ] || [ $rc2 -ne 0 ]; then
     echo "wild: FAIL: --emit-ptx of the modules ptxas accepts: status $rc, cutting it apart: status $rc2"
     fail=$((fail + 1))
 fi
-(cd "$work/emitted" && xargs "$front" --ast --no-locations <"$work/lists/accept" >"$work/ast2" 2>/dev/null)
+(cd "$work/emitted" && each_accepted --ast --no-locations >"$work/ast2" 2>/dev/null)
 rc2=$?
 if [ $rc2 -ne 0 ] || [ ! -s "$work/ast1" ]; then
     echo "wild: FAIL: --ast exits with status $rc2 on the re-emitted PTX (or printed nothing on the modules)"
@@ -97,9 +118,11 @@ fi
 
 # rejected: one by one, status 1 each
 while IFS= read -r f; do
-    "$front" "$f" >/dev/null 2>&1
+    c=
+    grep -qxF "$f" "$work/lists/compile-only" && c=-c
+    "$front" $c "$f" >/dev/null 2>&1
     rc=$?
-    [ $rc -eq 1 ] || { echo "FAIL $f: ptxas rejects it, ptx-front exits with status $rc"; fail=$((fail + 1)); }
+    [ $rc -eq 1 ] || { echo "FAIL $f: ptxas rejects it, ptx-front $c exits with status $rc"; fail=$((fail + 1)); }
 done <"$work/lists/reject"
 # where ptxas crashes: no verdict, but no crash of ours either
 while IFS= read -r f; do

@@ -408,7 +408,7 @@ static const reject_case rejects[] = {
     { "address offset a register", ".reg .b64 r, q;\nld.b32 r, [r+q];", PTX_DIAG_EXPR,
       "an address offset must be an integer constant expression", 1 },
     { "float address offset", ".reg .b64 r;\nld.b32 r, [r+16.];", PTX_DIAG_EXPR,
-      "an address offset must be an integer constant expression", 1 },
+      "an offset from a name must be an integer constant expression", 1 },
     { "address with the constant first", ".reg .b64 r;\nld.b32 r, [8+r];", PTX_DIAG_EXPR,
       "an address is [name], [name+constant] or [integer]", 1 },
     /* statements */

@@ -304,7 +304,9 @@ END_TEST
 START_TEST(target_override)
 {
     static const char text[] = ".version 8.0\n.target sm_80, debug\n.address_size 64\n"
-                               ".visible .entry k()\n{\n\tfence.proxy.async;\n\tret;\n}\n";
+                               ".visible .entry k()\n{\n\tfence.proxy.async;\n\tret;\n}\n"
+                               /* .target debug needs DWARF */
+                               ".section .debug_abbrev { .b8 0 }\n";
     static const struct { const char *arch; ptx_status set, parse; } runs[] = {
         { NULL, PTX_OK, PTX_ERR_INPUT },          /* its own sm_80 */
         { "sm_90", PTX_OK, PTX_OK },
