@@ -2,6 +2,7 @@
  * manual's notation (isa_text.h), the list of instruction names and the
  * forms of one instruction (--list-instructions, --explain). */
 #include <fnmatch.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -327,26 +328,36 @@ static iname *instruction_names(size_t *count)
 }
 
 struct ptx_isa_names {
-    iname *v;
+    const iname *v;
     size_t n;
 };
 
+/* The list is the same for every caller: made once per process (about
+ * 24 ms; --stats of many small modules made it once each), and kept. */
+static iname *names_v;
+static size_t names_n;
+static pthread_once_t names_once = PTHREAD_ONCE_INIT;
+
+static void names_make(void)
+{
+    names_v = instruction_names(&names_n);
+}
+
 ptx_isa_names *ptx_isa_names_new(void)
 {
+    pthread_once(&names_once, names_make);
+    if (!names_v)
+        return NULL;
     ptx_isa_names *names = malloc(sizeof *names);
     if (!names)
         return NULL;
-    if (!(names->v = instruction_names(&names->n))) {
-        free(names);
-        return NULL;
-    }
+    names->v = names_v;
+    names->n = names_n;
     return names;
 }
 
 void ptx_isa_names_free(ptx_isa_names *names)
 {
-    if (names)
-        free(names->v);
     free(names);
 }
 
