@@ -3,6 +3,7 @@
  * The lowest layer above the arena and the interner: every other file
  * reports through it, and it calls none of them (the parse itself is run
  * from parse.c). */
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -320,51 +321,20 @@ void **ptx_scratch_take(ptx_context *ctx, size_t mark, uint32_t *count)
     return items;
 }
 
-/* ---- the context's tables, through its pool ----------------------------- */
+/* Every change the editing API makes to a tree counts here, in any
+ * context of the process: the semantic pass's resolutions of a module
+ * (ptx_resolve_names) are trusted only while the count is what it was
+ * when they were made.  Counting per process, not per module, costs an
+ * edit in one module a walk of another's names when they are asked
+ * for; the nodes edited do not know their module. */
+static atomic_ulong edits;
 
-void *ptx_table_zalloc(ptx_context *ctx, size_t bytes, size_t *mapped)
+unsigned long ptx_edit_count(void)
 {
-    void *p = ctx ? ptx_pool_zalloc(&ctx->pool, bytes) : NULL;
-    if (p) {
-        *mapped = PTX_MAPPED_POOL;
-        return p;
-    }
-    return ptx_big_zalloc(bytes, ctx && ctx->srclen >= PTX_TABLES_HUGE, mapped);
+    return atomic_load_explicit(&edits, memory_order_relaxed);
 }
 
-void *ptx_ctx_calloc(ptx_context *ctx, size_t n, size_t size)
+void ptx_edit_counted(void)
 {
-    void *p = ctx && n <= SIZE_MAX / size ? ptx_pool_zalloc(&ctx->pool, n * size) : NULL;
-    return p ? p : calloc(n, size);
-}
-
-void ptx_ctx_free(ptx_context *ctx, void *p, size_t bytes)
-{
-    if (p && ctx && ptx_pool_owns(&ctx->pool, p))
-        ptx_pool_free(&ctx->pool, p, bytes);
-    else
-        free(p);
-}
-
-void *ptx_ctx_realloc(ptx_context *ctx, void *p, size_t old_bytes, size_t new_bytes)
-{
-    bool pooled = p && ptx_pool_owns(&ctx->pool, p);
-    void *q = ptx_pool_zalloc(&ctx->pool, new_bytes);
-    if (!q && !pooled)
-        return realloc(p, new_bytes);
-    if (!q && !(q = malloc(new_bytes)))
-        return NULL;
-    if (p) {
-        memcpy(q, p, old_bytes < new_bytes ? old_bytes : new_bytes);
-        ptx_ctx_free(ctx, p, old_bytes);
-    }
-    return q;
-}
-
-void ptx_table_free(ptx_context *ctx, void *p, size_t bytes, size_t mapped)
-{
-    if (p && mapped == PTX_MAPPED_POOL)
-        ptx_pool_free(&ctx->pool, p, bytes);
-    else
-        ptx_big_free(p, mapped);
+    atomic_fetch_add_explicit(&edits, 1, memory_order_relaxed);
 }

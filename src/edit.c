@@ -2,7 +2,6 @@
  * context's arena; fresh names; statements parsed from text; insertion,
  * replacement and removal in a block's or the module's list (the text of
  * removed nodes is recorded for the lossless printer); validation. */
-#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -214,24 +213,6 @@ ptx_instr *ptx_new_instr(ptx_context *ctx, const char *opcode, ptx_expr *const *
 }
 
 /* The link that points at `node` in the list at *head, or NULL. */
-/* Every change the editing API makes to a tree counts here, in any
- * context of the process: the semantic pass's resolutions of a module
- * (ptx_resolve_names) are trusted only while the count is what it was
- * when they were made.  Counting per process, not per module, costs an
- * edit in one module a walk of another's names when they are asked
- * for; the nodes edited do not know their module. */
-static atomic_ulong edits;
-
-unsigned long ptx_edit_count(void)
-{
-    return atomic_load_explicit(&edits, memory_order_relaxed);
-}
-
-static void edited(void)
-{
-    atomic_fetch_add_explicit(&edits, 1, memory_order_relaxed);
-}
-
 static ptx_node **link_of(ptx_node **head, const ptx_node *node)
 {
     ptx_node **link = head;
@@ -242,7 +223,7 @@ static ptx_node **link_of(ptx_node **head, const ptx_node *node)
 
 static ptx_status list_insert(ptx_node **head, ptx_node *before, ptx_node *node)
 {
-    edited();
+    ptx_edit_counted();
     ptx_node **link = link_of(head, before);
     if (!link || node == before)
         return PTX_ERR_USAGE;
@@ -254,7 +235,7 @@ static ptx_status list_insert(ptx_node **head, ptx_node *before, ptx_node *node)
 
 static ptx_status list_insert_after(ptx_node **head, ptx_node *after, ptx_node *node)
 {
-    edited();
+    ptx_edit_counted();
     if (!after)
         return list_insert(head, *head, node);
     if (!link_of(head, after) || node == after)
@@ -315,7 +296,7 @@ static bool record_removed(ptx_context *ctx, const ptx_node *node, const ptx_nod
 
 static ptx_status list_remove(ptx_context *ctx, ptx_node **head, ptx_node *node)
 {
-    edited();
+    ptx_edit_counted();
     ptx_node **link = link_of(head, node);
     if (!link || !node)
         return PTX_ERR_USAGE;
@@ -328,7 +309,7 @@ static ptx_status list_remove(ptx_context *ctx, ptx_node **head, ptx_node *node)
 
 static ptx_status list_replace(ptx_context *ctx, ptx_node **head, ptx_node *old, ptx_node *node)
 {
-    edited();
+    ptx_edit_counted();
     ptx_node **link = link_of(head, old);
     if (!link || !old || !node || node == old)
         return PTX_ERR_USAGE;

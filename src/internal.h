@@ -12,11 +12,11 @@
 
 #include "arena.h"
 
-/* ---- the context's tables, through its pool (context.c) ---------------- */
+/* ---- the context's tables, through its pool (tables.c) ----------------- */
 
 /* A table of the context's (ctx may be NULL): from its pool, *mapped then
  * PTX_MAPPED_POOL, else ptx_big_zalloc's; ptx_table_free, not
- * ptx_big_free, gives it back (context.c); PTX_MAPPED_POOL: arena.h. */
+ * ptx_big_free, gives it back (tables.c); PTX_MAPPED_POOL: arena.h. */
 void *ptx_table_zalloc(ptx_context *ctx, size_t bytes, size_t *mapped);
 void ptx_table_free(ptx_context *ctx, void *p, size_t bytes, size_t mapped);
 /* calloc and free through the pool, for the smaller tables (ctx may be
@@ -210,8 +210,11 @@ struct ptx_name_refs {
     size_t n, cap;
     unsigned long edits;
 };
-/* How many edits the editing API has made in this process (edit.c). */
+/* How many edits the editing API has made in this process, and the count
+ * of one more (context.c: below both the editor and the semantic pass,
+ * which reads it). */
 unsigned long ptx_edit_count(void);
+void ptx_edit_counted(void);
 
 /* Source text that a removed or replaced node took with it: its span,
  * its ';', and its whole line when it was alone on it (with the comment

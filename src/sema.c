@@ -18,44 +18,13 @@
 
 /* ---- ptx_resolve_names ------------------------------------------------------ */
 
-/* What ptx_resolve_names says of `name` (that s, or nothing, declares) */
-static void symbol_of(const ptx_name *name, const sym *s, ptx_symbol *out)
-{
-    memset(out, 0, sizeof *out);
-    if (s) {
-        static const ptx_symbol_kind kinds[] = {
-            [S_REG] = PTX_SYM_REGISTER, [S_VAR] = PTX_SYM_VARIABLE,
-            [S_FUNC] = PTX_SYM_FUNCTION, [S_LABEL] = PTX_SYM_LABEL,
-        };
-        out->kind = kinds[s->kind];
-        out->decl = s->node;
-        out->span = s->span;
-        if (s->kind == S_REG || s->kind == S_VAR) {
-            out->type = (ptx_type)s->type;
-            out->space = (ptx_space)s->space;
-            out->var = s->var;
-        }
-    } else if (sema_sreg_find(name) || ptx_name_is(name, "WARP_SZ")) {
-        out->kind = PTX_SYM_SPECIAL;
-        out->span.off = PTX_NO_OFFSET;
-    }
-}
-
-const ptx_symbol *sema_publish(sema *S, const sym *s, ptx_span span)
-{
-    ptx_symbol *p = ptx_arena_alloc(&S->ctx->arena, sizeof *p);
-    symbol_of(s->name, s, p);
-    p->span = span;
-    return p;
-}
-
 static void visit_name(sema *S, const ptx_node *stmt, const ptx_expr *e)
 {
     if (S->stop)
         return;
     ptx_symbol out;
     const ptx_name *name = ptx_expr_name(e);
-    symbol_of(name, lookup(S, name), &out);
+    sema_symbol_of(name, lookup(S, name), &out);
     if (!S->visit(S->visit_user, stmt, e, &out))
         S->stop = true;
 }

@@ -222,8 +222,10 @@ void sema_names_grow(sema *S);
 void sema_open_scope(sema *S);
 void sema_previous_here(sema *S, const sym *s);
 sym *sema_resolve(sema *S, name_entry *c);
-/* What ptx_resolve_names says of s, declared at `span`, made in the
- * context's arena (a check that keeps the names' resolutions: sema.c) */
+/* What ptx_resolve_names says of `name`, which s (or nothing) declares,
+ * and the same made in the context's arena for symbol s declared at
+ * `span` (a check that keeps the names' resolutions) (sema_symbols.c) */
+void sema_symbol_of(const ptx_name *name, const sym *s, ptx_symbol *out);
 const ptx_symbol *sema_publish(sema *S, const sym *s, ptx_span span);
 /* the caches' tables (sema_instr.c) */
 void sema_caches_setup(sema *S);

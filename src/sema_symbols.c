@@ -560,3 +560,33 @@ void sema_declare_labels(sema *S, const ptx_node *first)
     }
 }
 
+/* What ptx_resolve_names says of `name` (that s, or nothing, declares) */
+void sema_symbol_of(const ptx_name *name, const sym *s, ptx_symbol *out)
+{
+    memset(out, 0, sizeof *out);
+    if (s) {
+        static const ptx_symbol_kind kinds[] = {
+            [S_REG] = PTX_SYM_REGISTER, [S_VAR] = PTX_SYM_VARIABLE,
+            [S_FUNC] = PTX_SYM_FUNCTION, [S_LABEL] = PTX_SYM_LABEL,
+        };
+        out->kind = kinds[s->kind];
+        out->decl = s->node;
+        out->span = s->span;
+        if (s->kind == S_REG || s->kind == S_VAR) {
+            out->type = (ptx_type)s->type;
+            out->space = (ptx_space)s->space;
+            out->var = s->var;
+        }
+    } else if (sema_sreg_find(name) || ptx_name_is(name, "WARP_SZ")) {
+        out->kind = PTX_SYM_SPECIAL;
+        out->span.off = PTX_NO_OFFSET;
+    }
+}
+
+const ptx_symbol *sema_publish(sema *S, const sym *s, ptx_span span)
+{
+    ptx_symbol *p = ptx_arena_alloc(&S->ctx->arena, sizeof *p);
+    sema_symbol_of(s->name, s, p);
+    p->span = span;
+    return p;
+}
