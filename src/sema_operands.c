@@ -385,6 +385,26 @@ static bool wants_64bit_address(const char *op)
     return false;
 }
 
+/* An immediate address: an integer constant expression, names none but
+ * WARP_SZ ([4], [-4], [1+2], [WARP_SZ*4]) */
+static bool immediate(const ptx_expr *e)
+{
+    switch ((ptx_expr_kind)e->kind) {
+    case PTX_EXPR_INT:
+        return true;
+    case PTX_EXPR_SYM:
+        return !ptx_expr_sel(e) && ptx_name_is(ptx_expr_name(e), "WARP_SZ");
+    case PTX_EXPR_UNARY: case PTX_EXPR_PAREN: case PTX_EXPR_CAST: case PTX_EXPR_BINARY:
+    case PTX_EXPR_COND:
+        for (uint32_t i = 0; i < ptx_expr_count(e); i++)
+            if (!immediate(ptx_expr_item(e, i)))
+                return false;
+        return ptx_expr_count(e) > 0;
+    default:
+        return false;
+    }
+}
+
 static void check_address(sema *S, const ictx *I, const ptx_expr *e)
 {
     if (ptx_expr_count(e) != 1) {
@@ -398,7 +418,7 @@ static void check_address(sema *S, const ictx *I, const ptx_expr *e)
         base = ptx_expr_a(a);
     bool one_space = I->spaces <= 1;
     if (base->kind != PTX_EXPR_SYM) {
-        if (base->kind == PTX_EXPR_INT && one_space && I->form &&
+        if (immediate(base) && one_space && I->form &&
             (!I->space || strcmp(I->space, ".local")))
             sema_error(S, PTX_DIAG_EXPR, ptx_expr_span(e),
                   "an immediate address is allowed only in the .local state space");

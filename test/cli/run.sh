@@ -218,12 +218,14 @@ t 2 "ptx-front: the tables have no instruction 'zzzzqq' (see --list-instructions
 t 0 "" --list-functions --json "$k" "$k"
 [ "$(sed -n 1p "$tmp/out")" = '{"file":"examples/saxpy.ptx","functions":[{"name":"saxpy","kind":"kernel","linkage":"visible","defined":true}]}' ] &&
     [ "$(wc -l <"$tmp/out")" -eq 2 ] && ok || bad "--list-functions --json: $(head -c 200 "$tmp/out")"
-printf '.version 8.0\n.target sm_90\n.address_size 64\n.func f(.param .b32 x);\n.visible .entry k()\n{\n\tret;\n}\n' >"$tmp/two.ptx"
+# (a .func declared and never defined is ptxas's "Unresolved extern
+# function": the prototype is .extern, defined in another module)
+printf '.version 8.0\n.target sm_90\n.address_size 64\n.extern .func f(.param .b32 x);\n.visible .entry k()\n{\n\tret;\n}\n' >"$tmp/two.ptx"
 t 0 "" --list-functions --json "$tmp/two.ptx"
-grep -qF '"functions":[{"name":"f","kind":"function","linkage":null,"defined":false},{"name":"k","kind":"kernel","linkage":"visible","defined":true}]}' "$tmp/out" &&
+grep -qF '"functions":[{"name":"f","kind":"function","linkage":"extern","defined":false},{"name":"k","kind":"kernel","linkage":"visible","defined":true}]}' "$tmp/out" &&
     ok || bad "--list-functions --json of a prototype and a kernel: $(cat "$tmp/out")"
 t 0 "" --list-functions "$tmp/two.ptx"
-has "function -         f (prototype)" "--list-functions of a prototype"
+has "function .extern   f (prototype)" "--list-functions of a prototype"
 
 # -- --target: the module read as if it declared that architecture ----------------
 printf '.version 8.0\n.target sm_80\n.address_size 64\n.visible .entry k()\n{\n\tfence.proxy.async;\n\tret;\n}\n' >"$tmp/sm90.ptx"

@@ -195,8 +195,9 @@ def uri_of(path):
 # ---- diagnostics: the same as the CLI's --------------------------------------------
 
 def cli_diagnostics(path):
+    # the document goes where GCC writes it: standard error
     r = subprocess.run([FRONT, "--diagnostics-format=json", path], capture_output=True)
-    doc = json.loads(r.stdout.decode("utf-8", "replace"))
+    doc = json.loads(r.stderr.decode("utf-8", "replace"))
     out = []
     for d in doc:
         loc = d["locations"][0]["caret"] if d["locations"] else {"line": 1, "column": 1}
