@@ -44,7 +44,9 @@ static void record_name(sema *S, const ptx_node *stmt, const ptx_expr *e)
             s->pub = sema_publish(S, s, s->span);
         out = s->pub;
     } else {
-        out = sema_sreg_find(name) || ptx_name_is(name, "WARP_SZ") ? &special : &none;
+        ptx_symbol what;        /* a special register, or nothing */
+        sema_symbol_of(name, NULL, &what);
+        out = what.kind == PTX_SYM_SPECIAL ? &special : &none;
     }
     struct ptx_name_refs *r = S->rec;
     if (r->n == r->cap) {
