@@ -275,13 +275,32 @@ static void call_add(ptx_context *ctx, walk *w, lim_sym *s, uint32_t sym, ptx_sp
     w->calls[w->ncalls++] = sym;
 }
 
+/* The body in source order.  Nested blocks are entered with a stack of
+ * where to go on after each (in the arena, as call_add's list), not by
+ * recursion: 100,000 nested braces cost heap, not C stack. */
 static void walk_block(ptx_context *ctx, ptx_limits *L, walk *w, const ptx_node *n)
 {
-    for (; n; n = n->next) {
+    const ptx_node **after = NULL;      /* the node after each open block */
+    uint32_t depth = 0, cap = 0;
+    for (;;) {
+        if (!n) {
+            if (!depth)
+                return;
+            n = after[--depth];
+            continue;
+        }
         switch ((ptx_node_kind)n->kind) {
         case PTX_NODE_BLOCK:
-            walk_block(ctx, L, w, ((const ptx_block *)n)->first);
-            break;
+            if (depth == cap) {
+                cap = cap ? 2 * cap : 16;
+                const ptx_node **grown = ptx_arena_alloc(&ctx->arena, cap * sizeof *grown);
+                if (depth)
+                    memcpy(grown, after, depth * sizeof *grown);
+                after = grown;
+            }
+            after[depth++] = n->next;
+            n = ((const ptx_block *)n)->first;
+            continue;
         case PTX_NODE_DECL: {
             const ptx_decl *d = (const ptx_decl *)n;
             for (uint32_t i = 0; i < d->nvars; i++) {
@@ -316,6 +335,7 @@ static void walk_block(ptx_context *ctx, ptx_limits *L, walk *w, const ptx_node 
         default:
             break;
         }
+        n = n->next;
     }
 }
 
