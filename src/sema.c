@@ -115,6 +115,12 @@ static bool check_init_shape(sema *S, const ptx_decl *d, const ptx_var *v, const
               d->vec ? " and one for the vector" : "");
         return false;
     }
+    if (level == 0 && v->unsized && !ptx_expr_count(e)) {
+        /* ptxas 13.0: "Initial value type mismatch" (v[2] = {} is zeros) */
+        sema_error(S, PTX_DIAG_TYPE, ptx_expr_span(e), "an empty { } cannot size the array '%s': "
+                   "give its values or its size", v->name->text);
+        return false;
+    }
     uint64_t size = level < v->ndims ? v->dims[level] : d->vec;
     if (size && ptx_expr_count(e) > size) {
         sema_error(S, PTX_DIAG_DECL, ptx_expr_span(e), "%u initial values for the %llu elements of '%s'",
@@ -125,6 +131,60 @@ static bool check_init_shape(sema *S, const ptx_decl *d, const ptx_var *v, const
         if (!check_init_shape(S, d, v, ptx_expr_item(e, i), level + 1))
             return false;
     return true;
+}
+
+/* The first name of an initial value that stands for an address (a
+ * variable's or function's), or NULL: WARP_SZ is a constant. */
+static const ptx_expr *address_in(const ptx_expr *e)
+{
+    if (e->kind == PTX_EXPR_SYM)
+        return ptx_name_is(ptx_expr_name(e), "WARP_SZ") ? NULL : e;
+    if (ptx_expr_is_leaf(e) || e->kind == PTX_EXPR_RANGE)
+        return NULL;
+    for (uint32_t i = 0; i < ptx_expr_count(e); i++) {
+        const ptx_expr *a = address_in(ptx_expr_item(e, i));
+        if (a)
+            return a;
+    }
+    return NULL;
+}
+
+/* Addresses among the values against the variable's type, as ptxas 13.0
+ * judges them ("Initial value type mismatch", at every .version): an
+ * address (g, generic(g), g+4) initialises a .u32 or .u64 variable, and a
+ * byte of one (0xFF00(g)) a .u8, .u32 or .u64 one; .b64, .s64 and the
+ * other types refuse both. */
+static void check_init_addresses(sema *S, const ptx_decl *d, const ptx_expr *e)
+{
+    if (e->kind == PTX_EXPR_VEC) {
+        for (uint32_t i = 0; i < ptx_expr_count(e); i++)
+            check_init_addresses(S, d, ptx_expr_item(e, i));
+        return;
+    }
+    const ptx_expr *a = address_in(e);
+    if (!a)
+        return;
+    bool mask = e->kind == PTX_EXPR_MASK;
+    /* the shape ptxas parses: NAME or generic(NAME), then + constants
+     * ((g+4)+4 as the parser nests it), the whole in a byte mask or not:
+     * g-4, 1+g, (g+4), generic(g+4), g+g are its syntax errors */
+    const ptx_expr *base = mask ? ptx_expr_b(e) : e;
+    while (base->kind == PTX_EXPR_BINARY && base->op == PTX_OP_ADD && !address_in(ptx_expr_b(base)))
+        base = ptx_expr_a(base);
+    if (base->kind == PTX_EXPR_GENERIC)
+        base = ptx_expr_a(base);
+    if (base->kind != PTX_EXPR_SYM) {
+        sema_error(S, PTX_DIAG_TYPE, ptx_expr_span(e),
+                   "an address in an initial value is 'NAME' or 'generic(NAME)', then '+ constant' "
+                   "if any%s", mask ? ", in the byte mask's parentheses" : "");
+        return;
+    }
+    if (d->type == PTX_TYPE_U32 || d->type == PTX_TYPE_U64 || (mask && d->type == PTX_TYPE_U8))
+        return;
+    sema_error(S, PTX_DIAG_TYPE, ptx_expr_span(e),
+               "%s of '%s' initialises a %s variable: an address goes in a .u32 or .u64 "
+               "variable%s", mask ? "a byte of the address" : "the address", ptx_expr_name(a)->text,
+               ptx_type_name(d->type), mask ? ", a byte of one in a .u8 variable too" : "");
 }
 
 static void check_decl_init(sema *S, const ptx_decl *d, const ptx_var *v)
@@ -141,6 +201,8 @@ static void check_decl_init(sema *S, const ptx_decl *d, const ptx_var *v)
         return;
     if (!d->vec)
         check_init_values(S, sema_decl_class(d->type), e);
+    if (d->type != PTX_TYPE_SAMPLERREF && d->type != PTX_TYPE_TEXREF && d->type != PTX_TYPE_SURFREF)
+        check_init_addresses(S, d, e);
 }
 
 /* The walk goes into function or block n: its children come next. */
