@@ -133,22 +133,6 @@ static bool check_init_shape(sema *S, const ptx_decl *d, const ptx_var *v, const
     return true;
 }
 
-/* The first name of an initial value that stands for an address (a
- * variable's or function's), or NULL: WARP_SZ is a constant. */
-static const ptx_expr *address_in(const ptx_expr *e)
-{
-    if (e->kind == PTX_EXPR_SYM)
-        return ptx_name_is(ptx_expr_name(e), "WARP_SZ") ? NULL : e;
-    if (ptx_expr_is_leaf(e) || e->kind == PTX_EXPR_RANGE)
-        return NULL;
-    for (uint32_t i = 0; i < ptx_expr_count(e); i++) {
-        const ptx_expr *a = address_in(ptx_expr_item(e, i));
-        if (a)
-            return a;
-    }
-    return NULL;
-}
-
 /* Addresses among the values against the variable's type, as ptxas 13.0
  * judges them ("Initial value type mismatch", at every .version): an
  * address (g, generic(g), g+4) initialises a .u32 or .u64 variable, and a
@@ -161,7 +145,7 @@ static void check_init_addresses(sema *S, const ptx_decl *d, const ptx_expr *e)
             check_init_addresses(S, d, ptx_expr_item(e, i));
         return;
     }
-    const ptx_expr *a = address_in(e);
+    const ptx_expr *a = sema_name_in(e);
     if (!a)
         return;
     bool mask = e->kind == PTX_EXPR_MASK;
@@ -169,7 +153,7 @@ static void check_init_addresses(sema *S, const ptx_decl *d, const ptx_expr *e)
      * ((g+4)+4 as the parser nests it), the whole in a byte mask or not:
      * g-4, 1+g, (g+4), generic(g+4), g+g are its syntax errors */
     const ptx_expr *base = mask ? ptx_expr_b(e) : e;
-    while (base->kind == PTX_EXPR_BINARY && base->op == PTX_OP_ADD && !address_in(ptx_expr_b(base)))
+    while (base->kind == PTX_EXPR_BINARY && base->op == PTX_OP_ADD && !sema_name_in(ptx_expr_b(base)))
         base = ptx_expr_a(base);
     if (base->kind == PTX_EXPR_GENERIC)
         base = ptx_expr_a(base);

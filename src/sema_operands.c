@@ -204,6 +204,15 @@ static void check_name(sema *S, const ictx *I, const ptx_expr *e, const ptx_isa_
               "component '%s'", name->text, ptx_type_name(s->type), sel->text);
         return;
     }
+    if (sel && !s->vec && op && !op->selector) {
+        /* r.b0, r.h1: only the video instructions' operands take a byte or
+         * half-word selector (ptxas 13.0: "Video selector is not allowed
+         * on source operand", "... on destination") */
+        sema_error(S, PTX_DIAG_SYMBOL, sp, "'%s%s': a byte or half-word selector is taken by the "
+                   "video instructions (vadd, vset, ...) only, not by '%s'", name->text, sel->text,
+                   I->op);
+        return;
+    }
     if (!sel && !s->vec && op && !I->element && (op->accept & PTX_ACC_VEC) &&
         op->vec == PTX_VEC_FROM_MOD && sema_vector_modifier(I->in) > 1) {
         sema_error(S, PTX_DIAG_TYPE, sp, "'%s' of '%s' is a scalar register: '.v%u' needs a vector "
@@ -222,6 +231,31 @@ static void check_name(sema *S, const ictx *I, const ptx_expr *e, const ptx_isa_
 }
 
 static void check_constant(sema *S, const ictx *I, const ptx_expr *e, const ptx_isa_operand *op);
+
+/* vmad is the one instruction whose register sources take a '-', as
+ * ptxas 13.0 reads it: a and b (either or both: the product negated) or c
+ * alone, never the destination, and not with .po ("Operand negation
+ * limited to either (source A xor source B)", "Conflicting use of '.po'
+ * modifier with operand negation").  e is -r, an operand of I's vmad. */
+static void check_vmad_negation(sema *S, const ictx *I, const ptx_expr *e)
+{
+    const ptx_instr *in = I->in;
+    size_t at = (size_t)(e - in->ops);     /* an operand; the tables take no -d */
+    bool po = false;
+    for (unsigned i = 0; i < in->nmods; i++)
+        po |= ptx_name_is(in->mods[i].name, ".po");
+    bool negated[4] = { false, false, false, false };
+    for (unsigned i = 0; i < 4 && i < in->nops; i++)
+        negated[i] = in->ops[i].kind == PTX_EXPR_UNARY && in->ops[i].op == PTX_OP_NEG;
+    if (po)
+        sema_error(S, PTX_DIAG_EXPR, ptx_expr_span(e), "vmad.po takes no negated operand");
+    else if (at == 3 && (negated[1] || negated[2]))
+        sema_error(S, PTX_DIAG_EXPR, ptx_expr_span(e), "vmad negates the product (a, b) or c, "
+                   "not both");
+    else
+        sema_check_operand(S, I, ptx_expr_a(e),
+                           I->form && at < I->form->nops ? &I->form->ops[at] : NULL);
+}
 
 /* Names inside a constant-looking expression (mov.u64 %rd1, g+4): each
  * must be declared. */
@@ -542,6 +576,28 @@ void sema_check_operand(sema *S, const ictx *I, const ptx_expr *e, const ptx_isa
         sema_check_operand(S, I, ptx_expr_b(e), NULL);
         return;
     case PTX_EXPR_UNARY:
+        if (e->op == PTX_OP_NEG && I->in->family == PTX_FAMILY_VMAD &&
+            ptx_expr_a(e)->kind == PTX_EXPR_SYM && (uintptr_t)e >= (uintptr_t)I->in->ops &&
+            (uintptr_t)e < (uintptr_t)(I->in->ops + I->in->nops)) {
+            check_vmad_negation(S, I, e);
+            return;
+        }
+        if ((e->op == PTX_OP_NEG || e->op == PTX_OP_PLUS) && sema_name_in(e)) {
+            /* ptxas 13.0 refuses a sign on anything but constants, in every
+             * instruction: -%r2 ("Operand negation not allowed"), -%f2 and
+             * -g ("Illegal argument to unary minus"), -(%r2) and +%r2
+             * ("Parsing error") */
+            const ptx_expr *a = sema_name_in(e);
+            sym *s = lookup(S, ptx_expr_name(a));
+            if (s && s->kind == S_REG)
+                sema_error(S, PTX_DIAG_EXPR, ptx_expr_span(e), "'%c' applies to constants only: "
+                           "negate the register '%s' with neg", e->op == PTX_OP_NEG ? '-' : '+',
+                           ptx_expr_name(a)->text);
+            else
+                sema_error(S, PTX_DIAG_EXPR, ptx_expr_span(e), "'%c' applies to constants only, "
+                           "not to '%s'", e->op == PTX_OP_NEG ? '-' : '+', ptx_expr_name(a)->text);
+            return;
+        }
         if (e->op == PTX_OP_BNOT && ptx_expr_a(e)->kind == PTX_EXPR_SYM &&
             lookup(S, ptx_expr_name(ptx_expr_a(e))) &&
             lookup(S, ptx_expr_name(ptx_expr_a(e)))->kind == S_REG) {
@@ -565,6 +621,27 @@ void sema_check_operand(sema *S, const ictx *I, const ptx_expr *e, const ptx_isa
     case PTX_EXPR_INDEX:
         check_expr_names(S, I, e, NULL);
         return;
+    case PTX_EXPR_BINARY: {
+        /* an expression with a name is NAME + constants, as ptxas 13.0
+         * parses operands (g+4, g+2*4, %r2+1): g-4, 4+g, g*2, g+%rd2 and
+         * g[1]+4 are its syntax errors ({r1, r2}|p is tex's pair) */
+        if (ptx_expr_a(e)->kind == PTX_EXPR_VEC)
+            break;
+        const ptx_expr *base = e;
+        while (base->kind == PTX_EXPR_BINARY && base->op == PTX_OP_ADD &&
+               !sema_name_in(ptx_expr_b(base)))
+            base = ptx_expr_a(base);
+        if (base->kind != PTX_EXPR_SYM && sema_name_in(base)) {
+            /* the name out of place: a second one added, or the first */
+            const ptx_expr *culprit = base->kind == PTX_EXPR_BINARY && base->op == PTX_OP_ADD
+                                      ? sema_name_in(ptx_expr_b(base)) : sema_name_in(base);
+            sema_error(S, PTX_DIAG_EXPR, ptx_expr_span(e), "'%s' in an expression: an operand is "
+                       "'NAME + constant', the name first, the constant added",
+                       ptx_expr_name(culprit)->text);
+            return;
+        }
+        break;
+    }
     default:
         break;
     }

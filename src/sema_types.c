@@ -137,7 +137,23 @@ tclass sema_mod_class_of(sema *S, ptx_modifier id)
     return S->mod_classes[id];
 }
 
-/* What operand `op` of `in` wants: its ":TYPE" in the tables. */
+/* The first name inside e, or NULL: in an initial value or an operand
+ * such a name stands for an address or a register (WARP_SZ is a
+ * constant, and is none). */
+const ptx_expr *sema_name_in(const ptx_expr *e)
+{
+    if (e->kind == PTX_EXPR_SYM)
+        return ptx_name_is(ptx_expr_name(e), "WARP_SZ") ? NULL : e;
+    if (ptx_expr_is_leaf(e) || e->kind == PTX_EXPR_RANGE)
+        return NULL;
+    for (uint32_t i = 0; i < ptx_expr_count(e); i++) {
+        const ptx_expr *a = sema_name_in(ptx_expr_item(e, i));
+        if (a)
+            return a;
+    }
+    return NULL;
+}
+
 /* The kind of literal a constant expression is: 'i' integer, 'f' decimal
  * floating point, 'h' 0f, 'd' 0d, 'm' mixed, 0 not a constant. */
 char sema_literal_kind(const ptx_expr *e)
