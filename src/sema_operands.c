@@ -136,6 +136,20 @@ static void mismatch(sema *S, const ictx *I, const ptx_expr *e, tclass want, tcl
           I->op, what, sema_class_name(have, b1, sizeof b1), sema_class_name(want, b2, sizeof b2));
 }
 
+static bool space_fits(const char *mod, unsigned vs);
+
+/* cvta.SPACE makes a generic address of a SPACE one: a variable it names
+ * (cvta.shared.u64 %rd1, sh; sh+4 too) must be in that space (ptxas 13.0:
+ * "State space mismatch between instruction and address") */
+static void check_cvta_space(sema *S, const ictx *I, const ptx_expr *e, const sym *s)
+{
+    if (I->in->family == PTX_FAMILY_CVTA && I->space && I->spaces == 1 && s->kind == S_VAR &&
+        !space_fits(I->space, s->space))
+        sema_error(S, PTX_DIAG_SYMBOL, ptx_expr_span(e), "'%s' is a %s variable: 'cvta%s' converts "
+                   "%s addresses", ptx_expr_name(e)->text, ptx_space_name(s->space), I->space,
+                   I->space);
+}
+
 /* A name as a value operand (not in an address): resolved, and checked
  * against what the operand wants. */
 static void check_name(sema *S, const ictx *I, const ptx_expr *e, const ptx_isa_operand *op)
@@ -179,6 +193,7 @@ static void check_name(sema *S, const ictx *I, const ptx_expr *e, const ptx_isa_
          * though not in arithmetic (f+4, check_expr_names) */
         return;
     if (s->kind == S_VAR) {
+        check_cvta_space(S, I, e, s);
         if (typed && !(op->tflags & PTX_OT_SYMADDR))
             sema_error(S, PTX_DIAG_SYMBOL, sp,
                   "'%s' is a %s variable, not a register: load it with ld%s, or take its "
@@ -231,7 +246,6 @@ static void check_name(sema *S, const ictx *I, const ptx_expr *e, const ptx_isa_
 }
 
 static void check_constant(sema *S, const ictx *I, const ptx_expr *e, const ptx_isa_operand *op);
-
 /* vmad is the one instruction whose register sources take a '-', as
  * ptxas 13.0 reads it: a and b (either or both: the product negated) or c
  * alone, never the destination, and not with .po ("Operand negation
@@ -280,6 +294,8 @@ static void check_expr_names(sema *S, const ictx *I, const ptx_expr *e, const pt
             sema_error(S, PTX_DIAG_SYMBOL, ptx_expr_span(e),
                   "'%s' is a function: its address is taken alone, not in arithmetic "
                   "(f+4, -f)", name->text);
+        else if (s && s->kind == S_VAR && I->in->family == PTX_FAMILY_CVTA)
+            check_cvta_space(S, I, e, s);
         else if (s && (s->kind == S_VAR || s->kind == S_FUNC) && op && op->tkind &&
                  !(op->tflags & PTX_OT_SYMADDR) && !sema_is_int(wanted(I, op).k))
             /* ptxas takes an address in an expression (add.u64 %rd1,
@@ -439,6 +455,23 @@ static bool immediate(const ptx_expr *e)
     }
 }
 
+/* The space of address operand e of an instruction with two space
+ * modifiers, the destination's then the source's (cp.async.ca.shared.global
+ * [sh], [g]; cp.async.bulk.global.shared::cta [g], [sh]): operand 0 is in
+ * the first, operand 1 in the second; NULL for a later one (an mbarrier)
+ * or an address inside another operand. */
+static const char *address_space(const ictx *I, const ptx_expr *e)
+{
+    const ptx_instr *in = I->in;
+    if ((uintptr_t)e < (uintptr_t)in->ops || (uintptr_t)e >= (uintptr_t)(in->ops + in->nops))
+        return NULL;
+    unsigned k = (unsigned)(e - in->ops);
+    for (unsigned i = 0; i < in->nmods && k < 2; i++)
+        if (in->mods[i].category == PTX_CAT_SPACE && k-- == 0)
+            return in->mods[i].name->text;
+    return NULL;
+}
+
 static void check_address(sema *S, const ictx *I, const ptx_expr *e)
 {
     if (ptx_expr_count(e) != 1) {
@@ -448,8 +481,16 @@ static void check_address(sema *S, const ictx *I, const ptx_expr *e)
     }
     const ptx_expr *a = ptx_expr_item(e, 0);
     const ptx_expr *base = a;
-    if (a->kind == PTX_EXPR_BINARY && a->op == PTX_OP_ADD && ptx_expr_a(a)->kind == PTX_EXPR_SYM)
+    if (a->kind == PTX_EXPR_BINARY && a->op == PTX_OP_ADD)
         base = ptx_expr_a(a);
+    if (base->kind == PTX_EXPR_INDEX) {
+        /* ptxas 13.0: "Parsing error near '['" */
+        sema_error(S, PTX_DIAG_EXPR, ptx_expr_span(base), "an element cannot be an address: write "
+                   "the variable and the element's byte offset, [name+offset]");
+        return;
+    }
+    if (base != a && base->kind != PTX_EXPR_SYM)
+        base = a;
     bool one_space = I->spaces <= 1;
     if (base->kind != PTX_EXPR_SYM) {
         if (immediate(base) && one_space && I->form &&
@@ -483,13 +524,20 @@ static void check_address(sema *S, const ictx *I, const ptx_expr *e)
         sema_error(S, PTX_DIAG_SYMBOL, sp, "'%s' is a %s, not something in memory: it cannot be an "
               "address", name->text, sema_kind_word(s));
         return;
-    case S_VAR:
-        if (I->form && one_space && !space_fits(I->space, s->space))
+    case S_VAR: {
+        if (I->form && one_space && !space_fits(I->space, s->space)) {
             sema_error(S, PTX_DIAG_SYMBOL, sp,
                   "'%s' is a %s variable: '%s' %s", name->text, ptx_space_name(s->space), I->op,
                   I->space ? "addresses another state space" :
                   "cannot reach a .param variable through a generic address (write ld.param)");
+            return;
+        }
+        const char *mine = I->form && I->spaces == 2 ? address_space(I, e) : NULL;
+        if (mine && !space_fits(mine, s->space))
+            sema_error(S, PTX_DIAG_SYMBOL, sp, "'%s' is a %s variable: this address of '%s' is in "
+                       "%s", name->text, ptx_space_name(s->space), ptx_family_name(I->in->family), mine);
         return;
+    }
     default:
         break;
     }
