@@ -273,7 +273,8 @@ void ptx_b_var_dim(ptx_context *ctx, ptx_var *v, const ptx_tok *n, ptx_loc_t loc
     uint64_t *dims = ptx_arena_alloc(ctx->tree, (v->ndims + 1) * sizeof *dims);
     if (v->ndims)
         memcpy(dims, v->dims, v->ndims * sizeof *dims);
-    if (!n && v->ndims)
+    if ((!n || !n->u) && v->ndims)
+        /* [0] too: ptxas 13.0 reads it as [] ("Array of incomplete type") */
         error_at(ctx, PTX_DIAG_DECL, span_of(loc),
                  "only the first dimension of an array may be left unsized");
     if (!n && !v->ndims)
@@ -520,6 +521,13 @@ static void check_param_space(ptx_context *ctx, const ptx_decl *d, ptx_decl_site
                  "its bytes (.param .align N .b8 p[SIZE])", what);
 }
 
+/* v[] or v[0]: an array whose size the declaration does not give (ptxas
+ * 13.0 reads v[0] as it reads v[]) */
+static bool open_array(const ptx_var *v)
+{
+    return v->ndims && !v->dims[0];
+}
+
 static void check_vars(ptx_context *ctx, ptx_decl *d, ptx_decl_site site)
 {
     check_param_space(ctx, d, site);
@@ -541,12 +549,33 @@ static void check_vars(ptx_context *ctx, ptx_decl *d, ptx_decl_site site)
             error_at(ctx, PTX_DIAG_DECL, ptx_expr_span(v->init), "an .extern variable cannot be initialised");
         if (v->ndims && d->space == PTX_SPACE_REG)
             error_at(ctx, PTX_DIAG_DECL, v->span, "arrays cannot be allocated in registers (.reg)");
-        if (v->unsized && !v->init &&
+        bool open = open_array(v);
+        if (open && site == PTX_SITE_ENTRY_PARAM)
+            error_at(ctx, PTX_DIAG_DECL, v->span, "a kernel parameter cannot be an array of "
+                     "unknown size ([] or [0])");
+        else if (open && !v->init &&
             d->linkage != PTX_LINK_EXTERN && site != PTX_SITE_FUNC_PARAM &&
             site != PTX_SITE_PROTO_PARAM)
             error_at(ctx, PTX_DIAG_DECL, v->span,
                      "an unsized array needs an initialiser or '.extern'");
+        if (site != PTX_SITE_MODULE && site != PTX_SITE_BODY && site != PTX_SITE_PROTO_PARAM &&
+            (v->has_range || v->ndims > 1))
+            /* ptxas 13.0: "Parsing error near '<'" and "near '['" */
+            error_at(ctx, PTX_DIAG_DECL, v->span, "a parameter is one name: %s",
+                     v->has_range ? "no range <N> of them" : "an array of one dimension at most");
     }
+    if (d->type == PTX_TYPE_PRED && d->space != PTX_SPACE_REG)
+        /* ptxas 13.0: "Predicate variable must be in register state space" */
+        error_at(ctx, PTX_DIAG_DECL, d->base.span, "a .pred variable lives in a register: declare "
+                 "it .reg");
+    if (site == PTX_SITE_BODY && (d->type == PTX_TYPE_TEXREF || d->type == PTX_TYPE_SURFREF ||
+                                  d->type == PTX_TYPE_SAMPLERREF))
+        error_at(ctx, PTX_DIAG_DECL, d->base.span, "'%s' variables are declared at module scope or "
+                 "as kernel parameters, not in a function body", ptx_type_name(d->type));
+    if ((d->attrs & (PTX_ATTR_MANAGED | PTX_ATTR_UNIFIED)) &&
+        d->space != PTX_SPACE_GLOBAL)
+        /* ptxas 13.0: "Illegal attribute '.managed' for symbol" */
+        error_at(ctx, PTX_DIAG_DECL, d->base.span, "'.attribute(%s)' is for .global variables", d->attrs & PTX_ATTR_MANAGED ? ".managed" : ".unified");
     if (built(d)->late_align && site != PTX_SITE_ENTRY_PARAM)
         error_at(ctx, PTX_DIAG_DECL, d->base.span,
                  "'.align' after the type is only allowed in '.entry' parameter lists");
@@ -581,7 +610,7 @@ ptx_node *ptx_b_decl_at(ptx_context *ctx, ptx_decl *d, ptx_decl_site site)
     return &d->base;
 }
 
-static void check_params(ptx_context *ctx, ptx_decl **ps, uint32_t n, ptx_decl_site site)
+static void check_params(ptx_context *ctx, ptx_decl **ps, uint32_t n, ptx_decl_site site, bool rets)
 {
     for (uint32_t i = 0; i < n; i++) {
         ptx_decl *d = ps[i];
@@ -592,7 +621,10 @@ static void check_params(ptx_context *ctx, ptx_decl **ps, uint32_t n, ptx_decl_s
             error_at(ctx, PTX_DIAG_DECL, d->base.span, "'.entry' parameters must be '.param'");
         else if (d->space && d->space != PTX_SPACE_PARAM && d->space != PTX_SPACE_REG)
             error_at(ctx, PTX_DIAG_DECL, d->base.span, "parameters must be '.param' or '.reg'");
-        if (d->vars[0].unsized && i + 1 != n)
+        if (open_array(&d->vars[0]) && rets && site == PTX_SITE_FUNC_PARAM)
+            error_at(ctx, PTX_DIAG_DECL, d->vars[0].span, "a return parameter cannot be an array "
+                     "of unknown size ([] or [0])");
+        else if (open_array(&d->vars[0]) && i + 1 != n)
             error_at(ctx, PTX_DIAG_DECL, d->vars[0].span, "only the last parameter may be an unsized array");
     }
 }
@@ -642,8 +674,9 @@ ptx_func *ptx_b_func_head(ptx_context *ctx, size_t specs, bool entry, size_t ret
         }
         }
     }
-    check_params(ctx, f->params, f->nparams, entry ? PTX_SITE_ENTRY_PARAM : PTX_SITE_FUNC_PARAM);
-    check_params(ctx, f->ret, f->nret, PTX_SITE_FUNC_PARAM);
+    check_params(ctx, f->params, f->nparams, entry ? PTX_SITE_ENTRY_PARAM : PTX_SITE_FUNC_PARAM,
+                 false);
+    check_params(ctx, f->ret, f->nret, PTX_SITE_FUNC_PARAM, true);
     if (f->nret > 1)
         ptx_diag_add(ctx, PTX_SEV_WARNING, PTX_DIAG_DECL, f->ret[1]->base.span,
                      "more than one return parameter: the ABI returns only one");
@@ -691,8 +724,8 @@ ptx_node *ptx_b_callproto(ptx_context *ctx, const ptx_tok *label, size_t ret,
     p->params = (ptx_decl **)take(ctx, params, &p->nparams);
     p->has_ret = ret != PTX_NO_LIST;
     p->ret = (ptx_decl **)take(ctx, ret, &p->nret);
-    check_params(ctx, p->params, p->nparams, PTX_SITE_PROTO_PARAM);
-    check_params(ctx, p->ret, p->nret, PTX_SITE_PROTO_PARAM);
+    check_params(ctx, p->params, p->nparams, PTX_SITE_PROTO_PARAM, false);
+    check_params(ctx, p->ret, p->nret, PTX_SITE_PROTO_PARAM, true);
     check_func_dirs(ctx, p->dirs, p->ndirs, p->nret > 0, ".callprototype");
     return &p->base;
 }

@@ -115,7 +115,7 @@ static bool check_init_shape(sema *S, const ptx_decl *d, const ptx_var *v, const
               d->vec ? " and one for the vector" : "");
         return false;
     }
-    if (level == 0 && v->unsized && !ptx_expr_count(e)) {
+    if (level == 0 && v->ndims && !v->dims[0] && !ptx_expr_count(e)) {
         /* ptxas 13.0: "Initial value type mismatch" (v[2] = {} is zeros) */
         sema_error(S, PTX_DIAG_TYPE, ptx_expr_span(e), "an empty { } cannot size the array '%s': "
                    "give its values or its size", v->name->text);
