@@ -101,6 +101,12 @@ typedef struct ptx_interner {
  * an instruction whose mods are in a set has PTX_INSTR_SHARED_MODS, a
  * flag of its own (the bit ptx/ast.h leaves out of ptx_instr's flags). */
 enum { PTX_INSTR_SHARED_MODS = 1 };
+
+/* In `flags` of a node that ptx_insert_before put before a statement (a
+ * bit ptx/ast.h leaves to the library): the lossless printer writes it
+ * on its own line right above that statement, after the blank lines and
+ * comments that were above it (print_ptx.c, lossless_event). */
+enum { PTX_NODE_WITH_NEXT = 0x40 };
 typedef struct ptx_mods_set ptx_mods_set;
 struct ptx_mods_set {
     ptx_mods_set *next;

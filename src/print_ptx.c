@@ -199,6 +199,25 @@ static uint32_t line_indent(const printer *p, uint32_t off, uint32_t *len)
     return s;
 }
 
+/* Where the line of the first unedited statement after `n` in its list
+ * starts, when that statement begins its line; PTX_NO_OFFSET otherwise
+ * (none, or it follows another one on its line: "a; b;"). */
+static uint32_t next_line_start(const printer *p, const ptx_node *n)
+{
+    const ptx_node *s = n->next;
+    while (s && is_edited(s))
+        s = s->next;
+    if (!s || s->span.off > p->srclen)
+        return PTX_NO_OFFSET;
+    uint32_t at = s->span.off;
+    while (at > 0 && p->src[at - 1] != '\n') {
+        if (p->src[at - 1] != ' ' && p->src[at - 1] != '\t')
+            return PTX_NO_OFFSET;
+        at--;
+    }
+    return at;
+}
+
 static bool label_like(const ptx_node *n)
 {
     return n->kind == PTX_NODE_LABEL || n->kind == PTX_NODE_CALLPROTO ||
@@ -810,11 +829,23 @@ static ptx_status lossless_event(printer *p, ptx_iter *it, ptx_event ev, const p
         /* at the start of a line, the node ends its own line; else it
          * starts a new one */
         bool own_line;
+        uint32_t above = depth > 0 && !old && (n->flags & PTX_NODE_WITH_NEXT)
+                             ? next_line_start(p, n) : PTX_NO_OFFSET;
         if (old && old->span.off >= p->pos) {
             /* where the node it replaces was: after the text before it */
             copy_to(p, old->span.off);
             if (!old->whole_line)
                 p->prefix_len = 0;
+            own_line = p->bol;
+        } else if (above != PTX_NO_OFFSET && above >= p->pos) {
+            /* put before a statement: on the line right above it.  The
+             * blank lines and comments above that statement stay where
+             * they were, between it and the statement before, as a reader
+             * of the diff expects (the new line is next to the one it was
+             * put before; a blank line that parted two groups still
+             * does).  A comment right above the statement then sits
+             * above the new line too. */
+            copy_to(p, above);
             own_line = p->bol;
         } else if (!p->bol) {
             keep_line_comment(p);
