@@ -10,9 +10,10 @@
 #include "internal.h"
 
 /* A run of statements that sit in one { } block: from `first` to the
- * next run's first.  A body without nested blocks has one run, so the
- * block of every statement costs a function 16 bytes, not 8 per
- * statement (cfg.c serves 100 MB modules). */
+ * next run's first.  A body without nested blocks keeps none (all its
+ * statements are in the body), so the block of every statement costs
+ * such a function nothing, not 8 bytes a statement (cfg.c serves 100 MB
+ * modules). */
 typedef struct stmt_run {
     uint32_t first;
     ptx_block *block;
@@ -26,7 +27,7 @@ typedef struct cfg_full {
     ptx_cfg pub;
     const ptx_graphs *g;
     ptx_node **stmts;           /* the array pub.stmts points to */
-    uint32_t nruns;
+    uint32_t nruns;             /* 0: every statement is in the body */
     const stmt_run *runs;
 } cfg_full;
 
@@ -743,11 +744,12 @@ static void build_cfg(build *b, cfg_full *full, uint32_t caller, work *w, edges 
         memcpy(stmts, b->stmts, ns * sizeof *stmts);
     full->stmts = stmts;
     c->stmts = (const ptx_node *const *)stmts;
-    stmt_run *runs = alloc(b, b->nruns, sizeof *runs);
-    if (b->nruns)
+    if (b->nruns > 1 || (b->nruns == 1 && b->runs[0].block != f->body)) {
+        stmt_run *runs = alloc(b, b->nruns, sizeof *runs);
         memcpy(runs, b->runs, b->nruns * sizeof *runs);
-    full->runs = runs;
-    full->nruns = (uint32_t)b->nruns;
+        full->runs = runs;
+        full->nruns = (uint32_t)b->nruns;
+    }
     full->g = b->g;
     c->nblocks = nb;
     ptx_cfg_block *bl = alloc(b, nb + 1, sizeof *bl);
@@ -1071,6 +1073,8 @@ ptx_block *ptx_cfg_stmt_block(const ptx_cfg *c, uint32_t i)
     const cfg_full *f = full_of(c, i);
     if (!f)
         return NULL;
+    if (!f->nruns)
+        return c->func->body;
     /* the last run that starts at or before i (runs[0].first is 0) */
     uint32_t lo = 0, hi = f->nruns;
     while (hi - lo > 1) {

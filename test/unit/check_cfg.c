@@ -449,6 +449,17 @@ START_TEST(stmt_blocks)
     ck_assert_ptr_eq(inner->first, &fence->base);
     ptx_graphs_free(g);
     ptx_context_free(ctx);
+    /* every statement in one nested block, none in the body itself; and
+     * none nested (the body's, kept as no run at all) */
+    g = graphs_of(&ctx, TEST_HDR ".visible .entry k()\n{\n    {\n        ret;\n    }\n}\n"
+                        ".visible .entry j()\n{\n    ret;\n}\n");
+    c = ptx_graphs_cfg(g, 0);
+    ck_assert_ptr_eq(ptx_cfg_stmt_block(c, 0), (ptx_block *)c->func->body->first);
+    ck_assert_ptr_ne(ptx_cfg_stmt_block(c, 0), c->func->body);
+    c = ptx_graphs_cfg(g, 1);
+    ck_assert_ptr_eq(ptx_cfg_stmt_block(c, 0), c->func->body);
+    ptx_graphs_free(g);
+    ptx_context_free(ctx);
 }
 END_TEST
 
