@@ -37,6 +37,7 @@ struct ptx_graphs {
     cfg_full *cfgs;
     ptx_callgraph cg;
     unsigned long edits;        /* ptx_edit_count() when they were built */
+    bool pinned;                /* never stale: ptx_graphs_build_pinned */
 };
 
 /* A name that a branch, a call or a target list resolved to. */
@@ -1006,9 +1007,17 @@ void ptx_graphs_free(ptx_graphs *g)
     free(g);
 }
 
+ptx_status ptx_graphs_build_pinned(const ptx_module *m, ptx_graphs **out)
+{
+    ptx_status st = ptx_graphs_build(m, out);
+    if (st == PTX_OK)
+        (*out)->pinned = true;
+    return st;
+}
+
 bool ptx_graphs_stale(const ptx_graphs *g)
 {
-    return g && g->edits != ptx_edit_count();
+    return g && !g->pinned && g->edits != ptx_edit_count();
 }
 
 /* The graphs when they still describe the tree, else NULL */

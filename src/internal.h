@@ -222,6 +222,13 @@ struct ptx_name_refs {
 unsigned long ptx_edit_count(void);
 void ptx_edit_counted(void);
 
+/* ptx_graphs_build for the library's own printers (--cfg, --callgraph,
+ * --stats), which build, read and free the graphs in one call: graphs
+ * that never go stale, so that an edit of another module, on another
+ * thread, cannot take them away half-way (cfg.h: any edit in the process
+ * makes graphs stale). */
+ptx_status ptx_graphs_build_pinned(const ptx_module *m, ptx_graphs **out);
+
 /* Source text that a removed or replaced node took with it: its span,
  * its ';', and its whole line when it was alone on it (with the comment
  * ending the line).  `by`: the node that replaced it, printed there. */

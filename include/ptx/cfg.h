@@ -45,13 +45,14 @@
  * Editing.  The graphs describe the tree as it was when they were built.
  * After any change through the editing API (ptx_insert_before/after,
  * ptx_replace, ptx_remove, their ptx_module_* forms, ptx_declare_*), in
- * any module of the process (edited nodes do not know their module), the
- * graphs are stale: ptx_graphs_stale() says so, ptx_graphs_count() is 0
+ * any module of the process, on any thread (edited nodes do not know
+ * their module), the graphs are stale: ptx_graphs_stale() says so, ptx_graphs_count() is 0
  * and every accessor below returns NULL.  Their memory stays valid until
  * ptx_graphs_free(), so pointers taken before the edit do not dangle, but
  * they describe the old tree.  An instrumenter therefore takes from the
  * graphs what it will edit (ptx_cfg_stmt, ptx_cfg_stmt_block) first, then
- * edits, then builds the graphs again if it needs them.
+ * edits, then builds the graphs again if it needs them.  (The printers
+ * below build graphs of their own that nothing makes stale.)
  */
 #ifndef PTX_CFG_H
 #define PTX_CFG_H

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "check_suites.h"
+#include "internal.h"   /* ptx_graphs_build_pinned */
 
 /* "blocks N | from>to kind[@guard][ back] ... | idom i,j,... | loop
  * header depth parent {blocks} ...": a graph as one line. */
@@ -563,6 +564,31 @@ START_TEST(stale_after_edit)
 }
 END_TEST
 
+/* The graphs the library's printers build for themselves do not go stale:
+ * an edit of another module (another thread's, say) cannot take them away
+ * while --cfg or --stats reads them */
+START_TEST(printers_graphs_stay)
+{
+    static const char text[] = TEST_HDR ".visible .entry k()\n{\n    ret;\n}\n";
+    ptx_context *ctx, *other;
+    const ptx_module *m = test_parse_text(&ctx, text, strlen(text), true);
+    const ptx_module *m2 = test_parse_text(&other, text, strlen(text), true);
+    ptx_graphs *pinned = NULL, *g = NULL;
+    ck_assert_int_eq(ptx_graphs_build_pinned(m, &pinned), PTX_OK);
+    ck_assert_int_eq(ptx_graphs_build(m, &g), PTX_OK);
+    ptx_instr *fence = ptx_new_instr(other, "membar.cta", NULL, 0);
+    ck_assert_int_eq(ptx_insert_after(ptx_find_function(m2, "k")->body, NULL, &fence->base), PTX_OK);
+    ck_assert(ptx_graphs_stale(g));
+    ck_assert(!ptx_graphs_stale(pinned));
+    ck_assert_uint_eq(ptx_graphs_count(pinned), 1);
+    ck_assert_ptr_nonnull(ptx_cfg_stmt(ptx_graphs_cfg(pinned, 0), 0));
+    ptx_graphs_free(pinned);
+    ptx_graphs_free(g);
+    ptx_context_free(other);
+    ptx_context_free(ctx);
+}
+END_TEST
+
 Suite *cfg_suite(void)
 {
     Suite *s = suite_create("cfg");
@@ -583,6 +609,7 @@ Suite *cfg_suite(void)
     tcase_add_test(tc, stmt_blocks);
     tcase_add_test(tc, instrument_blocks);
     tcase_add_test(tc, stale_after_edit);
+    tcase_add_test(tc, printers_graphs_stay);
     suite_add_tcase(s, tc);
     return s;
 }
