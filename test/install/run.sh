@@ -172,7 +172,7 @@ for f in $files; do
 done
 
 make -s B="$B" uninstall DESTDIR="$tmp/dest" PREFIX=/opt/ptx >/dev/null 2>&1 || bad "make uninstall"
-find "$root" -type f >"$tmp/left.txt" || bad "find $root"
+find "$root" \( -type f -o -type l \) >"$tmp/left.txt" || bad "find $root"
 left=$(wc -l <"$tmp/left.txt")
 [ "$left" -eq 0 ] && ok || bad "uninstall left $left files: $(head -3 "$tmp/left.txt")"
 finish
