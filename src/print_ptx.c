@@ -199,25 +199,6 @@ static uint32_t line_indent(const printer *p, uint32_t off, uint32_t *len)
     return s;
 }
 
-/* Where the line of the first unedited statement after `n` in its list
- * starts, when that statement begins its line; PTX_NO_OFFSET otherwise
- * (none, or it follows another one on its line: "a; b;"). */
-static uint32_t next_line_start(const printer *p, const ptx_node *n)
-{
-    const ptx_node *s = n->next;
-    while (s && is_edited(s))
-        s = s->next;
-    if (!s || s->span.off > p->srclen)
-        return PTX_NO_OFFSET;
-    uint32_t at = s->span.off;
-    while (at > 0 && p->src[at - 1] != '\n') {
-        if (p->src[at - 1] != ' ' && p->src[at - 1] != '\t')
-            return PTX_NO_OFFSET;
-        at--;
-    }
-    return at;
-}
-
 static bool label_like(const ptx_node *n)
 {
     return n->kind == PTX_NODE_LABEL || n->kind == PTX_NODE_CALLPROTO ||
@@ -815,6 +796,30 @@ static const ptx_removed *replaced_by(const printer *p, const ptx_node *n)
             hi = mid;
     }
     return lo < p->nreplaced && p->replaced[lo]->by == n ? p->replaced[lo] : NULL;
+}
+
+/* Where the line of the statement after `n` in its list starts: the
+ * first unedited one, or where the text of the one a node replaced was;
+ * PTX_NO_OFFSET when there is none, or when it follows another statement
+ * on its line ("a; b;"). */
+static uint32_t next_line_start(const printer *p, const ptx_node *n)
+{
+    uint32_t at = PTX_NO_OFFSET;
+    for (const ptx_node *s = n->next; s && at == PTX_NO_OFFSET; s = s->next) {
+        const ptx_removed *old = is_edited(s) ? replaced_by(p, s) : NULL;
+        if (!is_edited(s))
+            at = s->span.off;
+        else if (old)
+            at = old->span.off;
+    }
+    if (at == PTX_NO_OFFSET || at > p->srclen)
+        return PTX_NO_OFFSET;
+    while (at > 0 && p->src[at - 1] != '\n') {
+        if (p->src[at - 1] != ' ' && p->src[at - 1] != '\t')
+            return PTX_NO_OFFSET;
+        at--;
+    }
+    return at;
 }
 
 /* The lossless layout of one event: `depth` as ptx_iter_depth. */

@@ -201,6 +201,29 @@ START_TEST(insert_before_a_statement_that_shares_its_line)
 }
 END_TEST
 
+START_TEST(insert_before_a_replacement_or_after_a_removal)
+{
+    /* the exit in place of the ret is where the ret was: the fence goes
+     * right above it, under the blank line; with the mov removed, the
+     * fence before the add goes under the comments above the add */
+    static const char src[] = HDR ".entry k()\n{\n\t.reg .b32 %r1;\n\n\t// the mov\n\tmov.u32 %r1, 1;\n"
+                              "\n\t// the add\n\tadd.u32 %r1, %r1, 1;\n\n\tret;\n}\n";
+    ptx_context *ctx;
+    const ptx_module *m = parse(&ctx, src);
+    ptx_block *body = ptx_find_function(m, "k")->body;
+    ptx_instr *ex = ptx_new_instr(ctx, "exit", NULL, 0);
+    ck_assert_int_eq(ptx_replace(ctx, body, stmt(m, "ret"), &ex->base), PTX_OK);
+    ck_assert_int_eq(ptx_insert_before(body, &ex->base, &membar(ctx)->base), PTX_OK);
+    ck_assert_int_eq(ptx_remove(ctx, body, stmt(m, "mov")), PTX_OK);
+    ck_assert_int_eq(ptx_insert_before(body, stmt(m, "add"), &membar(ctx)->base), PTX_OK);
+    char *got = lossless(ctx, m);
+    check_same(got, HDR ".entry k()\n{\n\t.reg .b32 %r1;\n\n\t// the mov\n"
+                    "\n\t// the add\n\tmembar.gl;\n\tadd.u32 %r1, %r1, 1;\n\n\tmembar.gl;\n\texit;\n}\n");
+    free(got);
+    ptx_context_free(ctx);
+}
+END_TEST
+
 START_TEST(insert_after_a_declaration)
 {
     /* a declaration's span ends before its ';': the ';' stays with it */
@@ -618,6 +641,7 @@ Suite *edit_suite(void)
     tcase_add_test(t, insert_after_a_declaration);
     tcase_add_test(t, insert_before_goes_right_above_its_statement);
     tcase_add_test(t, insert_before_a_statement_that_shares_its_line);
+    tcase_add_test(t, insert_before_a_replacement_or_after_a_removal);
     tcase_add_test(t, insert_keeps_trailing_spaces_on_their_line);
     tcase_add_test(t, remove_and_replace_keep_comments);
     tcase_add_test(t, replacements_land_where_their_nodes_were);
