@@ -61,6 +61,11 @@ ALL_LDFLAGS := $(LDSAN) $(LDFLAGS)
 LIB_SRCS := $(wildcard src/*.c)
 LIB_OBJS := $(patsubst src/%.c,$(B)/obj/%.o,$(LIB_SRCS)) $(B)/obj/ptx.tab.o $(B)/obj/lex.yy.o \
             $(B)/obj/isa_tables.o
+# libptxfront.so.MAJOR.MINOR, soname libptxfront.so.MAJOR (the rules below)
+SOMAJOR := $(shell sed -n 's/^\#define PTX_FRONT_VERSION_MAJOR \([0-9]*\)/\1/p' include/ptx/ptx.h)
+SOMINOR := $(shell sed -n 's/^\#define PTX_FRONT_VERSION_MINOR \([0-9]*\)/\1/p' include/ptx/ptx.h)
+SONAME  := libptxfront.so.$(SOMAJOR)
+SHLIB   := libptxfront.so.$(SOMAJOR).$(SOMINOR)
 ISA_TABLES := $(sort $(wildcard grammar/isa/*.isa))
 # every object's headers are tracked by the compiler (-MMD: $(B)/obj/*.d);
 # the generated ones must exist before anything that may include them
@@ -73,7 +78,7 @@ DEPFLAGS := -MMD -MP
 UNIT_SRCS := $(wildcard test/unit/*.c)
 
 .PHONY: all docs update-docs layering check emit-assembles cuda cuda-headers lsp graphs json-schema diagnostics unit errors cli build-without-check mistakes experiments wild hostile valgrind examples installcheck mutations lang lang-cases twoways conformance fuzz bench bench-smoke clean distclean install uninstall update-golden mutate-corpus
-all: $(B)/ptx-front $(B)/libptxfront.a $(B)/ptx-front.1
+all: $(B)/ptx-front $(B)/libptxfront.a $(B)/$(SHLIB) $(B)/ptx-front.1
 
 $(B)/gen/ptx.tab.c $(B)/gen/ptx.tab.h &: grammar/ptx.y
 	@mkdir -p $(B)/gen
@@ -114,6 +119,41 @@ $(B)/obj/test/%.o: test/%.c | $(GEN_HEADERS)
 $(B)/libptxfront.a: $(LIB_OBJS)
 	rm -f $@
 	$(AR) rcs $@ $^
+
+# The shared library: the same sources compiled a second time as
+# position-independent code into $(B)/pic/obj (the static library and
+# the CLI keep the faster non-PIC objects).  The file is
+# libptxfront.so.MAJOR.MINOR, its soname libptxfront.so.MAJOR: a minor
+# release may add to the API, only a major one may break it.  It exports
+# only what the public headers name (the version script is made from
+# them): the library's internals (sema_*, the builders, the generated
+# scanner) stay out of the dynamic symbol table, where an embedder's own
+# symbols could clash with them.
+PIC_OBJS := $(patsubst $(B)/obj/%,$(B)/pic/obj/%,$(LIB_OBJS))
+
+$(B)/pic/obj/%.o: src/%.c | $(GEN_HEADERS)
+	@mkdir -p $(B)/pic/obj
+	$(CC) $(ALL_CFLAGS) -fPIC $(DEPFLAGS) -c -o $@ $<
+
+$(B)/pic/obj/%.o: $(B)/gen/%.c | $(GEN_HEADERS)
+	@mkdir -p $(B)/pic/obj
+	$(CC) $(GEN_CFLAGS) -fPIC $(DEPFLAGS) -c -o $@ $<
+
+-include $(wildcard $(B)/pic/obj/*.d)
+
+# every symbol the objects define that a public header names
+$(B)/libptxfront.map: $(PIC_OBJS) $(wildcard include/ptx/*.h) $(B)/include/ptx/isa.h
+	nm -g --defined-only $(PIC_OBJS) | awk 'NF == 3 { print $$3 }' | LC_ALL=C sort -u >$@.defined
+	grep -ohE '\bptx_[A-Za-z0-9_]+\b' include/ptx/*.h $(B)/include/ptx/isa.h | LC_ALL=C sort -u | \
+	    LC_ALL=C comm -12 - $@.defined | sed 's/.*/  &;/' >$@.public
+	{ echo '{ global:'; cat $@.public; echo 'local: *; };'; } >$@.tmp && mv $@.tmp $@
+	rm -f $@.defined $@.public
+
+$(B)/$(SHLIB): $(PIC_OBJS) $(B)/libptxfront.map
+	$(CC) -shared -Wl,-soname,$(SONAME) -Wl,--version-script,$(B)/libptxfront.map \
+	    -o $@ $(PIC_OBJS) $(ALL_LDFLAGS)
+	ln -sf $(SHLIB) $(B)/$(SONAME)
+	ln -sf $(SHLIB) $(B)/libptxfront.so
 
 # the CLI, with the language server (tools/lsp.c) when jansson is there
 $(B)/ptx-front: tools/ptx-front.c tools/lsp.c tools/lsp.h tools/options.def $(B)/libptxfront.a
@@ -539,23 +579,29 @@ distclean: clean
 
 VERSION := $(shell sed -n 's/^\#define PTX_FRONT_VERSION "\(.*\)"/\1/p' include/ptx/ptx.h)
 
+# every JSON schema: the --json tree, the diagnostics, the graphs
+SCHEMAS := $(sort $(wildcard tools/*.schema.json))
+
 install: all
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib/pkgconfig \
 	    $(DESTDIR)$(PREFIX)/include/ptx $(DESTDIR)$(PREFIX)/share/man/man1 \
 	    $(DESTDIR)$(PREFIX)/share/ptx-front
 	install -m 755 $(B)/ptx-front $(DESTDIR)$(PREFIX)/bin/ptx-front
 	install -m 644 $(B)/libptxfront.a $(DESTDIR)$(PREFIX)/lib/libptxfront.a
+	install -m 755 $(B)/$(SHLIB) $(DESTDIR)$(PREFIX)/lib/$(SHLIB)
+	ln -sf $(SHLIB) $(DESTDIR)$(PREFIX)/lib/$(SONAME)
+	ln -sf $(SHLIB) $(DESTDIR)$(PREFIX)/lib/libptxfront.so
 	install -m 644 include/ptx/*.h $(B)/include/ptx/isa.h $(DESTDIR)$(PREFIX)/include/ptx/
 	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@VERSION@|$(VERSION)|' tools/ptxfront.pc.in \
 	    > $(DESTDIR)$(PREFIX)/lib/pkgconfig/ptxfront.pc
 	install -m 644 $(B)/ptx-front.1 $(DESTDIR)$(PREFIX)/share/man/man1/ptx-front.1
-	install -m 644 tools/ptx-front.schema.json tools/ptx-front-diagnostics.schema.json $(DESTDIR)$(PREFIX)/share/ptx-front/
+	install -m 644 $(SCHEMAS) $(DESTDIR)$(PREFIX)/share/ptx-front/
 
 uninstall:
 	rm -f $(DESTDIR)$(PREFIX)/bin/ptx-front $(DESTDIR)$(PREFIX)/lib/libptxfront.a \
+	    $(addprefix $(DESTDIR)$(PREFIX)/lib/,$(SHLIB) $(SONAME) libptxfront.so) \
 	    $(DESTDIR)$(PREFIX)/lib/pkgconfig/ptxfront.pc $(DESTDIR)$(PREFIX)/share/man/man1/ptx-front.1 \
-	    $(DESTDIR)$(PREFIX)/share/ptx-front/ptx-front.schema.json \
-	    $(DESTDIR)$(PREFIX)/share/ptx-front/ptx-front-diagnostics.schema.json
+	    $(addprefix $(DESTDIR)$(PREFIX)/share/ptx-front/,$(notdir $(SCHEMAS)))
 	-rmdir $(DESTDIR)$(PREFIX)/share/ptx-front 2>/dev/null
 	rm -f $(addprefix $(DESTDIR)$(PREFIX)/include/ptx/,$(notdir $(wildcard include/ptx/*.h)) isa.h)
 	-rmdir $(DESTDIR)$(PREFIX)/include/ptx 2>/dev/null

@@ -10,7 +10,8 @@
  * once per Module and kept in a table indexed by id.
  *
  * The graphs (ptx_graphs) are built on the first request for blocks or
- * callees and cached in the Module; an edit drops the cache (the Blocks
+ * callees and cached in the Module; an edit drops the cache, and graphs
+ * the library calls stale (an edit of another Module) are built again (the Blocks
  * still held keep the old graphs alive: their statements are arena nodes,
  * which no edit frees).  Module and the graphs' holder refer to each other,
  * so both take part in the cyclic GC.
@@ -820,6 +821,11 @@ static void Graphs_dealloc(GraphsObject *g)
 
 static GraphsObject *module_graphs(ModuleObject *m)
 {
+    /* an edit of this Module drops the cache; one of another Module of
+     * the process makes these graphs stale too (cfg.h), and the library
+     * then gives nothing from them: build them again */
+    if (m->graphs && ptx_graphs_stale(((GraphsObject *)m->graphs)->g))
+        Py_CLEAR(m->graphs);
     if (m->graphs) {
         Py_INCREF(m->graphs);
         return (GraphsObject *)m->graphs;

@@ -9,11 +9,35 @@
 
 #include "internal.h"
 
+/* A run of statements that sit in one { } block: from `first` to the
+ * next run's first.  A body without nested blocks keeps none (all its
+ * statements are in the body), so the block of every statement costs
+ * such a function nothing, not 8 bytes a statement (cfg.c serves 100 MB
+ * modules). */
+typedef struct stmt_run {
+    uint32_t first;
+    ptx_block *block;
+} stmt_run;
+
+/* A function's graph and what only the accessors reach: the graphs it
+ * belongs to (for the edit count), its statements as the tree links them
+ * (not const: an editor inserts next to them), the runs of their blocks.
+ * `pub` comes first: a ptx_cfg the library handed out is one of these. */
+typedef struct cfg_full {
+    ptx_cfg pub;
+    const ptx_graphs *g;
+    ptx_node **stmts;           /* the array pub.stmts points to */
+    uint32_t nruns;             /* 0: every statement is in the body */
+    const stmt_run *runs;
+} cfg_full;
+
 struct ptx_graphs {
     ptx_arena arena;
     uint32_t ncfgs;
-    ptx_cfg *cfgs;
+    cfg_full *cfgs;
     ptx_callgraph cg;
+    unsigned long edits;        /* ptx_edit_count() when they were built */
+    bool pinned;                /* never stale: ptx_graphs_build_pinned */
 };
 
 /* A name that a branch, a call or a target list resolved to. */
@@ -46,9 +70,11 @@ typedef struct build {
     size_t nrecs, caprecs;
     pmap map;
     /* per function, reused */
-    const ptx_node **stmts;
+    ptx_node **stmts;
     size_t nstmts, capstmts;
-    const ptx_node **stack;
+    stmt_run *runs;             /* each statement's { } block */
+    size_t nruns, capruns;
+    struct frame { ptx_node *next; ptx_block *block; } *stack;  /* flatten */
     size_t capstack;
     uint32_t *leader_of;        /* block index of each statement */
     size_t capleader;
@@ -309,24 +335,35 @@ static bool call_sites(build *b, uint32_t caller, const ptx_instr *in)
 /* ---- one function's blocks and edges ------------------------------------ */
 
 /* The body's statements in source order, nested blocks flattened without
- * recursion. */
-static void flatten(build *b, const ptx_block *body)
+ * recursion, and the runs of statements that share their innermost
+ * block.  The stack keeps, for each block entered, the statement after
+ * it and the block around it. */
+static void flatten(build *b, ptx_block *body)
 {
     b->nstmts = 0;
+    b->nruns = 0;
     size_t depth = 0;
-    const ptx_node *n = body->first;
+    ptx_block *in = body;
+    ptx_node *n = body->first;
     for (;;) {
         if (!n) {
             if (!depth)
                 break;
-            n = b->stack[--depth];
+            depth--;
+            in = b->stack[depth].block;
+            n = b->stack[depth].next;
             continue;
         }
         if (n->kind == PTX_NODE_BLOCK) {
             b->stack = grow(b, b->stack, &b->capstack, depth + 1, sizeof *b->stack);
-            b->stack[depth++] = n->next;
-            n = ((const ptx_block *)n)->first;
+            b->stack[depth++] = (struct frame){ n->next, in };
+            in = (ptx_block *)n;
+            n = in->first;
             continue;
+        }
+        if (!b->nruns || b->runs[b->nruns - 1].block != in) {
+            b->runs = grow(b, b->runs, &b->capruns, b->nruns + 1, sizeof *b->runs);
+            b->runs[b->nruns++] = (stmt_run){ (uint32_t)b->nstmts, in };
         }
         if (b->nstmts == b->capstmts)
             b->stmts = grow(b, b->stmts, &b->capstmts, b->nstmts + 1, sizeof *b->stmts);
@@ -625,8 +662,9 @@ static void grow_work(build *b, work *w, size_t n)
 
 /* How the block ending at statement `s` leaves: a transfer (X_BRA, X_BRX,
  * X_RET, the last also for a call that does not return) or X_NONE. */
-static void build_cfg(build *b, ptx_cfg *c, uint32_t caller, work *w, edges *E, uint8_t **term, size_t *capterm)
+static void build_cfg(build *b, cfg_full *full, uint32_t caller, work *w, edges *E, uint8_t **term, size_t *capterm)
 {
+    ptx_cfg *c = &full->pub;
     const ptx_func *f = c->func;
     flatten(b, f->body);
     uint32_t ns = (uint32_t)b->nstmts;
@@ -702,10 +740,18 @@ static void build_cfg(build *b, ptx_cfg *c, uint32_t caller, work *w, edges *E, 
     }
     /* into the arena: statements, blocks (and the exit node), edges */
     c->nstmts = ns;
-    const ptx_node **stmts = alloc(b, ns, sizeof *stmts);
+    ptx_node **stmts = alloc(b, ns, sizeof *stmts);
     if (ns)
         memcpy(stmts, b->stmts, ns * sizeof *stmts);
-    c->stmts = stmts;
+    full->stmts = stmts;
+    c->stmts = (const ptx_node *const *)stmts;
+    if (b->nruns > 1 || (b->nruns == 1 && b->runs[0].block != f->body)) {
+        stmt_run *runs = alloc(b, b->nruns, sizeof *runs);
+        memcpy(runs, b->runs, b->nruns * sizeof *runs);
+        full->runs = runs;
+        full->nruns = (uint32_t)b->nruns;
+    }
+    full->g = b->g;
     c->nblocks = nb;
     ptx_cfg_block *bl = alloc(b, nb + 1, sizeof *bl);
     c->blocks = bl;
@@ -830,7 +876,7 @@ static void build_callgraph(build *b, const uint32_t *cfg_of, work *w)
     for (uint32_t i = 0; i < b->nfuncs; i++) {
         F[i].func = b->funcs[i];
         F[i].root = b->funcs[i]->is_entry;
-        F[i].cfg = cfg_of[i] == PTX_CFG_NONE ? NULL : &b->g->cfgs[cfg_of[i]];
+        F[i].cfg = cfg_of[i] == PTX_CFG_NONE ? NULL : &b->g->cfgs[cfg_of[i]].pub;
     }
     for (size_t i = 0; i < ne; i++) {
         F[E[i].caller].nout++;
@@ -885,8 +931,8 @@ static void build_all(build *b, scratch *s)
             continue;
         const ptx_func *f = (const ptx_func *)it;
         uint32_t caller = pmap_get(&b->map, f->name);
-        ptx_cfg *c = &g->cfgs[g->ncfgs];
-        c->func = f;
+        cfg_full *c = &g->cfgs[g->ncfgs];
+        c->pub.func = f;
         if (b->funcs[caller] == f)
             s->cfg_of[caller] = g->ncfgs;
         g->ncfgs++;
@@ -901,6 +947,7 @@ static void build_free(build *b, scratch *s)
     free(b->map.keys);
     free(b->map.vals);
     free(b->stmts);
+    free(b->runs);
     free(b->stack);
     free(b->leader_of);
     free(b->switched);
@@ -943,6 +990,8 @@ ptx_status ptx_graphs_build(const ptx_module *m, ptx_graphs **out)
     /* called through a volatile pointer so that the work is not inlined
      * here: its locals must not live in the frame that setjmp saved */
     void (*volatile run)(build *, scratch *) = build_all;
+    /* counted before: an edit made while they are built makes them stale */
+    g->edits = ptx_edit_count();
     run(&b, &s);
     build_free(&b, &s);
     g->arena.oom = NULL;
@@ -958,41 +1007,93 @@ void ptx_graphs_free(ptx_graphs *g)
     free(g);
 }
 
+ptx_status ptx_graphs_build_pinned(const ptx_module *m, ptx_graphs **out)
+{
+    ptx_status st = ptx_graphs_build(m, out);
+    if (st == PTX_OK)
+        (*out)->pinned = true;
+    return st;
+}
+
+bool ptx_graphs_stale(const ptx_graphs *g)
+{
+    return g && !g->pinned && g->edits != ptx_edit_count();
+}
+
+/* The graphs when they still describe the tree, else NULL */
+static const ptx_graphs *fresh(const ptx_graphs *g)
+{
+    return g && !ptx_graphs_stale(g) ? g : NULL;
+}
+
 uint32_t ptx_graphs_count(const ptx_graphs *g)
 {
-    return g ? g->ncfgs : 0;
+    return fresh(g) ? g->ncfgs : 0;
 }
 
 const ptx_cfg *ptx_graphs_cfg(const ptx_graphs *g, uint32_t i)
 {
-    return g && i < g->ncfgs ? &g->cfgs[i] : NULL;
+    return fresh(g) && i < g->ncfgs ? &g->cfgs[i].pub : NULL;
 }
 
 const ptx_cfg *ptx_graphs_cfg_of(const ptx_graphs *g, const ptx_func *f)
 {
-    if (!g || !f)
+    if (!fresh(g) || !f)
         return NULL;
     /* the graphs are in source order: search by offset, then look
      * around for functions a program made (no offset) */
     uint32_t lo = 0, hi = g->ncfgs;
     while (lo < hi) {
         uint32_t mid = lo + (hi - lo) / 2;
-        if (g->cfgs[mid].func->base.span.off < f->base.span.off)
+        if (g->cfgs[mid].pub.func->base.span.off < f->base.span.off)
             lo = mid + 1;
         else
             hi = mid;
     }
-    if (lo < g->ncfgs && g->cfgs[lo].func == f)
-        return &g->cfgs[lo];
+    if (lo < g->ncfgs && g->cfgs[lo].pub.func == f)
+        return &g->cfgs[lo].pub;
     for (uint32_t i = 0; i < g->ncfgs; i++)
-        if (g->cfgs[i].func == f)
-            return &g->cfgs[i];
+        if (g->cfgs[i].pub.func == f)
+            return &g->cfgs[i].pub;
     return NULL;
 }
 
 const ptx_callgraph *ptx_graphs_callgraph(const ptx_graphs *g)
 {
-    return g ? &g->cg : NULL;
+    return fresh(g) ? &g->cg : NULL;
+}
+
+/* A ptx_cfg the library handed out is the first member of a cfg_full;
+ * NULL when its graphs are stale or i is past its statements. */
+static const cfg_full *full_of(const ptx_cfg *c, uint32_t i)
+{
+    const cfg_full *f = (const cfg_full *)c;
+    return c && i < c->nstmts && fresh(f->g) ? f : NULL;
+}
+
+ptx_node *ptx_cfg_stmt(const ptx_cfg *c, uint32_t i)
+{
+    const cfg_full *f = full_of(c, i);
+    return f ? f->stmts[i] : NULL;
+}
+
+ptx_block *ptx_cfg_stmt_block(const ptx_cfg *c, uint32_t i)
+{
+    const cfg_full *f = full_of(c, i);
+    if (!f)
+        return NULL;
+    if (!f->nruns)
+        return c->func->body;
+    /* the last run that starts at or before i (runs[0].first is 0) */
+    uint32_t lo = 0, hi = f->nruns;
+    while (hi - lo > 1) {
+        uint32_t mid = lo + (hi - lo) / 2;
+        if (f->runs[mid].first <= i)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    return f->runs[lo].block;
 }
 
 const char *ptx_edge_kind_name(ptx_edge_kind k)

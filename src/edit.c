@@ -229,6 +229,9 @@ static ptx_status list_insert(ptx_node **head, ptx_node *before, ptx_node *node)
         return PTX_ERR_USAGE;
     node->next = before;
     node->flags |= PTX_NODE_EDITED;
+    /* it goes with the statement it was put before (at the end: none) */
+    node->flags = (uint8_t)(before ? node->flags | PTX_NODE_WITH_NEXT
+                                   : node->flags & ~PTX_NODE_WITH_NEXT);
     *link = node;
     return PTX_OK;
 }
@@ -241,7 +244,7 @@ static ptx_status list_insert_after(ptx_node **head, ptx_node *after, ptx_node *
     if (!link_of(head, after) || node == after)
         return PTX_ERR_USAGE;
     node->next = after->next;
-    node->flags |= PTX_NODE_EDITED;
+    node->flags = (uint8_t)((node->flags | PTX_NODE_EDITED) & ~PTX_NODE_WITH_NEXT);
     after->next = node;
     return PTX_OK;
 }
@@ -316,7 +319,7 @@ static ptx_status list_replace(ptx_context *ctx, ptx_node **head, ptx_node *old,
     if (!record_removed(ctx, old, node))
         return PTX_ERR_NOMEM;
     node->next = old->next;
-    node->flags |= PTX_NODE_EDITED;
+    node->flags = (uint8_t)((node->flags | PTX_NODE_EDITED) & ~PTX_NODE_WITH_NEXT);
     *link = node;
     old->next = NULL;
     return PTX_OK;

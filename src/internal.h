@@ -101,6 +101,12 @@ typedef struct ptx_interner {
  * an instruction whose mods are in a set has PTX_INSTR_SHARED_MODS, a
  * flag of its own (the bit ptx/ast.h leaves out of ptx_instr's flags). */
 enum { PTX_INSTR_SHARED_MODS = 1 };
+
+/* In `flags` of a node that ptx_insert_before put before a statement (a
+ * bit ptx/ast.h leaves to the library): the lossless printer writes it
+ * on its own line right above that statement, after the blank lines and
+ * comments that were above it (print_ptx.c, lossless_event). */
+enum { PTX_NODE_WITH_NEXT = 0x40 };
 typedef struct ptx_mods_set ptx_mods_set;
 struct ptx_mods_set {
     ptx_mods_set *next;
@@ -215,6 +221,13 @@ struct ptx_name_refs {
  * which reads it). */
 unsigned long ptx_edit_count(void);
 void ptx_edit_counted(void);
+
+/* ptx_graphs_build for the library's own printers (--cfg, --callgraph,
+ * --stats), which build, read and free the graphs in one call: graphs
+ * that never go stale, so that an edit of another module, on another
+ * thread, cannot take them away half-way (cfg.h: any edit in the process
+ * makes graphs stale). */
+ptx_status ptx_graphs_build_pinned(const ptx_module *m, ptx_graphs **out);
 
 /* Source text that a removed or replaced node took with it: its span,
  * its ';', and its whole line when it was alone on it (with the comment

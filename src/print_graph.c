@@ -273,7 +273,7 @@ static ptx_status open_gp(gp *p, const ptx_context *ctx, const ptx_module *m, un
     p->full = flags & PTX_GRAPH_FULL;
     p->o = malloc(sizeof *p->o);
     p->esc = malloc(sizeof *p->esc);
-    ptx_status st = p->o && p->esc ? ptx_graphs_build(m, g) : PTX_ERR_NOMEM;
+    ptx_status st = p->o && p->esc ? ptx_graphs_build_pinned(m, g) : PTX_ERR_NOMEM;
     if (st != PTX_OK) {
         free(p->o);
         free(p->esc);

@@ -798,6 +798,30 @@ static const ptx_removed *replaced_by(const printer *p, const ptx_node *n)
     return lo < p->nreplaced && p->replaced[lo]->by == n ? p->replaced[lo] : NULL;
 }
 
+/* Where the line of the statement after `n` in its list starts: the
+ * first unedited one, or where the text of the one a node replaced was;
+ * PTX_NO_OFFSET when there is none, or when it follows another statement
+ * on its line ("a; b;"). */
+static uint32_t next_line_start(const printer *p, const ptx_node *n)
+{
+    uint32_t at = PTX_NO_OFFSET;
+    for (const ptx_node *s = n->next; s && at == PTX_NO_OFFSET; s = s->next) {
+        const ptx_removed *old = is_edited(s) ? replaced_by(p, s) : NULL;
+        if (!is_edited(s))
+            at = s->span.off;
+        else if (old)
+            at = old->span.off;
+    }
+    if (at == PTX_NO_OFFSET || at > p->srclen)
+        return PTX_NO_OFFSET;
+    while (at > 0 && p->src[at - 1] != '\n') {
+        if (p->src[at - 1] != ' ' && p->src[at - 1] != '\t')
+            return PTX_NO_OFFSET;
+        at--;
+    }
+    return at;
+}
+
 /* The lossless layout of one event: `depth` as ptx_iter_depth. */
 static ptx_status lossless_event(printer *p, ptx_iter *it, ptx_event ev, const ptx_node *n,
                                  unsigned depth, const ptx_module *m)
@@ -810,11 +834,23 @@ static ptx_status lossless_event(printer *p, ptx_iter *it, ptx_event ev, const p
         /* at the start of a line, the node ends its own line; else it
          * starts a new one */
         bool own_line;
+        uint32_t above = depth > 0 && !old && (n->flags & PTX_NODE_WITH_NEXT)
+                             ? next_line_start(p, n) : PTX_NO_OFFSET;
         if (old && old->span.off >= p->pos) {
             /* where the node it replaces was: after the text before it */
             copy_to(p, old->span.off);
             if (!old->whole_line)
                 p->prefix_len = 0;
+            own_line = p->bol;
+        } else if (above != PTX_NO_OFFSET && above >= p->pos) {
+            /* put before a statement: on the line right above it.  The
+             * blank lines and comments above that statement stay where
+             * they were, between it and the statement before, as a reader
+             * of the diff expects (the new line is next to the one it was
+             * put before; a blank line that parted two groups still
+             * does).  A comment right above the statement then sits
+             * above the new line too. */
+            copy_to(p, above);
             own_line = p->bol;
         } else if (!p->bol) {
             keep_line_comment(p);

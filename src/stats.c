@@ -301,7 +301,7 @@ ptx_status ptx_print_stats(const ptx_context *ctx, const ptx_module *m, bool jso
         ptx_out_char(o, '\n');
     }
     ptx_graphs *graphs = NULL;
-    st = ptx_graphs_build(m, &graphs);
+    st = ptx_graphs_build_pinned(m, &graphs);
     if (st != PTX_OK)
         return ptx_printer_close(o, it, st);
     ptx_isa_names *names = ptx_isa_names_new();

@@ -296,7 +296,8 @@ struct ptx_node {
     uint8_t kind;       /* ptx_node_kind */
     uint8_t kind_data[2];   /* ptx_instr's family and guard_neg; 0 in
                                the other kinds */
-    uint8_t flags;      /* PTX_NODE_EDITED; an instruction's PTX_INSTR_* */
+    uint8_t flags;      /* PTX_NODE_EDITED; an instruction's PTX_INSTR_*;
+                           the library keeps 0x40 for itself */
     ptx_span span;
     ptx_node *next;     /* next sibling, NULL at the end */
 };

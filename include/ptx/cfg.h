@@ -41,6 +41,18 @@
  * .callprototype only to each non-kernel function with as many results
  * and parameters as the prototype, each of the same size in bytes.
  * Kernels are the roots.
+ *
+ * Editing.  The graphs describe the tree as it was when they were built.
+ * After any change through the editing API (ptx_insert_before/after,
+ * ptx_replace, ptx_remove, their ptx_module_* forms, ptx_declare_*), in
+ * any module of the process, on any thread (edited nodes do not know
+ * their module), the graphs are stale: ptx_graphs_stale() says so, ptx_graphs_count() is 0
+ * and every accessor below returns NULL.  Their memory stays valid until
+ * ptx_graphs_free(), so pointers taken before the edit do not dangle, but
+ * they describe the old tree.  An instrumenter therefore takes from the
+ * graphs what it will edit (ptx_cfg_stmt, ptx_cfg_stmt_block) first, then
+ * edits, then builds the graphs again if it needs them.  (The printers
+ * below build graphs of their own that nothing makes stale.)
  */
 #ifndef PTX_CFG_H
 #define PTX_CFG_H
@@ -99,7 +111,8 @@ typedef struct ptx_cfg_loop {
 typedef struct ptx_cfg {
     const ptx_func *func;
     uint32_t nstmts;
-    const ptx_node *const *stmts;   /* the body's statements in source order */
+    const ptx_node *const *stmts;   /* the body's statements in source order;
+                                       to edit, ptx_cfg_stmt() */
     uint32_t nblocks;               /* blocks; the exit node is blocks[nblocks] */
     const ptx_cfg_block *blocks;    /* nblocks + 1 entries */
     uint32_t nedges;
@@ -160,6 +173,19 @@ const ptx_cfg *ptx_graphs_cfg_of(const ptx_graphs *g, const ptx_func *f);
 
 /* The module's call graph. */
 const ptx_callgraph *ptx_graphs_callgraph(const ptx_graphs *g);
+
+/* True when the editing API changed a tree since `g` was built (see
+ * Editing above): build the graphs again.  False for NULL. */
+bool ptx_graphs_stale(const ptx_graphs *g);
+
+/* For an editor, statement i of `c` (a graph from ptx_graphs_cfg,
+ * ptx_graphs_cfg_of or the call graph, not a copy): the node itself, and
+ * the innermost { } block it sits in (the function's body, or a block
+ * nested in it), as ptx_insert_before / ptx_insert_after / ptx_replace /
+ * ptx_remove take them.  Both are owned by the module's context.  NULL
+ * when i >= c->nstmts or the graphs are stale. */
+ptx_node *ptx_cfg_stmt(const ptx_cfg *c, uint32_t i);
+ptx_block *ptx_cfg_stmt_block(const ptx_cfg *c, uint32_t i);
 
 /* Spellings: "fall", "branch", "switch", "exit"; "direct", "calltargets",
  * "prototype"; NULL when out of range. */

@@ -417,7 +417,11 @@ ptx_expr *ptx_declare_variable(ptx_context *ctx, ptx_space space, ptx_type type,
  * body (ptx_func.body).  PTX_ERR_USAGE when `before`, `after` or `old` is
  * not in the block.  Inserted and replacing nodes print in the canonical
  * layout; replaced and removed ones leave no text (their line goes when
- * they were alone on it). */
+ * they were alone on it).  In the lossless layout a node inserted after a
+ * statement takes the line right under it; one inserted before a
+ * statement the line right above it (below the blank lines and comments
+ * above that statement), with its indentation, when that statement
+ * starts its line. */
 ptx_status ptx_insert_before(ptx_block *block, ptx_node *before, ptx_node *node);
 ptx_status ptx_insert_after(ptx_block *block, ptx_node *after, ptx_node *node);
 ptx_status ptx_replace(ptx_context *ctx, ptx_block *block, ptx_node *old, ptx_node *node);

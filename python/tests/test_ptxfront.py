@@ -355,6 +355,17 @@ class Editing(unittest.TestCase):
         self.assertEqual(sum(len(b.instructions) for b in old), 20)
         self.assertEqual(sum(len(b.instructions) for b in f.blocks), 23)
 
+    def test_blocks_after_an_edit_of_another_module(self):
+        # the library calls every graph stale after an edit anywhere; the
+        # module's cached graphs are built again, not read as empty
+        a = ptxfront.parse_file(SAXPY)
+        b = ptxfront.parse_file(SAXPY)
+        n = len(a.functions[0].blocks)
+        self.assertGreater(n, 1)
+        b.functions[0].blocks[1].insert_at_start("membar.cta;")
+        self.assertEqual(len(a.functions[0].blocks), n)
+        self.assertEqual(sum(len(x.instructions) for x in a.functions[0].blocks), 20)
+
 
 class Lifetime(unittest.TestCase):
     def test_module_freed_before_its_objects(self):

@@ -7,8 +7,8 @@
 # usage: no-check.sh [BUILD_DIR]
 # BUILD_DIR: a plain build of the same sources (make check passes build/).
 # Its generated code, objects and generator are copied in, with their
-# times, so that make builds only what they do not serve (the library and
-# the tool, linked): configure without Check changes only the Check lines
+# times, so that make builds only what they do not serve (the libraries
+# and the tool, linked): configure without Check changes only the Check lines
 # of build/config.mk, which no object but check_ptx's is compiled with;
 # that every other line is BUILD_DIR's is checked first, and when one
 # differs nothing is copied and make builds everything.
@@ -54,6 +54,10 @@ if [ -n "$built" ]; then
     if settings "$built/config.mk" >"$tmp/built.mk" && settings build/config.mk | cmp -s - "$tmp/built.mk"; then
         mkdir -p build && cp -Rp "$built/gen" "$built/obj" "$built/include" "$built/isagen" build/ ||
             { bad "copying $built's objects"; finish; }
+        # the shared library's -fPIC objects too, when it has them
+        if [ -d "$built/pic" ]; then
+            cp -Rp "$built/pic" build/ || { bad "copying $built's -fPIC objects"; finish; }
+        fi
         reused=", with the objects of $built"
     else
         echo "no-check build: $built was configured otherwise: everything is built again"
@@ -62,6 +66,7 @@ fi
 make -j2 >"$tmp/make.log" 2>&1 || { bad "make without Check: $(tail -3 "$tmp/make.log")"; finish; }
 ok
 ./build/ptx-front examples/saxpy.ptx && ok || bad "the tool built without Check rejects saxpy.ptx"
+[ -f build/libptxfront.a ] && [ -L build/libptxfront.so ] && ok || bad "make without Check built no libraries"
 make unit >"$tmp/unit.log" 2>&1 && bad "make unit without Check succeeds" || ok
 grep -q "^make check: the unit tests need Check" "$tmp/unit.log" && ok ||
     bad "make unit without Check does not say what is missing: $(head -3 "$tmp/unit.log")"

@@ -27,10 +27,36 @@ cd "$top" || exit 2
 make -s B="$B" install DESTDIR="$tmp/dest" PREFIX=/opt/ptx >"$tmp/install.log" 2>&1 ||
     { cat "$tmp/install.log"; bad "make install"; finish; }
 root=$tmp/dest/opt/ptx
-for f in bin/ptx-front lib/libptxfront.a include/ptx/ptx.h include/ptx/ast.h include/ptx/isa.h \
-         lib/pkgconfig/ptxfront.pc share/man/man1/ptx-front.1 share/ptx-front/ptx-front.schema.json; do
+# the shared library under its full version, the soname and the
+# development link pointing at it; every schema of tools/
+major=$(sed -n 's/^#define PTX_FRONT_VERSION_MAJOR \([0-9]*\)/\1/p' include/ptx/ptx.h)
+minor=$(sed -n 's/^#define PTX_FRONT_VERSION_MINOR \([0-9]*\)/\1/p' include/ptx/ptx.h)
+so=libptxfront.so.$major.$minor
+schemas=
+for s in tools/*.schema.json; do schemas="$schemas share/ptx-front/${s#tools/}"; done
+for f in bin/ptx-front lib/libptxfront.a lib/$so include/ptx/ptx.h include/ptx/ast.h include/ptx/isa.h \
+         lib/pkgconfig/ptxfront.pc share/man/man1/ptx-front.1 $schemas; do
     [ -f "$root/$f" ] && ok || bad "not installed: $f"
 done
+for l in libptxfront.so.$major libptxfront.so; do
+    [ -L "$root/lib/$l" ] && [ "$(readlink "$root/lib/$l")" = "$so" ] && ok ||
+        bad "lib/$l is not a link to $so"
+done
+if command -v readelf >/dev/null 2>&1; then
+    readelf -d "$root/lib/$so" | grep -q "SONAME.*\[libptxfront\.so\.$major\]" && ok ||
+        bad "$so has no soname libptxfront.so.$major"
+    # only the public API is exported: an internal function is not
+    readelf --dyn-syms -W "$root/lib/$so" >"$tmp/dynsyms.txt" || bad "readelf --dyn-syms $so"
+    grep -q ' ptx_parse_buffer$' "$tmp/dynsyms.txt" && ok || bad "$so does not export ptx_parse_buffer"
+    grep -qE ' (sema_resolve|ptx_yyparse)$' "$tmp/dynsyms.txt" && bad "$so exports internal symbols" || ok
+else
+    skip "the shared library's soname and exports" "readelf not found (binutils)"
+fi
+# the programs below link with the shared library (pkg-config --libs
+# gives -lptxfront and the linker takes the .so before the .a): the
+# loader finds it where a user's ldconfig would
+LD_LIBRARY_PATH=$root/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+export LD_LIBRARY_PATH
 # the .pc names the prefix it was installed for; point pkg-config at the
 # staged copy the way a package build would
 sed "s|^prefix=.*|prefix=$root|" "$root/lib/pkgconfig/ptxfront.pc" >"$tmp/ptxfront.pc"
@@ -83,8 +109,27 @@ else
     skip "the C++ example" "no C++ compiler ($CXX)"
 fi
 
-# embed: counts the instructions of the README's kernel
+# embed: counts the instructions of the README's kernel, linked with the
+# shared library, then with the static one (doc/library.md: the .a named
+# by its path)
+if command -v readelf >/dev/null 2>&1; then
+    readelf -d "$tmp/embed" | grep -q "NEEDED.*\[libptxfront\.so\.$major\]" && ok ||
+        bad "examples/embed.c is not linked with libptxfront.so.$major"
+fi
 [ "$("$tmp/embed" examples/saxpy.ptx)" = "20 instructions" ] && ok || bad "embed on saxpy.ptx"
+libdir=$(PKG_CONFIG_PATH=$tmp pkg-config --variable=libdir ptxfront)
+if $CC -std=c11 -Wall -Wextra -Werror -o "$tmp/embed-static" examples/embed.c \
+       $(PKG_CONFIG_PATH=$tmp pkg-config --cflags ptxfront) "$libdir/libptxfront.a"; then
+    ok
+    if command -v readelf >/dev/null 2>&1; then
+        readelf -d "$tmp/embed-static" | grep -q 'NEEDED.*libptxfront' &&
+            bad "embed-static needs the shared library" || ok
+    fi
+    [ "$(LD_LIBRARY_PATH= "$tmp/embed-static" examples/saxpy.ptx)" = "20 instructions" ] && ok ||
+        bad "embed (static) on saxpy.ptx"
+else
+    bad "building examples/embed.c against libptxfront.a"
+fi
 
 # count: per-family counts must add up to the instructions --stats counts
 shared=${PTX_SHARED:-$(cd "$top/.." && pwd)/shared}/corpus/public
@@ -127,7 +172,7 @@ for f in $files; do
 done
 
 make -s B="$B" uninstall DESTDIR="$tmp/dest" PREFIX=/opt/ptx >/dev/null 2>&1 || bad "make uninstall"
-find "$root" -type f >"$tmp/left.txt" || bad "find $root"
+find "$root" \( -type f -o -type l \) >"$tmp/left.txt" || bad "find $root"
 left=$(wc -l <"$tmp/left.txt")
 [ "$left" -eq 0 ] && ok || bad "uninstall left $left files: $(head -3 "$tmp/left.txt")"
 finish

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "check_suites.h"
+#include "internal.h"   /* ptx_graphs_build_pinned */
 
 /* "blocks N | from>to kind[@guard][ back] ... | idom i,j,... | loop
  * header depth parent {blocks} ...": a graph as one line. */
@@ -403,6 +404,191 @@ START_TEST(dot_output)
 }
 END_TEST
 
+/* Each statement's innermost { } block and the statement itself, as the
+ * editing API takes them: the body, a block nested in it, one nested in
+ * that, and back out (an empty block has no statement) */
+START_TEST(stmt_blocks)
+{
+    static const char text[] = TEST_HDR ".visible .entry k()\n{\n"
+                               "    .reg .u32 %r<4>;\n"
+                               "    mov.u32 %r1, 1;\n"
+                               "    {\n"
+                               "        .reg .u32 %t;\n"
+                               "        {\n"
+                               "            add.u32 %r1, %r1, 1;\n"
+                               "        }\n"
+                               "        mov.u32 %t, %r1;\n"
+                               "    }\n"
+                               "    {\n"
+                               "    }\n"
+                               "    ret;\n"
+                               "}\n";
+    ptx_context *ctx;
+    ptx_graphs *g = graphs_of(&ctx, text);
+    const ptx_cfg *c = ptx_graphs_cfg(g, 0);
+    ck_assert_ptr_nonnull(c);
+    ck_assert_uint_eq(c->nstmts, 6);
+    ptx_block *body = c->func->body;
+    ptx_block *outer = (ptx_block *)body->first->next->next;
+    ck_assert_int_eq(outer->base.kind, PTX_NODE_BLOCK);
+    ptx_block *inner = (ptx_block *)outer->first->next;
+    ck_assert_int_eq(inner->base.kind, PTX_NODE_BLOCK);
+    ptx_block *const want[] = { body, body, outer, inner, outer, body };
+    for (uint32_t i = 0; i < c->nstmts; i++) {
+        ck_assert_ptr_eq(ptx_cfg_stmt_block(c, i), want[i]);
+        ck_assert_ptr_eq(ptx_cfg_stmt(c, i), c->stmts[i]);
+    }
+    ck_assert_ptr_null(ptx_cfg_stmt(c, c->nstmts));
+    ck_assert_ptr_null(ptx_cfg_stmt_block(c, c->nstmts));
+    ck_assert_ptr_null(ptx_cfg_stmt(NULL, 0));
+    ck_assert_ptr_null(ptx_cfg_stmt_block(NULL, 0));
+    /* no cast between the graph and the editor: a fence before the add,
+     * in the innermost block */
+    ptx_instr *fence = ptx_new_instr(ctx, "membar.cta", NULL, 0);
+    ck_assert_ptr_nonnull(fence);
+    ck_assert_int_eq(ptx_insert_before(ptx_cfg_stmt_block(c, 3), ptx_cfg_stmt(c, 3), &fence->base), PTX_OK);
+    ck_assert_ptr_eq(inner->first, &fence->base);
+    ptx_graphs_free(g);
+    ptx_context_free(ctx);
+    /* every statement in one nested block, none in the body itself; and
+     * none nested (the body's, kept as no run at all) */
+    g = graphs_of(&ctx, TEST_HDR ".visible .entry k()\n{\n    {\n        ret;\n    }\n}\n"
+                        ".visible .entry j()\n{\n    ret;\n}\n");
+    c = ptx_graphs_cfg(g, 0);
+    ck_assert_ptr_eq(ptx_cfg_stmt_block(c, 0), (ptx_block *)c->func->body->first);
+    ck_assert_ptr_ne(ptx_cfg_stmt_block(c, 0), c->func->body);
+    c = ptx_graphs_cfg(g, 1);
+    ck_assert_ptr_eq(ptx_cfg_stmt_block(c, 0), c->func->body);
+    ptx_graphs_free(g);
+    ptx_context_free(ctx);
+}
+END_TEST
+
+/* An instrumenter's loop: take from the graphs the first statement of
+ * every basic block, edit, build again: one fence per block, each at the
+ * head of the block it was put in, the graph's shape unchanged */
+START_TEST(instrument_blocks)
+{
+    static const char text[] = TEST_HDR ".visible .entry k(.param .u32 n)\n{\n"
+                               "    .reg .u32 %r<4>;\n    .reg .pred %p;\n"
+                               "    ld.param.u32 %r1, [n];\n"
+                               "L:\n"
+                               "    {\n"
+                               "        sub.u32 %r1, %r1, 1;\n"
+                               "        setp.ne.u32 %p, %r1, 0;\n"
+                               "        @%p bra L;\n"
+                               "    }\n"
+                               "    ret;\n"
+                               "}\n";
+    ptx_context *ctx;
+    ptx_graphs *g = graphs_of(&ctx, text);
+    const ptx_cfg *c = ptx_graphs_cfg(g, 0);
+    char before[1024], after[1024];
+    graph_text(c, before, sizeof before);
+    uint32_t nb = c->nblocks, nstmts = c->nstmts;
+    ptx_block *blocks[8];
+    ptx_node *heads[8];
+    ck_assert_uint_le(nb, 8);
+    for (uint32_t k = 0; k < nb; k++) {
+        /* after a label, so that the fence is inside the block */
+        uint32_t i = c->blocks[k].first;
+        while (c->stmts[i]->kind != PTX_NODE_INSTR)
+            i++;
+        blocks[k] = ptx_cfg_stmt_block(c, i);
+        heads[k] = ptx_cfg_stmt(c, i);
+    }
+    for (uint32_t k = 0; k < nb; k++) {
+        ptx_instr *fence = ptx_new_instr(ctx, "membar.cta", NULL, 0);
+        ck_assert_int_eq(ptx_insert_before(blocks[k], heads[k], &fence->base), PTX_OK);
+    }
+    ptx_graphs_free(g);
+    ck_assert_int_eq(ptx_validate(ctx), PTX_OK);
+    ck_assert_int_eq(ptx_graphs_build(ptx_context_module(ctx), &g), PTX_OK);
+    c = ptx_graphs_cfg(g, 0);
+    graph_text(c, after, sizeof after);
+    ck_assert_str_eq(after, before);
+    ck_assert_uint_eq(c->nstmts, nstmts + nb);
+    for (uint32_t k = 0; k < nb; k++) {
+        uint32_t i = c->blocks[k].first;
+        while (c->stmts[i]->kind != PTX_NODE_INSTR)
+            i++;
+        ck_assert_str_eq(ptx_instr_opcode((const ptx_instr *)c->stmts[i])->text, "membar");
+    }
+    ptx_graphs_free(g);
+    ptx_context_free(ctx);
+}
+END_TEST
+
+/* After an edit the graphs are stale: every accessor gives nothing (no
+ * crash, no answer about the old tree); built again they are fine */
+START_TEST(stale_after_edit)
+{
+    static const char text[] = TEST_HDR ".visible .entry k()\n{\n    .reg .u32 %r1;\n"
+                               "    mov.u32 %r1, 1;\n    ret;\n}\n";
+    ptx_context *ctx;
+    ptx_graphs *g = graphs_of(&ctx, text);
+    const ptx_cfg *c = ptx_graphs_cfg(g, 0);
+    const ptx_func *f = c->func;
+    ck_assert(!ptx_graphs_stale(g));
+    ck_assert(!ptx_graphs_stale(NULL));
+    ptx_block *body = ptx_cfg_stmt_block(c, 1);
+    ptx_node *mov = ptx_cfg_stmt(c, 1);
+    ptx_instr *fence = ptx_new_instr(ctx, "membar.cta", NULL, 0);
+    /* an instruction made is no edit yet */
+    ck_assert(!ptx_graphs_stale(g));
+    ck_assert_int_eq(ptx_insert_after(body, mov, &fence->base), PTX_OK);
+    ck_assert(ptx_graphs_stale(g));
+    ck_assert_uint_eq(ptx_graphs_count(g), 0);
+    ck_assert_ptr_null(ptx_graphs_cfg(g, 0));
+    ck_assert_ptr_null(ptx_graphs_cfg_of(g, f));
+    ck_assert_ptr_null(ptx_graphs_callgraph(g));
+    ck_assert_ptr_null(ptx_cfg_stmt(c, 1));
+    ck_assert_ptr_null(ptx_cfg_stmt_block(c, 1));
+    /* a removal too, and graphs built in between go stale with it */
+    ptx_graphs *g2 = NULL;
+    ck_assert_int_eq(ptx_graphs_build(ptx_context_module(ctx), &g2), PTX_OK);
+    ck_assert(!ptx_graphs_stale(g2));
+    ck_assert_uint_eq(ptx_graphs_cfg_of(g2, f)->nstmts, 4);
+    ck_assert_int_eq(ptx_remove(ctx, body, &fence->base), PTX_OK);
+    ck_assert(ptx_graphs_stale(g2));
+    ck_assert(ptx_graphs_stale(g));
+    ptx_graphs_free(g2);
+    ptx_graphs_free(g);
+    ck_assert_int_eq(ptx_graphs_build(ptx_context_module(ctx), &g), PTX_OK);
+    ck_assert(!ptx_graphs_stale(g));
+    ck_assert_uint_eq(ptx_graphs_count(g), 1);
+    ck_assert_uint_eq(ptx_graphs_cfg_of(g, f)->nstmts, 3);
+    ck_assert_ptr_nonnull(ptx_graphs_callgraph(g));
+    ptx_graphs_free(g);
+    ptx_context_free(ctx);
+}
+END_TEST
+
+/* The graphs the library's printers build for themselves do not go stale:
+ * an edit of another module (another thread's, say) cannot take them away
+ * while --cfg or --stats reads them */
+START_TEST(printers_graphs_stay)
+{
+    static const char text[] = TEST_HDR ".visible .entry k()\n{\n    ret;\n}\n";
+    ptx_context *ctx, *other;
+    const ptx_module *m = test_parse_text(&ctx, text, strlen(text), true);
+    const ptx_module *m2 = test_parse_text(&other, text, strlen(text), true);
+    ptx_graphs *pinned = NULL, *g = NULL;
+    ck_assert_int_eq(ptx_graphs_build_pinned(m, &pinned), PTX_OK);
+    ck_assert_int_eq(ptx_graphs_build(m, &g), PTX_OK);
+    ptx_instr *fence = ptx_new_instr(other, "membar.cta", NULL, 0);
+    ck_assert_int_eq(ptx_insert_after(ptx_find_function(m2, "k")->body, NULL, &fence->base), PTX_OK);
+    ck_assert(ptx_graphs_stale(g));
+    ck_assert(!ptx_graphs_stale(pinned));
+    ck_assert_uint_eq(ptx_graphs_count(pinned), 1);
+    ck_assert_ptr_nonnull(ptx_cfg_stmt(ptx_graphs_cfg(pinned, 0), 0));
+    ptx_graphs_free(pinned);
+    ptx_graphs_free(g);
+    ptx_context_free(other);
+    ptx_context_free(ctx);
+}
+END_TEST
+
 Suite *cfg_suite(void)
 {
     Suite *s = suite_create("cfg");
@@ -420,6 +606,10 @@ Suite *cfg_suite(void)
     tcase_add_test(tc, empty);
     tcase_add_test(tc, usage);
     tcase_add_test(tc, dot_output);
+    tcase_add_test(tc, stmt_blocks);
+    tcase_add_test(tc, instrument_blocks);
+    tcase_add_test(tc, stale_after_edit);
+    tcase_add_test(tc, printers_graphs_stay);
     suite_add_tcase(s, tc);
     return s;
 }

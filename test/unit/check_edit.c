@@ -148,6 +148,82 @@ START_TEST(insert_after_a_statement_with_a_comment)
 }
 END_TEST
 
+START_TEST(insert_before_goes_right_above_its_statement)
+{
+    /* before the mov: under the blank line and the comment above it, on
+     * the line right above the mov, with its indentation; after the
+     * .reg before them: right under the .reg.  The same tree either
+     * way, told apart by how the node was put there */
+    ptx_context *ctx;
+    const ptx_module *m = parse(&ctx, body_src);
+    ptx_block *body = ptx_find_function(m, "k")->body;
+    ptx_node *gl = &membar(ctx)->base;
+    ck_assert_int_eq(ptx_insert_before(body, stmt(m, "mov"), gl), PTX_OK);
+    char *got = lossless(ctx, m);
+    char *want = with(body_src, "\tmov.u32", "\tmembar.gl;\n", NULL);
+    check_same(got, want);
+    free(want);
+    free(got);
+    ptx_instr *cta = ptx_new_instr(ctx, "membar.cta", NULL, 0);
+    ck_assert_int_eq(ptx_insert_after(body, body->first->next, &cta->base), PTX_OK);
+    got = lossless(ctx, m);
+    char *a = with(body_src, "\tmov.u32", "\tmembar.gl;\n", NULL);
+    want = with(a, "\n\n\t// about", "\n\tmembar.cta;", NULL);
+    check_same(got, want);
+    free(a);
+    free(want);
+    free(got);
+    /* moved after the .reg instead: it goes with that line, not the mov */
+    ck_assert_int_eq(ptx_remove(ctx, body, gl), PTX_OK);
+    ck_assert_int_eq(ptx_insert_after(body, &cta->base, gl), PTX_OK);
+    got = lossless(ctx, m);
+    want = with(body_src, "\n\n\t// about", "\n\tmembar.cta;\n\tmembar.gl;", NULL);
+    check_same(got, want);
+    free(want);
+    free(got);
+    ptx_context_free(ctx);
+}
+END_TEST
+
+START_TEST(insert_before_a_statement_that_shares_its_line)
+{
+    /* "a; b;": no line of b's own to go above; as before, a new line
+     * after a's, and b stays on it */
+    static const char src[] = HDR ".entry k()\n{\n\t.reg .b32 %r1;\n\n\tmov.u32 %r1, 1; add.u32 %r1, %r1, 1;\n\tret;\n}\n";
+    ptx_context *ctx;
+    const ptx_module *m = parse(&ctx, src);
+    ptx_block *body = ptx_find_function(m, "k")->body;
+    ck_assert_int_eq(ptx_insert_before(body, stmt(m, "add"), &membar(ctx)->base), PTX_OK);
+    char *got = lossless(ctx, m);
+    check_same(got, HDR ".entry k()\n{\n\t.reg .b32 %r1;\n\n\tmov.u32 %r1, 1;\n\tmembar.gl; add.u32 %r1, %r1, 1;\n\tret;\n}\n");
+    free(got);
+    ptx_context_free(ctx);
+}
+END_TEST
+
+START_TEST(insert_before_a_replacement_or_after_a_removal)
+{
+    /* the exit in place of the ret is where the ret was: the fence goes
+     * right above it, under the blank line; with the mov removed, the
+     * fence before the add goes under the comments above the add */
+    static const char src[] = HDR ".entry k()\n{\n\t.reg .b32 %r1;\n\n\t// the mov\n\tmov.u32 %r1, 1;\n"
+                              "\n\t// the add\n\tadd.u32 %r1, %r1, 1;\n\n\tret;\n}\n";
+    ptx_context *ctx;
+    const ptx_module *m = parse(&ctx, src);
+    ptx_block *body = ptx_find_function(m, "k")->body;
+    ptx_instr *ex = ptx_new_instr(ctx, "exit", NULL, 0);
+    ck_assert_int_eq(ptx_replace(ctx, body, stmt(m, "ret"), &ex->base), PTX_OK);
+    ck_assert_int_eq(ptx_insert_before(body, &ex->base, &membar(ctx)->base), PTX_OK);
+    ck_assert_int_eq(ptx_remove(ctx, body, stmt(m, "mov")), PTX_OK);
+    ck_assert_int_eq(ptx_insert_before(body, stmt(m, "add"), &membar(ctx)->base), PTX_OK);
+    char *got = lossless(ctx, m);
+    check_same(got, HDR ".entry k()\n{\n\t.reg .b32 %r1;\n\n\t// the mov\n"
+                    "\n\t// the add\n\tmembar.gl;\n\tadd.u32 %r1, %r1, 1;\n\n\tmembar.gl;\n\texit;\n}\n");
+    free(got);
+    ptx_context_free(ctx);
+}
+END_TEST
+
 START_TEST(insert_after_a_declaration)
 {
     /* a declaration's span ends before its ';': the ';' stays with it */
@@ -563,6 +639,9 @@ Suite *edit_suite(void)
     tcase_add_test(t, insert_at_the_start_and_end_of_a_block);
     tcase_add_test(t, insert_after_a_statement_with_a_comment);
     tcase_add_test(t, insert_after_a_declaration);
+    tcase_add_test(t, insert_before_goes_right_above_its_statement);
+    tcase_add_test(t, insert_before_a_statement_that_shares_its_line);
+    tcase_add_test(t, insert_before_a_replacement_or_after_a_removal);
     tcase_add_test(t, insert_keeps_trailing_spaces_on_their_line);
     tcase_add_test(t, remove_and_replace_keep_comments);
     tcase_add_test(t, replacements_land_where_their_nodes_were);
