@@ -397,6 +397,11 @@ struct ptx_isa_form;
  * them. */
 enum { PTX_ISA_FIT_SMALL = 64 };
 typedef struct ptx_isa_fit {
+    /* not NULL (with ptx_isa_check's NULL): the form that fits but for the
+     * module's PTX ISA version or target, not reported yet; the rest says
+     * what it makes of `in`, for the operands' types to be checked
+     * against it first (ptx_isa_report_level) */
+    const struct ptx_isa_form *held;
     uint8_t family;
     uint16_t *ids;
     uint8_t *cats;
@@ -407,9 +412,15 @@ typedef struct ptx_isa_fit {
 /* Checks `in` against the syntax tables (isa_match.c), given what each
  * operand's names are declared as (rc[i], PTX_RC_*), and reads the tree
  * only.  Returns the form it matched, with what it says of `in` in *fit,
- * or NULL after reporting why none does. */
+ * or NULL after reporting why none does, unless the closest form lacks
+ * only a newer version or target (fit->held: the caller reports it). */
 const struct ptx_isa_form *ptx_isa_check(ptx_context *ctx, const ptx_module *m, const ptx_instr *in,
                                          const uint8_t *rc, ptx_isa_fit *fit);
+/* Reports the version or target that fit->held needs, at the modifiers
+ * no form of the module's level takes with the others; as a note after
+ * an error of the operands' types when `note`. */
+void ptx_isa_report_level(ptx_context *ctx, const ptx_module *m, const ptx_instr *in,
+                          const ptx_isa_fit *fit, bool note);
 
 /* The semantic pass (sema.c): scopes, symbols and operand types, with each
  * instruction checked against the tables on the way. */

@@ -23,6 +23,18 @@ static const char *form_text(const ptx_isa_form *f, char *buf)
 }
 #define FORM(f) form_text((f), (char[FORM_TEXT]){ 0 })
 
+/* The form's first line alone: its template without what its sets hold
+ * ("ld{.weak}{.global}.v4.type"), for a message's main line */
+static const char *form_head(const ptx_isa_form *f, char *buf)
+{
+    ptx_isa_form_text(f, buf, FORM_TEXT);
+    char *semi = strstr(buf, "; ");
+    if (semi)
+        *semi = '\0';
+    return buf;
+}
+#define HEAD(f) form_head((f), (char[FORM_TEXT]){ 0 })
+
 /* "add.s32" as the form would be written with the instruction's words */
 static void set_values(char *buf, size_t n, const ptx_isa_slot *s)
 {
@@ -476,6 +488,136 @@ static void report_operand(ptx_context *ctx, const ptx_instr *in, const ptx_isa_
     }
 }
 
+/* The instruction's name as written, its modifiers with it, cut short
+ * past about 60 characters */
+static const char *written_name(const ptx_instr *in, char *buf, size_t n)
+{
+    size_t used = (size_t)snprintf(buf, n, "%s", ptx_instr_opcode(in)->text);
+    for (unsigned i = 0; i < in->nmods && used < n; i++)
+        used += (size_t)snprintf(buf + used, n - used, "%s", i < 8 ? in->mods[i].name->text : "...");
+    return buf;
+}
+
+/* The modifiers at fault when form f needs a newer version or target
+ * than the module's: those of f's that the forms of the module's level
+ * fitting the most of the written modifiers do not take (.v4 and .f64 of
+ * ld.global.v4.f64 at 8.0: one form there takes .v4 of 32-bit types,
+ * another .f64 but no .v4), a bit each; 0 when every modifier is taken
+ * by such a form, or no form of the instruction is there at all (then
+ * *any is false). */
+static uint64_t level_culprits(const ptx_module *m, const ptx_isa_root *root, const ptx_instr *in,
+                               const uint16_t *ids, const ptx_isa_form *f, bool *any)
+{
+    uint64_t culprits = 0;
+    unsigned fewest = ~0u;
+    *any = false;
+    const char *tgt = m->ntargets ? m->targets[0]->text : NULL;
+    for (unsigned k = 0; k < root->nforms; k++) {
+        const ptx_isa_form *g = &ptx_isa_forms[root->first_form + k];
+        if (!name_fits(in, g, ids) ||
+            ptx_isa_form_level(g, m->version_major, m->version_minor, tgt) != P_NONE)
+            continue;
+        *any = true;
+        uint64_t left = 0;
+        unsigned n = 0;
+        for (unsigned i = g->nname; i < in->nmods && i < 64; i++) {
+            bool f_takes = false, g_takes = false;
+            for (unsigned sl = 0; sl < f->nslots; sl++)
+                f_takes |= slot_takes(&f->slots[sl], ids[i]);
+            for (unsigned sl = 0; sl < g->nslots; sl++)
+                g_takes |= slot_takes(&g->slots[sl], ids[i]);
+            if (f_takes && !g_takes) {
+                left |= (uint64_t)1 << i;
+                n++;
+            }
+        }
+        if (n < fewest) {
+            fewest = n;
+            culprits = 0;
+        }
+        if (n == fewest)
+            culprits |= left;
+    }
+    return culprits;
+}
+
+/* The version or target form f needs (what: P_VERSION, P_TARGET), said
+ * at the modifiers at fault (level_culprits), else at the name; the form
+ * in a note. */
+static void report_level(ptx_context *ctx, const ptx_module *m, const ptx_isa_root *root,
+                         const ptx_instr *in, const uint16_t *ids, const ptx_isa_form *f,
+                         unsigned what, bool note)
+{
+    bool any;
+    uint64_t culprits = level_culprits(m, root, in, ids, f, &any);
+    if (f->nname && (culprits & (((uint64_t)1 << f->nname) - 1))) {
+        /* a word of the name (fence.proxy.async): the name is newer */
+        culprits = 0;
+        any = false;
+    }
+    char name[96], words[96] = "", need[160];
+    written_name(in, name, sizeof name);
+    ptx_span at = { ptx_mod_offset(in, -1), ptx_instr_opcode(in)->len };
+    if (culprits) {
+        unsigned first = 64, last = 0;
+        size_t used = 0;
+        for (unsigned i = 0; i < in->nmods && i < 64; i++) {
+            if (!(culprits >> i & 1))
+                continue;
+            /* words apart are quoted apart: '.sys' with '.b128' */
+            if (used < sizeof words)
+                used += (size_t)snprintf(words + used, sizeof words - used, "%s%s",
+                                         first < 64 && last + 1 < i ? "' with '" : "",
+                                         in->mods[i].name->text);
+            if (first == 64)
+                first = i;
+            last = i;
+        }
+        at.off = ptx_mod_offset(in, first);
+        at.len = ptx_mod_offset(in, last) + in->mods[last].name->len - at.off;
+    } else if (!any) {
+        /* the instruction is newer than the module: the caret under its name */
+        if (f->nname && f->nname <= in->nmods) {
+            at.len = ptx_mod_offset(in, f->nname - 1) + in->mods[f->nname - 1].name->len - at.off;
+            size_t used = strlen(ptx_instr_opcode(in)->text);
+            name[used] = '\0';
+            for (unsigned i = 0; i < f->nname && used < sizeof name; i++)
+                used += (size_t)snprintf(name + used, sizeof name - used, "%s", in->mods[i].name->text);
+        }
+    }
+    const ptx_isa_family *fam = &ptx_isa_families[f->family];
+    if (what == P_VERSION) {
+        unsigned major = f->since_major ? f->since_major : fam->major;
+        unsigned minor = f->since_major ? f->since_minor : fam->minor;
+        snprintf(need, sizeof need, "PTX ISA .version %u.%u or later; this module is %u.%u", major,
+                 minor, m->version_major, m->version_minor);
+    } else {
+        const char *t = PTX_ISA_STR(f->target)[0] ? PTX_ISA_STR(f->target) : fam->target;
+        bool list = strchr(t, ',') != NULL;
+        snprintf(need, sizeof need, ".target %s%s%s; this module targets %s", list ? "one of " : "",
+                 t, list || t[strlen(t) - 1] == 'a' ? "" : " or later", m->targets[0]->text);
+    }
+    ptx_severity sev = note ? PTX_SEV_NOTE : PTX_SEV_ERROR;
+    bool ok;
+    if (culprits)
+        ok = ptx_diag_add(ctx, sev, PTX_DIAG_INSTRUCTION, at, "'%s' in '%s'%s requires %s", words, name,
+                          note ? " also" : "", need);
+    else
+        ok = ptx_diag_add(ctx, sev, PTX_DIAG_INSTRUCTION, at, "'%s'%s requires %s", name,
+                          note ? " also" : "", need);
+    if (ok && !note)
+        ptx_diag_add(ctx, PTX_SEV_NOTE, PTX_DIAG_INSTRUCTION, at, "the form that needs it: %s", FORM(f));
+}
+
+void ptx_isa_report_level(ptx_context *ctx, const ptx_module *m, const ptx_instr *in,
+                          const ptx_isa_fit *fit, bool note)
+{
+    const ptx_isa_root *root = ptx_isa_root_of(ctx, ptx_instr_opcode(in));
+    unsigned what = ptx_isa_form_level(fit->held, m->version_major, m->version_minor,
+                                       m->ntargets ? m->targets[0]->text : NULL);
+    report_level(ctx, m, root, in, fit->ids, fit->held, what, note);
+}
+
 void ptx_isa_report(ptx_context *ctx, const explain *x, const ptx_instr *in,
                     const ptx_isa_form *f, verdict v)
 {
@@ -554,40 +696,24 @@ void ptx_isa_report(ptx_context *ctx, const explain *x, const ptx_instr *in,
     case P_OPERAND:
         report_operand(ctx, in, &f->ops[v.index], v, ptx_isa_vector_size(in, f));
         return;
-    case P_VERSION: {
-        const ptx_isa_family *fam = &ptx_isa_families[f->family];
-        unsigned major = f->since_major ? f->since_major : fam->major;
-        unsigned minor = f->since_major ? f->since_minor : fam->minor;
-        ptx_diag_add(ctx, PTX_SEV_ERROR, PTX_DIAG_INSTRUCTION, at,
-                     "'%s' (%s) requires PTX ISA .version %u.%u or later; this module is %u.%u",
-                     op, FORM(f), major, minor, m->version_major, m->version_minor);
+    case P_VERSION: case P_TARGET:
+        report_level(ctx, m, x->root, in, x->ids, f, v.what, false);
         return;
-    }
     case P_WITHDRAWN:
         if (f->gone_major && PTX_ISA_STR(f->gone_target)[0])
             ptx_diag_add(ctx, PTX_SEV_ERROR, PTX_DIAG_INSTRUCTION, at,
                          "'%s' (%s) is not supported on .target %s and later from PTX ISA %u.%u; this module is %u.%u for %s",
-                         op, FORM(f), PTX_ISA_STR(f->gone_target), f->gone_major, f->gone_minor,
+                         op, HEAD(f), PTX_ISA_STR(f->gone_target), f->gone_major, f->gone_minor,
                          m->version_major, m->version_minor, m->targets[0]->text);
         else if (PTX_ISA_STR(f->gone_target)[0])
             ptx_diag_add(ctx, PTX_SEV_ERROR, PTX_DIAG_INSTRUCTION, at,
                          "'%s' (%s) is not supported on .target %s and later; this module targets %s",
-                         op, FORM(f), PTX_ISA_STR(f->gone_target), m->targets[0]->text);
+                         op, HEAD(f), PTX_ISA_STR(f->gone_target), m->targets[0]->text);
         else
             ptx_diag_add(ctx, PTX_SEV_ERROR, PTX_DIAG_INSTRUCTION, at,
                          "'%s' (%s) is not supported from PTX ISA %u.%u; this module is %u.%u",
-                         op, FORM(f), f->gone_major, f->gone_minor, m->version_major,
+                         op, HEAD(f), f->gone_major, f->gone_minor, m->version_major,
                          m->version_minor);
         return;
-    case P_TARGET: {
-        const char *need = PTX_ISA_STR(f->target)[0] ? PTX_ISA_STR(f->target) : ptx_isa_families[f->family].target;
-        bool list = strchr(need, ',') != NULL;
-        ptx_diag_add(ctx, PTX_SEV_ERROR, PTX_DIAG_INSTRUCTION, at,
-                     "'%s' (%s) requires .target %s%s%s; this module targets %s", op, FORM(f),
-                     list ? "one of " : "", need,
-                     list || need[strlen(need) - 1] == 'a' ? "" : " or later",
-                     m->targets[0]->text);
-        return;
-    }
     }
 }

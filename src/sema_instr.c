@@ -169,8 +169,10 @@ static size_t shape_hash(const ptx_mod *mods, const ptx_isa_form *form)
 }
 
 /* What sema_check_instr works out from an instruction's modifiers and its
- * matched form, for `in` (whose I.in it is) */
-static void shape_fill(sema *S, shape *sh, const ptx_instr *in, const ptx_isa_form *form)
+ * matched form, for `in` (whose I.in it is); what the modifiers say is
+ * recorded in `in`, or in `held` for a form held back (ptx_isa_fit) */
+static void shape_fill(sema *S, shape *sh, const ptx_instr *in, const ptx_isa_form *form,
+                       const ptx_isa_fit *held)
 {
     memset(sh, 0, sizeof *sh);
     sh->mods = in->mods;
@@ -182,11 +184,12 @@ static void shape_fill(sema *S, shape *sh, const ptx_instr *in, const ptx_isa_fo
     I->op = ptx_instr_opcode(in)->text;
     unsigned ntypes = 0;
     for (unsigned i = 0; i < in->nmods; i++) {
-        if (in->mods[i].category == PTX_CAT_SPACE && form) {
+        unsigned cat = held ? held->cats[i] : in->mods[i].category;
+        if (cat == PTX_CAT_SPACE && form) {
             I->spaces++;
             I->space = in->mods[i].name->text;
-        } else if (in->mods[i].category == PTX_CAT_TYPE && ntypes < 4) {
-            ptx_modifier id = (ptx_modifier)in->mods[i].id;
+        } else if (cat == PTX_CAT_TYPE && ntypes < 4) {
+            ptx_modifier id = (ptx_modifier)(held ? held->ids[i] : in->mods[i].id);
             I->types[ntypes] = id;
             if (id)
                 I->tcls[ntypes] = sema_mod_class_of(S, id);
@@ -239,7 +242,7 @@ static shape *shape_of(sema *S, const ptx_instr *in, const ptx_isa_form *form)
             i = (i + 1) & S->shapes_mask;
     }
     S->nshapes++;
-    shape_fill(S, &S->shapes[i], in, form);
+    shape_fill(S, &S->shapes[i], in, form, NULL);
     return &S->shapes[i];
 }
 
@@ -410,6 +413,26 @@ static void check_first(sema *S, const shape *sh, const ptx_instr *in)
     check_guard(S, in);
 }
 
+/* An instruction whose closest form needs a newer version or target
+ * (fit->held): its operands checked against that form, so that a
+ * register of the wrong type is the error (ld.global.v4.f64 of .f32
+ * registers at 8.0: the .f32 registers, not the 8.8 that .v4.f64 needs),
+ * the version or target then a note; else the version or target is. */
+static void check_held(sema *S, const ptx_instr *in, const sym *const *sy, const ptx_isa_fit *fit)
+{
+    shape sh;
+    shape_fill(S, &sh, in, fit->held, fit);
+    sh.cvta32 = sh.call = false;
+    check_first(S, &sh, in);
+    size_t before = S->ctx->ndiags;
+    check_operands(S, &sh, in, fit->held, sy, 0);
+    bool typed = false;
+    for (size_t k = before; k < S->ctx->ndiags && !typed; k++)
+        typed = S->ctx->diags[k].severity == PTX_SEV_ERROR && S->ctx->diags[k].code == PTX_DIAG_TYPE;
+    if (!S->ctx->stopped)
+        ptx_isa_report_level(S->ctx, S->m, in, fit, typed);
+}
+
 /* sema_check_instr for an instruction with no answer: the validator, the
  * shape, the operands; the answer remembered when there is one to key
  * (key) and the validator accepted.  sy: the operands' symbols. */
@@ -442,14 +465,20 @@ static void check_afresh(sema *S, ptx_instr *in, const sym *const *sy, const uin
     const ptx_isa_form *form = ptx_isa_check(S->ctx, S->m, in, rc, &fit);
     if (form)
         record_fit(S, in, &fit);
+    if (fit.held && S->ctx->no_sema)
+        ptx_isa_report_level(S->ctx, S->m, in, &fit, false);
     if (S->ctx->no_sema)
         return;
+    if (fit.held) {
+        check_held(S, in, sy, &fit);
+        return;
+    }
     /* an instruction of its own modifiers has a shape of its own */
     shape own, *sh = &own;
     if (in->flags & PTX_INSTR_SHARED_MODS)
         sh = shape_of(S, in, form);
     else
-        shape_fill(S, sh, in, form);
+        shape_fill(S, sh, in, form, NULL);
     check_first(S, sh, in);
     /* operands of the signature that went no further last time go no
      * further again: what slot_fits answers depends on the shape and

@@ -229,10 +229,10 @@ has "function .extern   f (prototype)" "--list-functions of a prototype"
 
 # -- --target: the module read as if it declared that architecture ----------------
 printf '.version 8.0\n.target sm_80\n.address_size 64\n.visible .entry k()\n{\n\tfence.proxy.async;\n\tret;\n}\n' >"$tmp/sm90.ptx"
-t 1 "$tmp/sm90.ptx:6:2: error: 'fence' (fence.proxy.async{.ss}; .ss = { .global, .shared::cta, .shared::cluster }) requires .target sm_90 or later; this module targets sm_80| 	fence.proxy.async;| 	^~~~~~~~~~~~~~~~~" "$tmp/sm90.ptx"
+t 1 "$tmp/sm90.ptx:6:13: error: '.async' in 'fence.proxy.async' requires .target sm_90 or later; this module targets sm_80| 	fence.proxy.async;| 	           ^~~~~~|$tmp/sm90.ptx:6:13: note: the form that needs it: fence.proxy.async{.ss}; .ss = { .global, .shared::cta, .shared::cluster }| 	fence.proxy.async;| 	           ^~~~~~" "$tmp/sm90.ptx"
 t 0 "" --target sm_90 "$tmp/sm90.ptx"
 t 0 "" --target=compute_90 "$tmp/sm90.ptx"
-t 1 "$tmp/sm90.ptx:6:2: error: 'fence' (fence.proxy.async{.ss}; .ss = { .global, .shared::cta, .shared::cluster }) requires .target sm_90 or later; this module targets sm_86| 	fence.proxy.async;| 	^~~~~~~~~~~~~~~~~" --target sm_86 "$tmp/sm90.ptx"
+t 1 "$tmp/sm90.ptx:6:13: error: '.async' in 'fence.proxy.async' requires .target sm_90 or later; this module targets sm_86| 	fence.proxy.async;| 	           ^~~~~~|$tmp/sm90.ptx:6:13: note: the form that needs it: fence.proxy.async{.ss}; .ss = { .global, .shared::cta, .shared::cluster }| 	fence.proxy.async;| 	           ^~~~~~" --target sm_86 "$tmp/sm90.ptx"
 # several files: the line naming the next file starts a line even after a
 # file that does not end in a newline (lossless output keeps that)
 printf '.version 9.0\n.target sm_90\n.address_size 64\n.visible .entry k()\n{\n\tret;\n}' >"$tmp/nonl.ptx"

@@ -20,11 +20,11 @@ typedef struct found_case {
 static const found_case cases[] = {
     /* forms ptxas withdrew: shfl and vote without .sync on sm_70+ from 6.4 */
     { "9.0", "sm_90", "shfl.bfly.b32 r1, r2, 1, 31;", 2,
-      "'shfl' (shfl.mode.b32; .mode = { .up, .down, .bfly, .idx }) is not supported on .target sm_70 and later from PTX ISA 6.4; this module is 9.0 for sm_90" },
+      "'shfl' (shfl.mode.b32) is not supported on .target sm_70 and later from PTX ISA 6.4; this module is 9.0 for sm_90" },
     { "6.3", "sm_75", "shfl.bfly.b32 r1, r2, 1, 31;", 0, NULL },
     { "9.0", "sm_60", "shfl.bfly.b32 r1, r2, 1, 31;", 0, NULL },
     { "9.0", "sm_90", "vote.all.pred p1, p2;", 2,
-      "'vote' (vote.mode.pred; .mode = { .all, .any, .uni }) is not supported on .target sm_70 and later from PTX ISA 6.4; this module is 9.0 for sm_90" },
+      "'vote' (vote.mode.pred) is not supported on .target sm_70 and later from PTX ISA 6.4; this module is 9.0 for sm_90" },
     { "6.3", "sm_70", "vote.all.pred p1, p2;", 0, NULL },
     /* mad.f32 without rounding: sm_1x, or before PTX ISA 3.2 */
     { "9.0", "sm_90", "mad.f32 f1, f2, f3, f4;", 2,
@@ -75,7 +75,7 @@ static const found_case cases[] = {
     { "9.0", "sm_90", "suld.b.4d.b32.trap {r1}, [s, {r2}];", 0, NULL },
     { "9.0", "sm_90", "sust.b.4d.b32.trap [s, {r2}], {r1};", 0, NULL },
     { "9.0", "sm_90", "sured.b.add.4d.u32.trap [s, {r2}], r1;", 0, NULL },
-    { "4.2", "sm_30", "suld.b.4d.b32.trap {r1}, [s, {r2}];", 2, "" },
+    { "4.2", "sm_30", "suld.b.4d.b32.trap {r1}, [s, {r2}];", 8, "" },
     /* operand kinds */
     { "9.0", "sm_90", "match.all.sync.b32 _, r3, r4;", 0, NULL },
     { "9.0", "sm_90", "match.any.sync.b32 _, r3, r4;", 21, "" },

@@ -71,10 +71,10 @@ static const isa_case cases[] = {
       "operand 2 of 'suld' must be [surface, coordinates], the coordinates a register or a vector of 2 or 4 elements" },
     { "sm_90", "suld.b.2d.b32.trap r1, [surf, {r5, _}];", 37,
       "coordinate 2 of operand 2 of 'suld' must be a register or a constant" },
-    { "8.2 sm_90", "st.global.b128 [rd1], q1;", 2,
-      "'st' (st{.weak}{.global}{.cop}.b128; .cop = { .wb, .cg, .cs, .wt }) requires PTX ISA .version 8.3 or later; this module is 8.2" },
+    { "8.2 sm_90", "st.global.b128 [rd1], q1;", 11,
+      "'.b128' in 'st.global.b128' requires PTX ISA .version 8.3 or later; this module is 8.2" },
     { "sm_80", "elect.sync r1|p1, 0xffffffff;", 2,
-      "'elect' (elect.sync) requires .target sm_90 or later; this module targets sm_80" },
+      "'elect.sync' requires .target sm_90 or later; this module targets sm_80" },
     { "sm_90", "add.s32 r1, r2, {r3};", 18, "operand 3 of 'add' must be a register or a constant" },
     /* constants of some values only (ptxas: "expected to be 16") */
     { "sm_90", "cp.async.cg.shared.global [rd1], [rd2], 8;", 42, "operand 3 of 'cp' must be 16, not 8" },
@@ -247,14 +247,21 @@ START_TEST(memo_keys_version_and_target)
     for (unsigned round = 0; round < 2; round++) {
         ck_assert_ptr_nonnull(ptx_isa_check(ctx, m, st, rc, &fit));
         ck_assert_ptr_nonnull(ptx_isa_check(ctx, m, elect, rc, &fit));
+        /* held back for the caller, who checks the operands' types first */
         ck_assert_ptr_null(ptx_isa_check(ctx, &older, st, rc, &fit));
+        ck_assert_ptr_nonnull(fit.held);
+        ptx_isa_report_level(ctx, &older, st, &fit, false);
         ck_assert_ptr_null(ptx_isa_check(ctx, &sm80, elect, rc, &fit));
+        ck_assert_ptr_nonnull(fit.held);
+        ptx_isa_report_level(ctx, &sm80, elect, &fit, false);
         ck_assert_ptr_nonnull(ptx_isa_check(ctx, m, st, rc, &fit));
         ck_assert_ptr_nonnull(ptx_isa_check(ctx, m, elect, rc, &fit));
     }
+    /* each error with its note, the form */
     ck_assert_uint_eq(ptx_error_count(ctx), 4);
     ck_assert_ptr_nonnull(strstr(ptx_diag_get(ctx, 0)->message, "requires PTX ISA .version 8.3"));
-    ck_assert_ptr_nonnull(strstr(ptx_diag_get(ctx, 1)->message, "requires .target sm_90"));
+    ck_assert_int_eq(ptx_diag_get(ctx, 1)->severity, PTX_SEV_NOTE);
+    ck_assert_ptr_nonnull(strstr(ptx_diag_get(ctx, 2)->message, "requires .target sm_90"));
     ptx_context_free(ctx);
 }
 END_TEST

@@ -277,8 +277,8 @@ static const isa_case cases[] = {
     { "sm_20", "suld.b.2d.b32.trap r1, [surf, {r5, r6}];", 0, NULL },
     { "sm_20", "suld.b.3d.b32.trap r1, [surf, {r5, r6, r7, r8}];", 0, NULL },
     { "sm_20", "suld.b.2d.cg.b32.clamp r1, [surf, {r5, r6}];", 0, NULL },
-    { "2.3 sm_20", "suld.b.a1d.b32.trap r1, [surf, {r5, r6}];", 2,
-      "'suld' (suld.b.a1d{.cop}.type.mode; .cop = { .ca, .cg, .cs, .cv }; .type = { .b8, .b16, .b32, .b64 }; .mode = { .trap, .clamp, .zero }) requires PTX ISA .version 3.0 or later; this module is 2.3" },
+    { "2.3 sm_20", "suld.b.a1d.b32.trap r1, [surf, {r5, r6}];", 8,
+      "'.a1d' in 'suld.b.a1d.b32.trap' requires PTX ISA .version 3.0 or later; this module is 2.3" },
     { "3.0 sm_20", "suld.b.a1d.b32.trap r1, [surf, {r5, r6}];", 0, NULL },
     { "2.3 sm_20", "suld.b.2d.b32.zero r1, [surf, {r5, r6}];", 0, NULL },
 

@@ -212,7 +212,7 @@ static const isa_case cases[] = {
 
     /* versions and targets */
     { "sm_20", "vadd4.u32.u32.u32 r1, r2, r3, r4;", 2,
-      "'vadd4' (vadd4.dtype.atype.btype{.sat}; .dtype = { .u32, .s32 }; .atype = { .u32, .s32 }; .btype = { .u32, .s32 }) requires .target sm_30 or later; this module targets sm_20" },
+      "'vadd4.u32.u32.u32' requires .target sm_30 or later; this module targets sm_20" },
     { "sm_30", "vadd4.u32.u32.u32 r1, r2, r3, r4;", 0, NULL },
     { "3.0 sm_30", "vadd4.u32.u32.u32 r1, r2, r3, r4;", 0, NULL },
 
