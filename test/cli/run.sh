@@ -244,7 +244,10 @@ t 0 "" --target sm_90 --emit-ptx "$tmp/sm90.ptx"
 has ".target sm_80" "--target sm_90 --emit-ptx"
 t 0 "" --target sm_90 --emit-ptx --canonical "$tmp/sm90.ptx"
 has ".target sm_90" "--target sm_90 --emit-ptx --canonical"
-t 1 "$tmp/sm90.ptx:2:9: error: target 'sm_100' requires PTX ISA .version 8.6 or later| .target sm_80|         ^~~~~" --target sm_100 "$tmp/sm90.ptx"
+# a target the run sets is not the module's own: the error is at the .version it needs
+t 1 "$tmp/sm90.ptx:1:1: error: target 'sm_100' (set for this run, --target) requires PTX ISA .version 8.6 or later; this module is .version 8.0| .version 8.0| ^~~~~~~~~~~~" --target sm_100 "$tmp/sm90.ptx"
+printf '.version 8.0\n.target sm_100\n.address_size 64\n' >"$tmp/own100.ptx"
+t 1 "$tmp/own100.ptx:2:9: error: target 'sm_100' requires PTX ISA .version 8.6 or later| .target sm_100|         ^~~~~~" "$tmp/own100.ptx"
 t 2 "ptx-front: --target takes an architecture such as sm_90a, not 'sm80'|$hint" --target sm80 "$k"
 # the graphs: --cfg takes =full or nothing, both go with --json and --function
 t 2 "ptx-front: --cfg takes no value or =full, not 'ful'|$hint" --cfg=ful "$k"
