@@ -35,6 +35,35 @@ static const char *form_head(const ptx_isa_form *f, char *buf)
 }
 #define HEAD(f) form_head((f), (char[FORM_TEXT]){ 0 })
 
+/* About the longest main line of a message: past it, the form is given
+ * by its first line and in full in a note after the message */
+enum { MAIN_LINE = 160 };
+
+/* An error whose message (fmt) ends in form f, between open and close
+ * (" (form: ", ")"); fix: its fix-it, or NULL. */
+#if defined(__GNUC__)
+__attribute__((format(printf, 7, 8)))
+#endif
+static void form_diag(ptx_context *ctx, ptx_span at, const char *fix, const ptx_isa_form *f,
+                      const char *open, const char *close, const char *fmt, ...)
+{
+    char msg[1024], full[FORM_TEXT];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    ptx_isa_form_text(f, full, sizeof full);
+    size_t len = strlen(msg) + strlen(open) + strlen(full) + strlen(close);
+    if (len <= MAIN_LINE || !strstr(full, "; ")) {
+        ptx_diag_add_fix(ctx, PTX_SEV_ERROR, PTX_DIAG_INSTRUCTION, at, fix, "%s%s%s%s", msg, open,
+                         full, close);
+        return;
+    }
+    if (ptx_diag_add_fix(ctx, PTX_SEV_ERROR, PTX_DIAG_INSTRUCTION, at, fix, "%s%s%s%s", msg, open,
+                         HEAD(f), close))
+        ptx_diag_add(ctx, PTX_SEV_NOTE, PTX_DIAG_INSTRUCTION, at, "the form: %s", full);
+}
+
 /* "add.s32" as the form would be written with the instruction's words */
 static void set_values(char *buf, size_t n, const ptx_isa_slot *s)
 {
@@ -205,9 +234,8 @@ static bool name_missing(ptx_context *ctx, const explain *x, const ptx_instr *in
         snprintf(full + used, sizeof full - used, "?");
     if (v.index == 0 && n == 1)
         snprintf(fix, sizeof fix, "%s%s", ext[0], word);
-    ptx_diag_add_fix(ctx, PTX_SEV_ERROR, PTX_DIAG_INSTRUCTION, mod_span(in, v.index), fix[0] ? fix : NULL,
-                     "'%s' with '%s' needs %s after '%s'%s (form: %s)", op, word, names, op, full,
-                     FORM(first));
+    form_diag(ctx, mod_span(in, v.index), fix[0] ? fix : NULL, first, " (form: ", ")",
+              "'%s' with '%s' needs %s after '%s'%s", op, word, names, op, full);
     return true;
 }
 
@@ -236,10 +264,10 @@ static bool report_layout(ptx_context *ctx, const explain *x, const ptx_instr *i
             continue;
         if (x->ids[i] != want[k]) {
             static const char *const matrix[] = { "A", "B", "C", "D" };
-            ptx_diag_add(ctx, PTX_SEV_ERROR, PTX_DIAG_INSTRUCTION, mod_span(in, i),
-                         "layout '%s' is not valid for matrix %s of '%s': this form takes '%s' (form: %s)",
-                         in->mods[i].name->text, matrix[k], ptx_instr_opcode(in)->text,
-                         ptx_isa_mod_names[want[k]], FORM(f));
+            form_diag(ctx, mod_span(in, i), NULL, f, " (form: ", ")",
+                      "layout '%s' is not valid for matrix %s of '%s': this form takes '%s'",
+                      in->mods[i].name->text, matrix[k], ptx_instr_opcode(in)->text,
+                      ptx_isa_mod_names[want[k]]);
             return true;
         }
         k++;
@@ -284,10 +312,9 @@ static void report_modifier(ptx_context *ctx, const explain *x, const ptx_instr 
         mod_list need = { { 0 }, 0 };
         missing_values(x, in, g, best, &need);
         list_words(vals, sizeof vals, &need);
-        ptx_diag_add(ctx, PTX_SEV_ERROR, PTX_DIAG_INSTRUCTION, mod_span(in, v.index),
-                     "'%s' with '%s' needs %s%s (form: %s)", op, word,
-                     need.n == 1 && g->slots[best.slot].kind != PTX_SLOT_SET ? "the modifier " : "",
-                     vals, FORM(g));
+        form_diag(ctx, mod_span(in, v.index), NULL, g, " (form: ", ")", "'%s' with '%s' needs %s%s",
+                  op, word, need.n == 1 && g->slots[best.slot].kind != PTX_SLOT_SET ? "the modifier " : "",
+                  vals);
         return;
     }
     if (g && best.what == P_DUPLICATE && best.index == v.index) {
@@ -295,22 +322,21 @@ static void report_modifier(ptx_context *ctx, const explain *x, const ptx_instr 
         return;
     }
     if (g && (best.what == P_MODIFIER || best.what == P_DUPLICATE) && best.index != v.index) {
-        ptx_diag_add(ctx, PTX_SEV_ERROR, PTX_DIAG_INSTRUCTION, mod_span(in, v.index),
-                     "modifier '%s' cannot be combined with '%s' in '%s' (form: %s)", word,
-                     in->mods[best.index].name->text, op, FORM(g));
+        form_diag(ctx, mod_span(in, v.index), NULL, g, " (form: ", ")",
+                  "modifier '%s' cannot be combined with '%s' in '%s'", word,
+                  in->mods[best.index].name->text, op);
         return;
     }
     if (!g && name_missing(ctx, x, in, v))
         return;
     if (!g && same.n) {
         list_words(vals, sizeof vals, &same);
-        ptx_diag_add(ctx, PTX_SEV_ERROR, PTX_DIAG_INSTRUCTION, mod_span(in, v.index),
-                     "modifier '%s' is not valid in '%s': expected %s (closest form: %s)", word,
-                     op, vals, FORM(f));
+        form_diag(ctx, mod_span(in, v.index), NULL, f, " (closest form: ", ")",
+                  "modifier '%s' is not valid in '%s': expected %s", word, op, vals);
         return;
     }
-    ptx_diag_add(ctx, PTX_SEV_ERROR, PTX_DIAG_INSTRUCTION, mod_span(in, v.index),
-                 "modifier '%s' is not valid in '%s' (closest form: %s)", word, op, FORM(f));
+    form_diag(ctx, mod_span(in, v.index), NULL, f, " (closest form: ", ")",
+              "modifier '%s' is not valid in '%s'", word, op);
 }
 
 /* "1, 2 or 4" for the sizes a vector operand takes */
@@ -631,9 +657,8 @@ void ptx_isa_report(ptx_context *ctx, const explain *x, const ptx_instr *in,
     case P_NAME: {
         /* no form's name matched: say which instruction names exist */
         ptx_span s = v.index < in->nmods ? mod_span(in, v.index) : at;
-        ptx_diag_add(ctx, PTX_SEV_ERROR, PTX_DIAG_INSTRUCTION, s,
-                     "'%s%s' is not an instruction: '%s' continues with %s", op,
-                     v.index < in->nmods ? in->mods[v.index].name->text : "", op, FORM(f));
+        form_diag(ctx, s, NULL, f, " ", "", "'%s%s' is not an instruction: '%s' continues with", op,
+                  v.index < in->nmods ? in->mods[v.index].name->text : "", op);
         return;
     }
     case P_MODIFIER:
@@ -658,18 +683,17 @@ void ptx_isa_report(ptx_context *ctx, const explain *x, const ptx_instr *in,
     case P_ORDER:
         if (v.slot == PTX_CAT_LAYOUT && report_layout(ctx, x, in, f))
             return;
-        ptx_diag_add(ctx, PTX_SEV_ERROR, PTX_DIAG_INSTRUCTION, mod_span(in, v.index),
-                     "%s '%s' is out of place in '%s': the %ss follow the order of the form (%s)",
-                     ptx_isa_category_names[v.slot], in->mods[v.index].name->text, op,
-                     ptx_isa_category_names[v.slot], FORM(f));
+        form_diag(ctx, mod_span(in, v.index), NULL, f, " (", ")",
+                  "%s '%s' is out of place in '%s': the %ss follow the order of the form",
+                  ptx_isa_category_names[v.slot], in->mods[v.index].name->text, op,
+                  ptx_isa_category_names[v.slot]);
         return;
     case P_MISSING: {
         mod_list need = { { 0 }, 0 };
         missing_values(x, in, f, v, &need);
         list_words(vals, sizeof vals, &need);
-        ptx_diag_add(ctx, PTX_SEV_ERROR, PTX_DIAG_INSTRUCTION, at, "'%s' needs %s%s (form: %s)",
-                     op, need.n == 1 && f->slots[v.slot].kind != PTX_SLOT_SET ? "the modifier " : "",
-                     vals, FORM(f));
+        form_diag(ctx, at, NULL, f, " (form: ", ")", "'%s' needs %s%s", op,
+                  need.n == 1 && f->slots[v.slot].kind != PTX_SLOT_SET ? "the modifier " : "", vals);
         return;
     }
     case P_OPERAND_COUNT: {
@@ -688,9 +712,8 @@ void ptx_isa_report(ptx_context *ctx, const explain *x, const ptx_instr *in,
                 counts |= 1u << n;
         }
         count_words(vals, sizeof vals, counts);
-        ptx_diag_add(ctx, PTX_SEV_ERROR, PTX_DIAG_INSTRUCTION, at,
-                     "'%s' takes %s operand%s, found %u (form: %s)", op, vals,
-                     counts == 2 ? "" : "s", in->nops, FORM(f));
+        form_diag(ctx, at, NULL, f, " (form: ", ")", "'%s' takes %s operand%s, found %u", op, vals,
+                  counts == 2 ? "" : "s", in->nops);
         return;
     }
     case P_OPERAND:
