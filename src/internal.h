@@ -416,6 +416,11 @@ typedef struct ptx_isa_fit {
  * only a newer version or target (fit->held: the caller reports it). */
 const struct ptx_isa_form *ptx_isa_check(ptx_context *ctx, const ptx_module *m, const ptx_instr *in,
                                          const uint8_t *rc, ptx_isa_fit *fit);
+/* Whether form f is there in a module of PTX ISA vmajor.vminor for
+ * target tgt (NULL: any): 0 (P_NONE), or what is missing first (isa.h:
+ * P_VERSION, P_TARGET, P_WITHDRAWN); isa_match.c. */
+unsigned ptx_isa_form_level(const struct ptx_isa_form *f, unsigned vmajor, unsigned vminor,
+                            const char *tgt);
 /* Reports the version or target that fit->held needs, at the modifiers
  * no form of the module's level takes with the others; as a note after
  * an error of the operands' types when `note`. */

@@ -175,10 +175,6 @@ bool ptx_isa_const_value(const ptx_expr *e, int64_t *out);
 verdict ptx_isa_try_form(const ptx_module *m, const ptx_instr *in, const ptx_isa_form *f,
                          const uint16_t *ids, uint64_t ignorable, const uint8_t *rc,
                          uint8_t *assign, bool quick);
-/* Whether form f is there in a module of PTX ISA vmajor.vminor for
- * target tgt (NULL: any): P_NONE, or P_VERSION, P_TARGET or P_WITHDRAWN,
- * what is missing first. */
-unsigned ptx_isa_form_level(const ptx_isa_form *f, unsigned vmajor, unsigned vminor, const char *tgt);
 /* Which modifiers of `in` ptxas ignores in family `fam`, a bit each. */
 uint64_t ptx_isa_ignorable_words(const ptx_instr *in, const uint16_t *ids,
                                  const ptx_isa_root *root, unsigned fam);

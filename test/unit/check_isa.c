@@ -407,6 +407,60 @@ START_TEST(instruction_forms)
 }
 END_TEST
 
+/* The reference at a level: the forms and instructions a module of that
+ * version and target may use, the rest left out. */
+START_TEST(instruction_reference_at_level)
+{
+    const ptx_isa_level v80_sm90 = { 8, 0, "sm_90" }, v80 = { 8, 0, NULL }, sm90 = { 0, 0, "sm_90" };
+    test_buf b = { 0 };
+    ck_assert_int_eq(ptx_print_instruction_forms_at("elect.sync", &v80_sm90, test_buf_write, &b), PTX_OK);
+    ck_assert_str_eq(strtok(b.p, "\n"), "elect.sync: 1 of 1 form at PTX ISA 8.0 for sm_90");
+    free(b.p);
+    b = (test_buf){ 0 };
+    /* elect.sync needs sm_90: none at sm_80 */
+    const ptx_isa_level sm80 = { 8, 0, "sm_80" };
+    ck_assert_int_eq(ptx_print_instruction_forms_at("elect.sync", &sm80, test_buf_write, &b), PTX_OK);
+    ck_assert_str_eq(b.p, "elect.sync: none of its 1 form at PTX ISA 8.0 for sm_80\n");
+    free(b.p);
+    b = (test_buf){ 0 };
+    /* the 256-bit loads (8.8, sm_100) are not there at 8.0; b128 (8.3) neither */
+    ck_assert_int_eq(ptx_print_instruction_forms_at("ld", &v80, test_buf_write, &b), PTX_OK);
+    ck_assert_ptr_null(strstr(b.p, ".v4.type{.ccop}"));
+    ck_assert_ptr_null(strstr(b.p, ".b128"));
+    ck_assert_ptr_nonnull(strstr(b.p, "ld{.global}{.cop}{.vec}.type  d, [a]"));
+    free(b.p);
+    b = (test_buf){ 0 };
+    /* shfl without .sync is withdrawn on sm_70 and later from 6.4 */
+    ck_assert_int_eq(ptx_print_instruction_forms_at("shfl", &sm90, test_buf_write, &b), PTX_OK);
+    ck_assert_ptr_nonnull(strstr(b.p, "shfl: none of its"));
+    free(b.p);
+    b = (test_buf){ 0 };
+    ck_assert_int_eq(ptx_print_instruction_forms_at("nosuch", &sm90, test_buf_write, &b), PTX_ERR_INPUT);
+    free(b.p);
+    /* the list: elect.sync at sm_90, not at sm_80; the version column
+     * that of the oldest form there */
+    size_t listed = 0;
+    b = (test_buf){ 0 };
+    ck_assert_int_eq(ptx_print_instruction_list_at("elect", &sm80, test_buf_write, &b, &listed), PTX_OK);
+    ck_assert_uint_eq(listed, 0);
+    free(b.p);
+    b = (test_buf){ 0 };
+    ck_assert_int_eq(ptx_print_instruction_list_at("elect", &v80_sm90, test_buf_write, &b, &listed), PTX_OK);
+    ck_assert_uint_eq(listed, 1);
+    ck_assert_int_eq(strncmp(b.p, "elect.sync ", 11), 0);
+    free(b.p);
+    b = (test_buf){ 0 };
+    size_t all = 0;
+    ck_assert_int_eq(ptx_print_instruction_list_at(NULL, NULL, test_buf_write, &b, &all), PTX_OK);
+    free(b.p);
+    b = (test_buf){ 0 };
+    ck_assert_int_eq(ptx_print_instruction_list_at(NULL, &v80, test_buf_write, &b, &listed), PTX_OK);
+    ck_assert_uint_lt(listed, all);
+    ck_assert_ptr_null(strstr(b.p, "tcgen05"));
+    free(b.p);
+}
+END_TEST
+
 Suite *isa_suite(void)
 {
     Suite *s = suite_create("isa");
@@ -420,6 +474,7 @@ Suite *isa_suite(void)
     tcase_add_test(tc, target_override);
     tcase_add_test(tc, instruction_list);
     tcase_add_test(tc, instruction_forms);
+    tcase_add_test(tc, instruction_reference_at_level);
     suite_add_tcase(s, tc);
     return s;
 }
