@@ -59,8 +59,11 @@ static void form_diag(ptx_context *ctx, ptx_span at, const char *fix, const ptx_
                          full, close);
         return;
     }
-    if (ptx_diag_add_fix(ctx, PTX_SEV_ERROR, PTX_DIAG_INSTRUCTION, at, fix, "%s%s%s%s", msg, open,
-                         HEAD(f), close))
+    /* the first line too when even that is too long: the note has it */
+    const char *head = HEAD(f);
+    bool fits = strlen(msg) + strlen(open) + strlen(head) + strlen(close) <= MAIN_LINE;
+    if (ptx_diag_add_fix(ctx, PTX_SEV_ERROR, PTX_DIAG_INSTRUCTION, at, fix, "%s%s%s%s", msg,
+                         fits ? open : "", fits ? head : "", fits ? close : ""))
         ptx_diag_add(ctx, PTX_SEV_NOTE, PTX_DIAG_INSTRUCTION, at, "the form: %s", full);
 }
 
@@ -134,13 +137,19 @@ static void list_slot(mod_list *l, const ptx_isa_slot *s)
         list_add(l, set->mods[k]);
 }
 
-/* ".a" or "one of .a, .b, .c" (the first LIST_MAX, then "...") */
+/* ".a" or "one of .a, .b, .c" (the first LIST_MAX, and no more than
+ * about LIST_CHARS characters, then "...") */
+enum { LIST_CHARS = 100 };
 static void list_words(char *buf, size_t n, const mod_list *l)
 {
     size_t used = (size_t)snprintf(buf, n, "%s", l->n > 1 ? "one of " : "");
-    for (unsigned k = 0; k < l->n && k <= LIST_MAX && used < n; k++)
+    for (unsigned k = 0; k < l->n && k <= LIST_MAX && used < n; k++) {
+        bool cut = k == LIST_MAX || (k > 0 && used + strlen(ptx_isa_mod_names[l->ids[k]]) > LIST_CHARS);
         used += (size_t)snprintf(buf + used, n - used, "%s%s", k ? ", " : "",
-                                 k == LIST_MAX ? "..." : ptx_isa_mod_names[l->ids[k]]);
+                                 cut ? "..." : ptx_isa_mod_names[l->ids[k]]);
+        if (cut)
+            break;
+    }
 }
 
 /* Does the instruction start with the form's fixed name? */

@@ -38,7 +38,7 @@ static const isa_case cases[] = {
     { "sm_90", "suld.p.2d.b32.trap r1, [surf, {r5, r6}];", 6,
       "'suld.p' is not an instruction: 'suld' continues with suld.b.1d.type.trap; .type = { .b8, .b16, .b32, .b64 }" },
     { "sm_90", "st.const.u32 [rd1], r1;", 4,
-      "modifier '.const' is not valid in 'st': expected one of .global, .local, .param, .shared, .shared::cta, .shared::cluster, .param::func (closest form: st{.global}{.cop}{.vec}.type)" },
+      "modifier '.const' is not valid in 'st': expected one of .global, .local, .param, .shared, .shared::cta, .shared::cluster, .param::func" },
     { "sm_90", "st.global.sat.u32 [rd1], r1;", 11,
       "modifier '.sat' is not valid in 'st' (closest form: st{.global}{.cop}{.vec}.type)" },
     { "sm_90", "st.relaxed.global.u32 [rd1], r1;", 4,
