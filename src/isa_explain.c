@@ -528,8 +528,13 @@ static void report_operand(ptx_context *ctx, const ptx_instr *in, const ptx_isa_
 static const char *written_name(const ptx_instr *in, char *buf, size_t n)
 {
     size_t used = (size_t)snprintf(buf, n, "%s", ptx_instr_opcode(in)->text);
-    for (unsigned i = 0; i < in->nmods && used < n; i++)
-        used += (size_t)snprintf(buf + used, n - used, "%s", i < 8 ? in->mods[i].name->text : "...");
+    for (unsigned i = 0; i < in->nmods && used < n; i++) {
+        /* past 60 characters, "..." once for the rest */
+        bool cut = used + in->mods[i].name->len > 60;
+        used += (size_t)snprintf(buf + used, n - used, "%s", cut ? "..." : in->mods[i].name->text);
+        if (cut)
+            break;
+    }
     return buf;
 }
 

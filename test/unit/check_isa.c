@@ -75,6 +75,13 @@ static const isa_case cases[] = {
       "'.b128' in 'st.global.b128' requires PTX ISA .version 8.3 or later; this module is 8.2" },
     { "sm_80", "elect.sync r1|p1, 0xffffffff;", 2,
       "'elect.sync' requires .target sm_90 or later; this module targets sm_80" },
+    /* a form newer than the module: the operands' types are checked first */
+    { "8.0 sm_90", "ld.global.v4.f64 {f1, f2, f3, f4}, [rd1];", 20,
+      "operand 'f1' of 'ld' is declared .f32; the instruction needs .f64" },
+    { "8.0 sm_90", "ld.global.v4.f64 {fd1, fd2, fd3, fd4}, [rd1];", 11,
+      "'.v4.f64' in 'ld.global.v4.f64' requires PTX ISA .version 8.8 or later; this module is 8.0" },
+    { "8.8 sm_90", "ld.global.L2::evict_last.L2::256B.ca.v4.f64 {fd1, fd2, fd3, fd4}, [rd1];", 11,
+      "'.L2::evict_last' with '.v4.f64' in 'ld.global.L2::evict_last.L2::256B.ca.v4.f64' requires .target sm_100 or later; this module targets sm_90" },
     { "sm_90", "add.s32 r1, r2, {r3};", 18, "operand 3 of 'add' must be a register or a constant" },
     /* constants of some values only (ptxas: "expected to be 16") */
     { "sm_90", "cp.async.cg.shared.global [rd1], [rd2], 8;", 42, "operand 3 of 'cp' must be 16, not 8" },
