@@ -421,6 +421,13 @@ const struct ptx_isa_form *ptx_isa_check(ptx_context *ctx, const ptx_module *m, 
  * P_VERSION, P_TARGET, P_WITHDRAWN); isa_match.c. */
 unsigned ptx_isa_form_level(const struct ptx_isa_form *f, unsigned vmajor, unsigned vminor,
                             const char *tgt);
+/* After an error of the operands' types against fit->held: when the
+ * instruction with `type` (the registers' type, ".f32") in place of its
+ * type modifier fits a form of the module's level, a note saying so, the
+ * type as its fix-it (ld.global.v4.f64 of .f32 registers at 8.0: did
+ * you mean 'ld.global.v4.f32'?).  rc: the operands' register classes. */
+void ptx_isa_suggest_type(ptx_context *ctx, const ptx_module *m, const ptx_instr *in,
+                          const ptx_isa_fit *fit, const uint8_t *rc, const char *type);
 /* Reports the version or target that fit->held needs, at the modifiers
  * no form of the module's level takes with the others; as a note after
  * an error of the operands' types when `note`. */

@@ -658,6 +658,47 @@ void ptx_isa_report_level(ptx_context *ctx, const ptx_module *m, const ptx_instr
     report_level(ctx, m, root, in, fit->ids, fit->held, what, note);
 }
 
+void ptx_isa_suggest_type(ptx_context *ctx, const ptx_module *m, const ptx_instr *in,
+                          const ptx_isa_fit *fit, const uint8_t *rc, const char *type)
+{
+    const ptx_isa_root *root = ptx_isa_root_of(ctx, ptx_instr_opcode(in));
+    uint16_t id = ptx_isa_name_id(ctx, ptx_intern(ctx, type, strlen(type)));
+    unsigned t = 0;
+    while (t < in->nmods && fit->cats[t] != PTX_CAT_TYPE)
+        t++;
+    /* one type modifier only: which of several the registers' type would
+     * replace is a guess */
+    for (unsigned i = t + 1; i < in->nmods; i++)
+        if (fit->cats[i] == PTX_CAT_TYPE)
+            return;
+    if (!root || !id || t == in->nmods || in->nmods > 64 || fit->ids[t] == id)
+        return;
+    uint16_t ids[64];
+    uint8_t assign[64];
+    memcpy(ids, fit->ids, in->nmods * sizeof *ids);
+    ids[t] = id;
+    const char *tgt = m->ntargets ? m->targets[0]->text : NULL;
+    for (unsigned k = 0; k < root->nforms; k++) {
+        const ptx_isa_form *g = &ptx_isa_forms[root->first_form + k];
+        if (ptx_isa_form_level(g, m->version_major, m->version_minor, tgt) != P_NONE)
+            continue;
+        verdict v = ptx_isa_try_form(m, in, g, ids, ptx_isa_ignorable_words(in, ids, root, g->family),
+                                     rc, assign, true);
+        if (v.what != P_NONE)
+            continue;
+        char name[96];
+        size_t used = (size_t)snprintf(name, sizeof name, "%s", ptx_instr_opcode(in)->text);
+        for (unsigned i = 0; i < in->nmods && used < sizeof name; i++)
+            used += (size_t)snprintf(name + used, sizeof name - used, "%s",
+                                     i == t ? type : in->mods[i].name->text);
+        ptx_diag_add_fix(ctx, PTX_SEV_NOTE, PTX_DIAG_INSTRUCTION, mod_span(in, t), type,
+                         "did you mean '%s'? the registers are %s, and that form is there at PTX ISA %u.%u%s%s",
+                         used < sizeof name ? name : type, type, m->version_major, m->version_minor,
+                         tgt ? " for " : "", tgt ? tgt : "");
+        return;
+    }
+}
+
 void ptx_isa_report(ptx_context *ctx, const explain *x, const ptx_instr *in,
                     const ptx_isa_form *f, verdict v)
 {

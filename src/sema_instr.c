@@ -418,7 +418,27 @@ static void check_first(sema *S, const shape *sh, const ptx_instr *in)
  * register of the wrong type is the error (ld.global.v4.f64 of .f32
  * registers at 8.0: the .f32 registers, not the 8.8 that .v4.f64 needs),
  * the version or target then a note; else the version or target is. */
-static void check_held(sema *S, const ptx_instr *in, const sym *const *sy, const ptx_isa_fit *fit)
+/* The type of the first register among in's operands (or in a vector
+ * of them) declared otherwise than `not`; NULL when none is. */
+static const char *register_type(sema *S, const ptx_instr *in, const char *not)
+{
+    for (unsigned i = 0; i < in->nops; i++) {
+        const ptx_expr *e = &in->ops[i];
+        unsigned n = e->kind == PTX_EXPR_VEC ? ptx_expr_count(e) : 1;
+        for (unsigned k = 0; k < n; k++) {
+            const ptx_expr *x = e->kind == PTX_EXPR_VEC ? ptx_expr_item(e, k) : e;
+            if (x->kind != PTX_EXPR_SYM || ptx_expr_sel(x))
+                continue;
+            const sym *s = lookup(S, ptx_expr_name(x));
+            if (s && s->kind == S_REG && s->type != PTX_TYPE_PRED && strcmp(ptx_type_name(s->type), not) != 0)
+                return ptx_type_name(s->type);
+        }
+    }
+    return NULL;
+}
+
+static void check_held(sema *S, const ptx_instr *in, const sym *const *sy, const uint8_t *rc,
+                       const ptx_isa_fit *fit)
 {
     shape sh;
     shape_fill(S, &sh, in, fit->held, fit);
@@ -429,8 +449,18 @@ static void check_held(sema *S, const ptx_instr *in, const sym *const *sy, const
     bool typed = false;
     for (size_t k = before; k < S->ctx->ndiags && !typed; k++)
         typed = S->ctx->diags[k].severity == PTX_SEV_ERROR && S->ctx->diags[k].code == PTX_DIAG_TYPE;
-    if (!S->ctx->stopped)
-        ptx_isa_report_level(S->ctx, S->m, in, fit, typed);
+    if (S->ctx->stopped)
+        return;
+    ptx_isa_report_level(S->ctx, S->m, in, fit, typed);
+    /* the registers' type may be the one meant: .v4.f32 is there at 8.0 */
+    for (unsigned t = 0; typed && t < in->nmods; t++) {
+        if (fit->cats[t] != PTX_CAT_TYPE)
+            continue;
+        const char *type = register_type(S, in, in->mods[t].name->text);
+        if (type)
+            ptx_isa_suggest_type(S->ctx, S->m, in, fit, rc, type);
+        break;
+    }
 }
 
 /* sema_check_instr for an instruction with no answer: the validator, the
@@ -470,7 +500,7 @@ static void check_afresh(sema *S, ptx_instr *in, const sym *const *sy, const uin
     if (S->ctx->no_sema)
         return;
     if (fit.held) {
-        check_held(S, in, sy, &fit);
+        check_held(S, in, sy, rc, &fit);
         return;
     }
     /* an instruction of its own modifiers has a shape of its own */
