@@ -159,6 +159,21 @@ bool ptx_target_is_arch(const char *name)
            strncmp(targets[target_index(name)].name, "sm_", 3) == 0;
 }
 
+/* The module's ".version X.Y", for a diagnostic about it: the line of
+ * the directive up to the end of its span (which the grammar's mid-rule
+ * action puts after the number), blanks trimmed. */
+static ptx_span version_line(const ptx_context *ctx, const ptx_module *m)
+{
+    uint32_t end = m->version_span.off + m->version_span.len, from = end;
+    while (from > 0 && ctx->src[from - 1] != '\n')
+        from--;
+    while (from < end && (ctx->src[from] == ' ' || ctx->src[from] == '\t'))
+        from++;
+    while (end > from && (ctx->src[end - 1] == ' ' || ctx->src[end - 1] == '\t'))
+        end--;
+    return (ptx_span){ from, end - from };
+}
+
 void ptx_b_target_name(ptx_context *ctx, const ptx_tok *t, bool first)
 {
     /* ptx_context_set_target: the module is read as if its first target
@@ -181,7 +196,14 @@ void ptx_b_target_name(ptx_context *ctx, const ptx_tok *t, bool first)
                          name->text, ptx_suggest_text(&sg, hint, sizeof hint));
         return;
     }
-    if (m && !version_at_least(m, targets[k].major, targets[k].minor))
+    /* a target set for the run is not the module's mistake: said at the
+     * .version it needs changed, not under the module's own target */
+    if (m && !version_at_least(m, targets[k].major, targets[k].minor) && name != tok_name(ctx, t))
+        error_at(ctx, PTX_DIAG_HEADER, version_line(ctx, m),
+                 "target '%s' (set for this run, --target) requires PTX ISA .version %u.%u or later;"
+                 " this module is .version %u.%u", name->text, targets[k].major, targets[k].minor,
+                 m->version_major, m->version_minor);
+    else if (m && !version_at_least(m, targets[k].major, targets[k].minor))
         error_at(ctx, PTX_DIAG_HEADER, at,
                  "target '%s' requires PTX ISA .version %u.%u or later",
                  name->text, targets[k].major, targets[k].minor);

@@ -410,6 +410,11 @@ struct ptx_isa_form;
  * them. */
 enum { PTX_ISA_FIT_SMALL = 64 };
 typedef struct ptx_isa_fit {
+    /* not NULL (with ptx_isa_check's NULL): the form that fits but for the
+     * module's PTX ISA version or target, not reported yet; the rest says
+     * what it makes of `in`, for the operands' types to be checked
+     * against it first (ptx_isa_report_level) */
+    const struct ptx_isa_form *held;
     uint8_t family;
     uint16_t *ids;
     uint8_t *cats;
@@ -420,9 +425,27 @@ typedef struct ptx_isa_fit {
 /* Checks `in` against the syntax tables (isa_match.c), given what each
  * operand's names are declared as (rc[i], PTX_RC_*), and reads the tree
  * only.  Returns the form it matched, with what it says of `in` in *fit,
- * or NULL after reporting why none does. */
+ * or NULL after reporting why none does, unless the closest form lacks
+ * only a newer version or target (fit->held: the caller reports it). */
 const struct ptx_isa_form *ptx_isa_check(ptx_context *ctx, const ptx_module *m, const ptx_instr *in,
                                          const uint8_t *rc, ptx_isa_fit *fit);
+/* Whether form f is there in a module of PTX ISA vmajor.vminor for
+ * target tgt (NULL: any): 0 (P_NONE), or what is missing first (isa.h:
+ * P_VERSION, P_TARGET, P_WITHDRAWN); isa_match.c. */
+unsigned ptx_isa_form_level(const struct ptx_isa_form *f, unsigned vmajor, unsigned vminor,
+                            const char *tgt);
+/* After an error of the operands' types against fit->held: when the
+ * instruction with `type` (the registers' type, ".f32") in place of its
+ * type modifier fits a form of the module's level, a note saying so, the
+ * type as its fix-it (ld.global.v4.f64 of .f32 registers at 8.0: did
+ * you mean 'ld.global.v4.f32'?).  rc: the operands' register classes. */
+void ptx_isa_suggest_type(ptx_context *ctx, const ptx_module *m, const ptx_instr *in,
+                          const ptx_isa_fit *fit, const uint8_t *rc, const char *type);
+/* Reports the version or target that fit->held needs, at the modifiers
+ * no form of the module's level takes with the others; as a note after
+ * an error of the operands' types when `note`. */
+void ptx_isa_report_level(ptx_context *ctx, const ptx_module *m, const ptx_instr *in,
+                          const ptx_isa_fit *fit, bool note);
 
 /* The semantic pass (sema.c): scopes, symbols and operand types, with each
  * instruction checked against the tables on the way. */

@@ -464,6 +464,13 @@ static const ptx_isa_form *check_afresh(ptx_context *ctx, const ptx_module *m, c
             }
         }
     }
+    if (best_form && (best.what == P_VERSION || best.what == P_TARGET)) {
+        /* fits but for the module's level: its operands' types may tell
+         * the real mistake (the semantic pass, ptx_isa_report_level) */
+        fit_form(fit, in->nmods, (uint16_t)(best_form - ptx_isa_forms), best_assign);
+        fit->held = best_form;
+        return NULL;
+    }
     if (best_form) {
         explain x = { m, root, ids, rc, assign };
         ptx_isa_report(ctx, &x, in, best_form, best);
@@ -518,6 +525,7 @@ ISA_NOINLINE static const ptx_isa_form *check_slow(ptx_context *ctx, const ptx_m
 const ptx_isa_form *ptx_isa_check(ptx_context *ctx, const ptx_module *m, const ptx_instr *in,
                                   const uint8_t *rc, ptx_isa_fit *fit)
 {
+    fit->held = NULL;
     if (!(in->flags & PTX_INSTR_SHARED_MODS) || in->nops > 8)
         return check_slow(ctx, m, in, rc, fit);
     alike_key key = { in->mods, (uint64_t)in->nmods << 16 | in->nops, { { 0, 0 } } };

@@ -23,6 +23,50 @@ static const char *form_text(const ptx_isa_form *f, char *buf)
 }
 #define FORM(f) form_text((f), (char[FORM_TEXT]){ 0 })
 
+/* The form's first line alone: its template without what its sets hold
+ * ("ld{.weak}{.global}.v4.type"), for a message's main line */
+static const char *form_head(const ptx_isa_form *f, char *buf)
+{
+    ptx_isa_form_text(f, buf, FORM_TEXT);
+    char *semi = strstr(buf, "; ");
+    if (semi)
+        *semi = '\0';
+    return buf;
+}
+#define HEAD(f) form_head((f), (char[FORM_TEXT]){ 0 })
+
+/* About the longest main line of a message: past it, the form is given
+ * by its first line and in full in a note after the message */
+enum { MAIN_LINE = 160 };
+
+/* An error whose message (fmt) ends in form f, between open and close
+ * (" (form: ", ")"); fix: its fix-it, or NULL. */
+#if defined(__GNUC__)
+__attribute__((format(printf, 7, 8)))
+#endif
+static void form_diag(ptx_context *ctx, ptx_span at, const char *fix, const ptx_isa_form *f,
+                      const char *open, const char *close, const char *fmt, ...)
+{
+    char msg[1024], full[FORM_TEXT];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    ptx_isa_form_text(f, full, sizeof full);
+    size_t len = strlen(msg) + strlen(open) + strlen(full) + strlen(close);
+    if (len <= MAIN_LINE || !strstr(full, "; ")) {
+        ptx_diag_add_fix(ctx, PTX_SEV_ERROR, PTX_DIAG_INSTRUCTION, at, fix, "%s%s%s%s", msg, open,
+                         full, close);
+        return;
+    }
+    /* the first line too when even that is too long: the note has it */
+    const char *head = HEAD(f);
+    bool fits = strlen(msg) + strlen(open) + strlen(head) + strlen(close) <= MAIN_LINE;
+    if (ptx_diag_add_fix(ctx, PTX_SEV_ERROR, PTX_DIAG_INSTRUCTION, at, fix, "%s%s%s%s", msg,
+                         fits ? open : "", fits ? head : "", fits ? close : ""))
+        ptx_diag_add(ctx, PTX_SEV_NOTE, PTX_DIAG_INSTRUCTION, at, "the form: %s", full);
+}
+
 /* "add.s32" as the form would be written with the instruction's words */
 static void set_values(char *buf, size_t n, const ptx_isa_slot *s)
 {
@@ -93,13 +137,19 @@ static void list_slot(mod_list *l, const ptx_isa_slot *s)
         list_add(l, set->mods[k]);
 }
 
-/* ".a" or "one of .a, .b, .c" (the first LIST_MAX, then "...") */
+/* ".a" or "one of .a, .b, .c" (the first LIST_MAX, and no more than
+ * about LIST_CHARS characters, then "...") */
+enum { LIST_CHARS = 100 };
 static void list_words(char *buf, size_t n, const mod_list *l)
 {
     size_t used = (size_t)snprintf(buf, n, "%s", l->n > 1 ? "one of " : "");
-    for (unsigned k = 0; k < l->n && k <= LIST_MAX && used < n; k++)
+    for (unsigned k = 0; k < l->n && k <= LIST_MAX && used < n; k++) {
+        bool cut = k == LIST_MAX || (k > 0 && used + strlen(ptx_isa_mod_names[l->ids[k]]) > LIST_CHARS);
         used += (size_t)snprintf(buf + used, n - used, "%s%s", k ? ", " : "",
-                                 k == LIST_MAX ? "..." : ptx_isa_mod_names[l->ids[k]]);
+                                 cut ? "..." : ptx_isa_mod_names[l->ids[k]]);
+        if (cut)
+            break;
+    }
 }
 
 /* Does the instruction start with the form's fixed name? */
@@ -193,9 +243,8 @@ static bool name_missing(ptx_context *ctx, const explain *x, const ptx_instr *in
         snprintf(full + used, sizeof full - used, "?");
     if (v.index == 0 && n == 1)
         snprintf(fix, sizeof fix, "%s%s", ext[0], word);
-    ptx_diag_add_fix(ctx, PTX_SEV_ERROR, PTX_DIAG_INSTRUCTION, mod_span(in, v.index), fix[0] ? fix : NULL,
-                     "'%s' with '%s' needs %s after '%s'%s (form: %s)", op, word, names, op, full,
-                     FORM(first));
+    form_diag(ctx, mod_span(in, v.index), fix[0] ? fix : NULL, first, " (form: ", ")",
+              "'%s' with '%s' needs %s after '%s'%s", op, word, names, op, full);
     return true;
 }
 
@@ -224,10 +273,10 @@ static bool report_layout(ptx_context *ctx, const explain *x, const ptx_instr *i
             continue;
         if (x->ids[i] != want[k]) {
             static const char *const matrix[] = { "A", "B", "C", "D" };
-            ptx_diag_add(ctx, PTX_SEV_ERROR, PTX_DIAG_INSTRUCTION, mod_span(in, i),
-                         "layout '%s' is not valid for matrix %s of '%s': this form takes '%s' (form: %s)",
-                         in->mods[i].name->text, matrix[k], ptx_instr_opcode(in)->text,
-                         ptx_isa_mod_names[want[k]], FORM(f));
+            form_diag(ctx, mod_span(in, i), NULL, f, " (form: ", ")",
+                      "layout '%s' is not valid for matrix %s of '%s': this form takes '%s'",
+                      in->mods[i].name->text, matrix[k], ptx_instr_opcode(in)->text,
+                      ptx_isa_mod_names[want[k]]);
             return true;
         }
         k++;
@@ -272,10 +321,9 @@ static void report_modifier(ptx_context *ctx, const explain *x, const ptx_instr 
         mod_list need = { { 0 }, 0 };
         missing_values(x, in, g, best, &need);
         list_words(vals, sizeof vals, &need);
-        ptx_diag_add(ctx, PTX_SEV_ERROR, PTX_DIAG_INSTRUCTION, mod_span(in, v.index),
-                     "'%s' with '%s' needs %s%s (form: %s)", op, word,
-                     need.n == 1 && g->slots[best.slot].kind != PTX_SLOT_SET ? "the modifier " : "",
-                     vals, FORM(g));
+        form_diag(ctx, mod_span(in, v.index), NULL, g, " (form: ", ")", "'%s' with '%s' needs %s%s",
+                  op, word, need.n == 1 && g->slots[best.slot].kind != PTX_SLOT_SET ? "the modifier " : "",
+                  vals);
         return;
     }
     if (g && best.what == P_DUPLICATE && best.index == v.index) {
@@ -283,22 +331,21 @@ static void report_modifier(ptx_context *ctx, const explain *x, const ptx_instr 
         return;
     }
     if (g && (best.what == P_MODIFIER || best.what == P_DUPLICATE) && best.index != v.index) {
-        ptx_diag_add(ctx, PTX_SEV_ERROR, PTX_DIAG_INSTRUCTION, mod_span(in, v.index),
-                     "modifier '%s' cannot be combined with '%s' in '%s' (form: %s)", word,
-                     in->mods[best.index].name->text, op, FORM(g));
+        form_diag(ctx, mod_span(in, v.index), NULL, g, " (form: ", ")",
+                  "modifier '%s' cannot be combined with '%s' in '%s'", word,
+                  in->mods[best.index].name->text, op);
         return;
     }
     if (!g && name_missing(ctx, x, in, v))
         return;
     if (!g && same.n) {
         list_words(vals, sizeof vals, &same);
-        ptx_diag_add(ctx, PTX_SEV_ERROR, PTX_DIAG_INSTRUCTION, mod_span(in, v.index),
-                     "modifier '%s' is not valid in '%s': expected %s (closest form: %s)", word,
-                     op, vals, FORM(f));
+        form_diag(ctx, mod_span(in, v.index), NULL, f, " (closest form: ", ")",
+                  "modifier '%s' is not valid in '%s': expected %s", word, op, vals);
         return;
     }
-    ptx_diag_add(ctx, PTX_SEV_ERROR, PTX_DIAG_INSTRUCTION, mod_span(in, v.index),
-                 "modifier '%s' is not valid in '%s' (closest form: %s)", word, op, FORM(f));
+    form_diag(ctx, mod_span(in, v.index), NULL, f, " (closest form: ", ")",
+              "modifier '%s' is not valid in '%s'", word, op);
 }
 
 /* "1, 2 or 4" for the sizes a vector operand takes */
@@ -476,6 +523,182 @@ static void report_operand(ptx_context *ctx, const ptx_instr *in, const ptx_isa_
     }
 }
 
+/* The instruction's name as written, its modifiers with it, cut short
+ * past about 60 characters */
+static const char *written_name(const ptx_instr *in, char *buf, size_t n)
+{
+    size_t used = (size_t)snprintf(buf, n, "%s", ptx_instr_opcode(in)->text);
+    for (unsigned i = 0; i < in->nmods && used < n; i++) {
+        /* past 60 characters, "..." once for the rest */
+        bool cut = used + in->mods[i].name->len > 60;
+        used += (size_t)snprintf(buf + used, n - used, "%s", cut ? "..." : in->mods[i].name->text);
+        if (cut)
+            break;
+    }
+    return buf;
+}
+
+/* The modifiers at fault when form f needs a newer version or target
+ * than the module's: those of f's that the forms of the module's level
+ * fitting the most of the written modifiers do not take (.v4 and .f64 of
+ * ld.global.v4.f64 at 8.0: one form there takes .v4 of 32-bit types,
+ * another .f64 but no .v4), a bit each; 0 when every modifier is taken
+ * by such a form, or no form of the instruction is there at all (then
+ * *any is false). */
+static uint64_t level_culprits(const ptx_module *m, const ptx_isa_root *root, const ptx_instr *in,
+                               const uint16_t *ids, const ptx_isa_form *f, bool *any)
+{
+    uint64_t culprits = 0;
+    unsigned fewest = ~0u;
+    *any = false;
+    const char *tgt = m->ntargets ? m->targets[0]->text : NULL;
+    for (unsigned k = 0; k < root->nforms; k++) {
+        const ptx_isa_form *g = &ptx_isa_forms[root->first_form + k];
+        if (!name_fits(in, g, ids) ||
+            ptx_isa_form_level(g, m->version_major, m->version_minor, tgt) != P_NONE)
+            continue;
+        *any = true;
+        uint64_t left = 0;
+        unsigned n = 0;
+        for (unsigned i = g->nname; i < in->nmods && i < 64; i++) {
+            bool f_takes = false, g_takes = false;
+            for (unsigned sl = 0; sl < f->nslots; sl++)
+                f_takes |= slot_takes(&f->slots[sl], ids[i]);
+            for (unsigned sl = 0; sl < g->nslots; sl++)
+                g_takes |= slot_takes(&g->slots[sl], ids[i]);
+            if (f_takes && !g_takes) {
+                left |= (uint64_t)1 << i;
+                n++;
+            }
+        }
+        if (n < fewest) {
+            fewest = n;
+            culprits = 0;
+        }
+        if (n == fewest)
+            culprits |= left;
+    }
+    return culprits;
+}
+
+/* The version or target form f needs (what: P_VERSION, P_TARGET), said
+ * at the modifiers at fault (level_culprits), else at the name; the form
+ * in a note. */
+static void report_level(ptx_context *ctx, const ptx_module *m, const ptx_isa_root *root,
+                         const ptx_instr *in, const uint16_t *ids, const ptx_isa_form *f,
+                         unsigned what, bool note)
+{
+    bool any;
+    uint64_t culprits = level_culprits(m, root, in, ids, f, &any);
+    if (f->nname && (culprits & (((uint64_t)1 << f->nname) - 1))) {
+        /* a word of the name (fence.proxy.async): the name is newer */
+        culprits = 0;
+        any = false;
+    }
+    char name[96], words[96] = "", need[160];
+    written_name(in, name, sizeof name);
+    ptx_span at = { ptx_mod_offset(in, -1), ptx_instr_opcode(in)->len };
+    if (culprits) {
+        unsigned first = 64, last = 0;
+        size_t used = 0;
+        for (unsigned i = 0; i < in->nmods && i < 64; i++) {
+            if (!(culprits >> i & 1))
+                continue;
+            /* words apart are quoted apart: '.sys' with '.b128' */
+            if (used < sizeof words)
+                used += (size_t)snprintf(words + used, sizeof words - used, "%s%s",
+                                         first < 64 && last + 1 < i ? "' with '" : "",
+                                         in->mods[i].name->text);
+            if (first == 64)
+                first = i;
+            last = i;
+        }
+        at.off = ptx_mod_offset(in, first);
+        at.len = ptx_mod_offset(in, last) + in->mods[last].name->len - at.off;
+    } else if (!any) {
+        /* the instruction is newer than the module: the caret under its name */
+        if (f->nname && f->nname <= in->nmods) {
+            at.len = ptx_mod_offset(in, f->nname - 1) + in->mods[f->nname - 1].name->len - at.off;
+            size_t used = strlen(ptx_instr_opcode(in)->text);
+            name[used] = '\0';
+            for (unsigned i = 0; i < f->nname && used < sizeof name; i++)
+                used += (size_t)snprintf(name + used, sizeof name - used, "%s", in->mods[i].name->text);
+        }
+    }
+    const ptx_isa_family *fam = &ptx_isa_families[f->family];
+    if (what == P_VERSION) {
+        unsigned major = f->since_major ? f->since_major : fam->major;
+        unsigned minor = f->since_major ? f->since_minor : fam->minor;
+        snprintf(need, sizeof need, "PTX ISA .version %u.%u or later; this module is %u.%u", major,
+                 minor, m->version_major, m->version_minor);
+    } else {
+        const char *t = PTX_ISA_STR(f->target)[0] ? PTX_ISA_STR(f->target) : fam->target;
+        bool list = strchr(t, ',') != NULL;
+        snprintf(need, sizeof need, ".target %s%s%s; this module targets %s", list ? "one of " : "",
+                 t, list || t[strlen(t) - 1] == 'a' ? "" : " or later", m->targets[0]->text);
+    }
+    ptx_severity sev = note ? PTX_SEV_NOTE : PTX_SEV_ERROR;
+    bool ok;
+    if (culprits)
+        ok = ptx_diag_add(ctx, sev, PTX_DIAG_INSTRUCTION, at, "'%s' in '%s'%s requires %s", words, name,
+                          note ? " also" : "", need);
+    else
+        ok = ptx_diag_add(ctx, sev, PTX_DIAG_INSTRUCTION, at, "'%s'%s requires %s", name,
+                          note ? " also" : "", need);
+    if (ok && !note)
+        ptx_diag_add(ctx, PTX_SEV_NOTE, PTX_DIAG_INSTRUCTION, at, "the form that needs it: %s", FORM(f));
+}
+
+void ptx_isa_report_level(ptx_context *ctx, const ptx_module *m, const ptx_instr *in,
+                          const ptx_isa_fit *fit, bool note)
+{
+    const ptx_isa_root *root = ptx_isa_root_of(ctx, ptx_instr_opcode(in));
+    unsigned what = ptx_isa_form_level(fit->held, m->version_major, m->version_minor,
+                                       m->ntargets ? m->targets[0]->text : NULL);
+    report_level(ctx, m, root, in, fit->ids, fit->held, what, note);
+}
+
+void ptx_isa_suggest_type(ptx_context *ctx, const ptx_module *m, const ptx_instr *in,
+                          const ptx_isa_fit *fit, const uint8_t *rc, const char *type)
+{
+    const ptx_isa_root *root = ptx_isa_root_of(ctx, ptx_instr_opcode(in));
+    uint16_t id = ptx_isa_name_id(ctx, ptx_intern(ctx, type, strlen(type)));
+    unsigned t = 0;
+    while (t < in->nmods && fit->cats[t] != PTX_CAT_TYPE)
+        t++;
+    /* one type modifier only: which of several the registers' type would
+     * replace is a guess */
+    for (unsigned i = t + 1; i < in->nmods; i++)
+        if (fit->cats[i] == PTX_CAT_TYPE)
+            return;
+    if (!root || !id || t == in->nmods || in->nmods > 64 || fit->ids[t] == id)
+        return;
+    uint16_t ids[64];
+    uint8_t assign[64];
+    memcpy(ids, fit->ids, in->nmods * sizeof *ids);
+    ids[t] = id;
+    const char *tgt = m->ntargets ? m->targets[0]->text : NULL;
+    for (unsigned k = 0; k < root->nforms; k++) {
+        const ptx_isa_form *g = &ptx_isa_forms[root->first_form + k];
+        if (ptx_isa_form_level(g, m->version_major, m->version_minor, tgt) != P_NONE)
+            continue;
+        verdict v = ptx_isa_try_form(m, in, g, ids, ptx_isa_ignorable_words(in, ids, root, g->family),
+                                     rc, assign, true);
+        if (v.what != P_NONE)
+            continue;
+        char name[96];
+        size_t used = (size_t)snprintf(name, sizeof name, "%s", ptx_instr_opcode(in)->text);
+        for (unsigned i = 0; i < in->nmods && used < sizeof name; i++)
+            used += (size_t)snprintf(name + used, sizeof name - used, "%s",
+                                     i == t ? type : in->mods[i].name->text);
+        ptx_diag_add_fix(ctx, PTX_SEV_NOTE, PTX_DIAG_INSTRUCTION, mod_span(in, t), type,
+                         "did you mean '%s'? the registers are %s, and that form is there at PTX ISA %u.%u%s%s",
+                         used < sizeof name ? name : type, type, m->version_major, m->version_minor,
+                         tgt ? " for " : "", tgt ? tgt : "");
+        return;
+    }
+}
+
 void ptx_isa_report(ptx_context *ctx, const explain *x, const ptx_instr *in,
                     const ptx_isa_form *f, verdict v)
 {
@@ -489,9 +712,8 @@ void ptx_isa_report(ptx_context *ctx, const explain *x, const ptx_instr *in,
     case P_NAME: {
         /* no form's name matched: say which instruction names exist */
         ptx_span s = v.index < in->nmods ? mod_span(in, v.index) : at;
-        ptx_diag_add(ctx, PTX_SEV_ERROR, PTX_DIAG_INSTRUCTION, s,
-                     "'%s%s' is not an instruction: '%s' continues with %s", op,
-                     v.index < in->nmods ? in->mods[v.index].name->text : "", op, FORM(f));
+        form_diag(ctx, s, NULL, f, " ", "", "'%s%s' is not an instruction: '%s' continues with", op,
+                  v.index < in->nmods ? in->mods[v.index].name->text : "", op);
         return;
     }
     case P_MODIFIER:
@@ -516,18 +738,17 @@ void ptx_isa_report(ptx_context *ctx, const explain *x, const ptx_instr *in,
     case P_ORDER:
         if (v.slot == PTX_CAT_LAYOUT && report_layout(ctx, x, in, f))
             return;
-        ptx_diag_add(ctx, PTX_SEV_ERROR, PTX_DIAG_INSTRUCTION, mod_span(in, v.index),
-                     "%s '%s' is out of place in '%s': the %ss follow the order of the form (%s)",
-                     ptx_isa_category_names[v.slot], in->mods[v.index].name->text, op,
-                     ptx_isa_category_names[v.slot], FORM(f));
+        form_diag(ctx, mod_span(in, v.index), NULL, f, " (", ")",
+                  "%s '%s' is out of place in '%s': the %ss follow the order of the form",
+                  ptx_isa_category_names[v.slot], in->mods[v.index].name->text, op,
+                  ptx_isa_category_names[v.slot]);
         return;
     case P_MISSING: {
         mod_list need = { { 0 }, 0 };
         missing_values(x, in, f, v, &need);
         list_words(vals, sizeof vals, &need);
-        ptx_diag_add(ctx, PTX_SEV_ERROR, PTX_DIAG_INSTRUCTION, at, "'%s' needs %s%s (form: %s)",
-                     op, need.n == 1 && f->slots[v.slot].kind != PTX_SLOT_SET ? "the modifier " : "",
-                     vals, FORM(f));
+        form_diag(ctx, at, NULL, f, " (form: ", ")", "'%s' needs %s%s", op,
+                  need.n == 1 && f->slots[v.slot].kind != PTX_SLOT_SET ? "the modifier " : "", vals);
         return;
     }
     case P_OPERAND_COUNT: {
@@ -546,48 +767,31 @@ void ptx_isa_report(ptx_context *ctx, const explain *x, const ptx_instr *in,
                 counts |= 1u << n;
         }
         count_words(vals, sizeof vals, counts);
-        ptx_diag_add(ctx, PTX_SEV_ERROR, PTX_DIAG_INSTRUCTION, at,
-                     "'%s' takes %s operand%s, found %u (form: %s)", op, vals,
-                     counts == 2 ? "" : "s", in->nops, FORM(f));
+        form_diag(ctx, at, NULL, f, " (form: ", ")", "'%s' takes %s operand%s, found %u", op, vals,
+                  counts == 2 ? "" : "s", in->nops);
         return;
     }
     case P_OPERAND:
         report_operand(ctx, in, &f->ops[v.index], v, ptx_isa_vector_size(in, f));
         return;
-    case P_VERSION: {
-        const ptx_isa_family *fam = &ptx_isa_families[f->family];
-        unsigned major = f->since_major ? f->since_major : fam->major;
-        unsigned minor = f->since_major ? f->since_minor : fam->minor;
-        ptx_diag_add(ctx, PTX_SEV_ERROR, PTX_DIAG_INSTRUCTION, at,
-                     "'%s' (%s) requires PTX ISA .version %u.%u or later; this module is %u.%u",
-                     op, FORM(f), major, minor, m->version_major, m->version_minor);
+    case P_VERSION: case P_TARGET:
+        report_level(ctx, m, x->root, in, x->ids, f, v.what, false);
         return;
-    }
     case P_WITHDRAWN:
         if (f->gone_major && PTX_ISA_STR(f->gone_target)[0])
             ptx_diag_add(ctx, PTX_SEV_ERROR, PTX_DIAG_INSTRUCTION, at,
                          "'%s' (%s) is not supported on .target %s and later from PTX ISA %u.%u; this module is %u.%u for %s",
-                         op, FORM(f), PTX_ISA_STR(f->gone_target), f->gone_major, f->gone_minor,
+                         op, HEAD(f), PTX_ISA_STR(f->gone_target), f->gone_major, f->gone_minor,
                          m->version_major, m->version_minor, m->targets[0]->text);
         else if (PTX_ISA_STR(f->gone_target)[0])
             ptx_diag_add(ctx, PTX_SEV_ERROR, PTX_DIAG_INSTRUCTION, at,
                          "'%s' (%s) is not supported on .target %s and later; this module targets %s",
-                         op, FORM(f), PTX_ISA_STR(f->gone_target), m->targets[0]->text);
+                         op, HEAD(f), PTX_ISA_STR(f->gone_target), m->targets[0]->text);
         else
             ptx_diag_add(ctx, PTX_SEV_ERROR, PTX_DIAG_INSTRUCTION, at,
                          "'%s' (%s) is not supported from PTX ISA %u.%u; this module is %u.%u",
-                         op, FORM(f), f->gone_major, f->gone_minor, m->version_major,
+                         op, HEAD(f), f->gone_major, f->gone_minor, m->version_major,
                          m->version_minor);
         return;
-    case P_TARGET: {
-        const char *need = PTX_ISA_STR(f->target)[0] ? PTX_ISA_STR(f->target) : ptx_isa_families[f->family].target;
-        bool list = strchr(need, ',') != NULL;
-        ptx_diag_add(ctx, PTX_SEV_ERROR, PTX_DIAG_INSTRUCTION, at,
-                     "'%s' (%s) requires .target %s%s%s; this module targets %s", op, FORM(f),
-                     list ? "one of " : "", need,
-                     list || need[strlen(need) - 1] == 'a' ? "" : " or later",
-                     m->targets[0]->text);
-        return;
-    }
     }
 }

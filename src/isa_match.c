@@ -286,20 +286,39 @@ static struct fault operand_fault(const ptx_expr *e, const ptx_isa_operand *op, 
 }
 
 /* A form ptxas no longer takes in modules of this version and target */
-static bool withdrawn(const ptx_module *m, const ptx_isa_form *f)
+static bool withdrawn(unsigned vmajor, unsigned vminor, const char *tgt, const ptx_isa_form *f)
 {
     if (!f->gone_major && !PTX_ISA_STR(f->gone_target)[0])
         return false;
-    if (f->gone_major && (m->version_major < f->gone_major ||
-                          (m->version_major == f->gone_major && m->version_minor < f->gone_minor)))
+    if (f->gone_major && (vmajor < f->gone_major || (vmajor == f->gone_major && vminor < f->gone_minor)))
         return false;
     if (PTX_ISA_STR(f->gone_target)[0]) {
-        if (!m->ntargets)
+        if (!tgt)
             return false;
-        target have = parse_target(m->targets[0]->text);
+        target have = parse_target(tgt);
         return have.arch && have.arch >= parse_target(PTX_ISA_STR(f->gone_target)).arch;
     }
     return true;
+}
+
+unsigned ptx_isa_form_level(const ptx_isa_form *f, unsigned vmajor, unsigned vminor, const char *tgt)
+{
+    const ptx_isa_family *fam = &ptx_isa_families[f->family];
+    unsigned major = f->since_major ? f->since_major : fam->major;
+    unsigned minor = f->since_major ? f->since_minor : fam->minor;
+    if (vmajor < major || (vmajor == major && vminor < minor))
+        return P_VERSION;
+    const char *need = PTX_ISA_STR(f->target)[0] ? PTX_ISA_STR(f->target) : fam->target;
+    if (need[0] && tgt) {
+        target have = parse_target(tgt);
+        /* a comma list: any one of the targets will do */
+        bool ok = !have.arch;
+        for (const char *t = need; *t && !ok; t = strchr(t, ',') ? strchr(t, ',') + 1 : "")
+            ok = target_ok(have, parse_target(t));
+        if (!ok)
+            return P_TARGET;
+    }
+    return withdrawn(vmajor, vminor, tgt, f) ? P_WITHDRAWN : P_NONE;
 }
 
 verdict ptx_isa_try_form(const ptx_module *m, const ptx_instr *in, const ptx_isa_form *f,
@@ -441,33 +460,11 @@ verdict ptx_isa_try_form(const ptx_module *m, const ptx_instr *in, const ptx_isa
     }
     if (v.what != P_NONE)
         return v;
-    const ptx_isa_family *fam = &ptx_isa_families[f->family];
-    unsigned major = f->since_major ? f->since_major : fam->major;
-    unsigned minor = f->since_major ? f->since_minor : fam->minor;
-    if (m->version_major < major || (m->version_major == major && m->version_minor < minor)) {
-        v.what = P_VERSION;
-        v.cost = 1;
-        return v;
-    }
-    const char *need = PTX_ISA_STR(f->target)[0] ? PTX_ISA_STR(f->target) : fam->target;
-    if (need[0] && m->ntargets) {
-        target have = parse_target(m->targets[0]->text);
-        /* a comma list: any one of the targets will do */
-        bool ok = !have.arch;
-        for (const char *t = need; *t && !ok; t = strchr(t, ',') ? strchr(t, ',') + 1 : "")
-            ok = target_ok(have, parse_target(t));
-        if (!ok) {
-            v.what = P_TARGET;
-            v.cost = 1;
-            return v;
-        }
-    }
-    if (withdrawn(m, f)) {
-        /* a current form that only lacks a modifier explains it better
-         * (mad.f32: the rounding modifier, as ptxas says) */
-        v.what = P_WITHDRAWN;
-        v.cost = 12;
-    }
+    /* a current form that only lacks a modifier explains a withdrawn one
+     * better (mad.f32: the rounding modifier, as ptxas says) */
+    v.what = (problem)ptx_isa_form_level(f, m->version_major, m->version_minor,
+                                         m->ntargets ? m->targets[0]->text : NULL);
+    v.cost = v.what == P_WITHDRAWN ? 12 : v.what != P_NONE;
     return v;
 }
 

@@ -396,8 +396,18 @@ static const char *form_target(const ptx_isa_form *f)
     return t[0] ? t : "all";
 }
 
-/* The oldest form of a name: the version and target that introduced it. */
-static const ptx_isa_form *oldest_form(const iname *in)
+/* Is form f there at level `at` (NULL: anywhere)? */
+static bool form_there(const ptx_isa_form *f, const ptx_isa_level *at)
+{
+    if (!at)
+        return true;
+    unsigned major = at->major || at->minor ? at->major : 9, minor = at->major || at->minor ? at->minor : 0;
+    return ptx_isa_form_level(f, major, minor, at->target) == 0;
+}
+
+/* The oldest form of a name there at `at`: the version and target that
+ * introduced it; NULL when none is there. */
+static const ptx_isa_form *oldest_form(const iname *in, const ptx_isa_level *at)
 {
     const ptx_isa_form *best = NULL;
     for (unsigned k = in->first_form; k < ptx_isa_nforms; k++) {
@@ -406,7 +416,8 @@ static const ptx_isa_form *oldest_form(const iname *in)
             break;
         char name[96];
         form_name(k, name, sizeof name);
-        if (strcmp(name, in->name) == 0 && (!best || form_version(f) < form_version(best)))
+        if (strcmp(name, in->name) == 0 && form_there(f, at) &&
+            (!best || form_version(f) < form_version(best)))
             best = f;
     }
     return best;
@@ -484,6 +495,12 @@ static bool name_matches(const char *pattern, const char *name)
 ptx_status ptx_print_instruction_list(const char *pattern, ptx_write_fn write, void *user,
                                       size_t *listed)
 {
+    return ptx_print_instruction_list_at(pattern, NULL, write, user, listed);
+}
+
+ptx_status ptx_print_instruction_list_at(const char *pattern, const ptx_isa_level *at,
+                                         ptx_write_fn write, void *user, size_t *listed)
+{
     if (!write)
         return PTX_ERR_USAGE;
     size_t n = 0, shown = 0;
@@ -518,7 +535,9 @@ ptx_status ptx_print_instruction_list(const char *pattern, ptx_write_fn write, v
             in_section = strcmp(sec[j].name, v[i].name) == 0;
         if (!name_matches(pattern, v[i].name) && !in_section)
             continue;
-        const ptx_isa_form *f = oldest_form(&v[i]);
+        const ptx_isa_form *f = oldest_form(&v[i], at);
+        if (!f)
+            continue;
         char heading[256];
         family_heading(v[i].family, heading, sizeof heading);
         unsigned ver = form_version(f);
@@ -644,7 +663,23 @@ size_t ptx_suggest_instruction(const char *name, char *buf, size_t size)
     return strlen(t);
 }
 
+/* "PTX ISA 8.0 for sm_90": level `at` in words */
+static void level_words(const ptx_isa_level *at, char *buf, size_t n)
+{
+    if (at->major || at->minor)
+        snprintf(buf, n, "PTX ISA %u.%u%s%s", at->major, at->minor, at->target ? " for " : "",
+                 at->target ? at->target : "");
+    else
+        snprintf(buf, n, "%s", at->target ? at->target : "any level");
+}
+
 ptx_status ptx_print_instruction_forms(const char *name, ptx_write_fn write, void *user)
+{
+    return ptx_print_instruction_forms_at(name, NULL, write, user);
+}
+
+ptx_status ptx_print_instruction_forms_at(const char *name, const ptx_isa_level *at,
+                                          ptx_write_fn write, void *user)
 {
     if (!write || !name)
         return PTX_ERR_USAGE;
@@ -670,12 +705,26 @@ ptx_status ptx_print_instruction_forms(const char *name, ptx_write_fn write, voi
     if (!found) {
         st = PTX_ERR_INPUT;
     } else {
-        char heading[256];
+        char heading[256], level[128] = "";
         unsigned first = 0;
         while (!seen[first])
             first++;
         family_heading(ptx_isa_forms[first].family, heading, sizeof heading);
-        ptx_out_fmt(o, "%s: %u form%s", name, found, found == 1 ? "" : "s");
+        /* at a level: the forms there, and how many the name has in all */
+        unsigned all = found;
+        for (unsigned k = first; at && k < ptx_isa_nforms; k++)
+            if (seen[k] && !form_there(&ptx_isa_forms[k], at)) {
+                seen[k] = 0;
+                found--;
+            }
+        if (at)
+            level_words(at, level, sizeof level);
+        if (!at)
+            ptx_out_fmt(o, "%s: %u form%s", name, found, found == 1 ? "" : "s");
+        else if (found)
+            ptx_out_fmt(o, "%s: %u of %u form%s at %s", name, found, all, all == 1 ? "" : "s", level);
+        else
+            ptx_out_fmt(o, "%s: none of its %u form%s at %s", name, all, all == 1 ? "" : "s", level);
         if (strcmp(heading, name) != 0)
             ptx_out_fmt(o, " (family %s)", heading);
         ptx_out_char(o, '\n');

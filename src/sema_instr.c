@@ -169,8 +169,10 @@ static size_t shape_hash(const ptx_mod *mods, const ptx_isa_form *form)
 }
 
 /* What sema_check_instr works out from an instruction's modifiers and its
- * matched form, for `in` (whose I.in it is) */
-static void shape_fill(sema *S, shape *sh, const ptx_instr *in, const ptx_isa_form *form)
+ * matched form, for `in` (whose I.in it is); what the modifiers say is
+ * recorded in `in`, or in `held` for a form held back (ptx_isa_fit) */
+static void shape_fill(sema *S, shape *sh, const ptx_instr *in, const ptx_isa_form *form,
+                       const ptx_isa_fit *held)
 {
     memset(sh, 0, sizeof *sh);
     sh->mods = in->mods;
@@ -182,11 +184,12 @@ static void shape_fill(sema *S, shape *sh, const ptx_instr *in, const ptx_isa_fo
     I->op = ptx_instr_opcode(in)->text;
     unsigned ntypes = 0;
     for (unsigned i = 0; i < in->nmods; i++) {
-        if (in->mods[i].category == PTX_CAT_SPACE && form) {
+        unsigned cat = held ? held->cats[i] : in->mods[i].category;
+        if (cat == PTX_CAT_SPACE && form) {
             I->spaces++;
             I->space = in->mods[i].name->text;
-        } else if (in->mods[i].category == PTX_CAT_TYPE && ntypes < 4) {
-            ptx_modifier id = (ptx_modifier)in->mods[i].id;
+        } else if (cat == PTX_CAT_TYPE && ntypes < 4) {
+            ptx_modifier id = (ptx_modifier)(held ? held->ids[i] : in->mods[i].id);
             I->types[ntypes] = id;
             if (id)
                 I->tcls[ntypes] = sema_mod_class_of(S, id);
@@ -239,7 +242,7 @@ static shape *shape_of(sema *S, const ptx_instr *in, const ptx_isa_form *form)
             i = (i + 1) & S->shapes_mask;
     }
     S->nshapes++;
-    shape_fill(S, &S->shapes[i], in, form);
+    shape_fill(S, &S->shapes[i], in, form, NULL);
     return &S->shapes[i];
 }
 
@@ -410,6 +413,56 @@ static void check_first(sema *S, const shape *sh, const ptx_instr *in)
     check_guard(S, in);
 }
 
+/* An instruction whose closest form needs a newer version or target
+ * (fit->held): its operands checked against that form, so that a
+ * register of the wrong type is the error (ld.global.v4.f64 of .f32
+ * registers at 8.0: the .f32 registers, not the 8.8 that .v4.f64 needs),
+ * the version or target then a note; else the version or target is. */
+/* The type of the first register among in's operands (or in a vector
+ * of them) declared otherwise than `not`; NULL when none is. */
+static const char *register_type(sema *S, const ptx_instr *in, const char *not)
+{
+    for (unsigned i = 0; i < in->nops; i++) {
+        const ptx_expr *e = &in->ops[i];
+        unsigned n = e->kind == PTX_EXPR_VEC ? ptx_expr_count(e) : 1;
+        for (unsigned k = 0; k < n; k++) {
+            const ptx_expr *x = e->kind == PTX_EXPR_VEC ? ptx_expr_item(e, k) : e;
+            if (x->kind != PTX_EXPR_SYM || ptx_expr_sel(x))
+                continue;
+            const sym *s = lookup(S, ptx_expr_name(x));
+            if (s && s->kind == S_REG && s->type != PTX_TYPE_PRED && strcmp(ptx_type_name(s->type), not) != 0)
+                return ptx_type_name(s->type);
+        }
+    }
+    return NULL;
+}
+
+static void check_held(sema *S, const ptx_instr *in, const sym *const *sy, const uint8_t *rc,
+                       const ptx_isa_fit *fit)
+{
+    shape sh;
+    shape_fill(S, &sh, in, fit->held, fit);
+    sh.cvta32 = sh.call = false;
+    check_first(S, &sh, in);
+    size_t before = S->ctx->ndiags;
+    check_operands(S, &sh, in, fit->held, sy, 0);
+    bool typed = false;
+    for (size_t k = before; k < S->ctx->ndiags && !typed; k++)
+        typed = S->ctx->diags[k].severity == PTX_SEV_ERROR && S->ctx->diags[k].code == PTX_DIAG_TYPE;
+    if (S->ctx->stopped)
+        return;
+    ptx_isa_report_level(S->ctx, S->m, in, fit, typed);
+    /* the registers' type may be the one meant: .v4.f32 is there at 8.0 */
+    for (unsigned t = 0; typed && t < in->nmods; t++) {
+        if (fit->cats[t] != PTX_CAT_TYPE)
+            continue;
+        const char *type = register_type(S, in, in->mods[t].name->text);
+        if (type)
+            ptx_isa_suggest_type(S->ctx, S->m, in, fit, rc, type);
+        break;
+    }
+}
+
 /* sema_check_instr for an instruction with no answer: the validator, the
  * shape, the operands; the answer remembered when there is one to key
  * (key) and the validator accepted.  sy: the operands' symbols. */
@@ -442,14 +495,20 @@ static void check_afresh(sema *S, ptx_instr *in, const sym *const *sy, const uin
     const ptx_isa_form *form = ptx_isa_check(S->ctx, S->m, in, rc, &fit);
     if (form)
         record_fit(S, in, &fit);
+    if (fit.held && S->ctx->no_sema)
+        ptx_isa_report_level(S->ctx, S->m, in, &fit, false);
     if (S->ctx->no_sema)
         return;
+    if (fit.held) {
+        check_held(S, in, sy, rc, &fit);
+        return;
+    }
     /* an instruction of its own modifiers has a shape of its own */
     shape own, *sh = &own;
     if (in->flags & PTX_INSTR_SHARED_MODS)
         sh = shape_of(S, in, form);
     else
-        shape_fill(S, sh, in, form);
+        shape_fill(S, sh, in, form, NULL);
     check_first(S, sh, in);
     /* operands of the signature that went no further last time go no
      * further again: what slot_fits answers depends on the shape and

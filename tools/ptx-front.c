@@ -389,7 +389,14 @@ static int parse_options(int argc, char **argv, settings *s)
         if (st != PTX_OK)
             return usage_error("--target takes an architecture such as sm_90a, not '%s'%s", s->target, "");
     }
-    if (s->ptx_version || s->target) {
+    bool reference = s->mode == EXPLAIN || s->mode == LIST_INSTRUCTIONS;
+    if (reference && s->ptx_version && !s->target) {
+        /* no target to check it with: the tables' versions, X.Y */
+        unsigned major, minor;
+        char more;
+        if (sscanf(s->ptx_version, "%u.%u%c", &major, &minor, &more) != 2 || major < 1 || minor > 9 || major * 10 + minor > 91)
+            return usage_error("--ptx-version takes a PTX ISA version such as 8.0, not '%s'%s", s->ptx_version, "");
+    } else if (s->ptx_version || s->target) {
         /* a version (and a target that needs a later one) asked of the
          * library, as CUDA files would take them */
         ptx_context *probe = ptx_context_new();
@@ -519,8 +526,15 @@ static void write_failed(ptx_status ps, const char *out_path)
 /* --list-instructions and --explain: the tables, no file. */
 static int reference(const settings *s, FILE *out)
 {
+    /* --target and --ptx-version: what is there (checked by parse_options) */
+    ptx_isa_level level = { 0, 0, s->target }, *at = NULL;
+    if (s->target || s->ptx_version) {
+        at = &level;
+        if (s->ptx_version && sscanf(s->ptx_version, "%u.%u", &level.major, &level.minor) != 2)
+            level.major = level.minor = 0;
+    }
     if (s->mode == EXPLAIN) {
-        ptx_status st = ptx_print_instruction_forms(s->explain, ptx_write_file, out);
+        ptx_status st = ptx_print_instruction_forms_at(s->explain, at, ptx_write_file, out);
         if (st == PTX_ERR_INPUT) {
             char hint[256];
             if (ptx_suggest_instruction(s->explain, hint, sizeof hint))
@@ -537,12 +551,16 @@ static int reference(const settings *s, FILE *out)
         return 0;
     }
     size_t listed = 0;
-    ptx_status st = ptx_print_instruction_list(s->pattern, ptx_write_file, out, &listed);
+    ptx_status st = ptx_print_instruction_list_at(s->pattern, at, ptx_write_file, out, &listed);
     if (st != PTX_OK) {
         write_failed(st, s->out_path);
         return 2;
     }
-    if (!listed)
+    if (!listed && at)
+        fprintf(stderr, "ptx-front: warning: no instruction matches '%s' at %s%s%s%s%s\n", s->pattern ? s->pattern : "*",
+                s->ptx_version ? "PTX ISA " : "", s->ptx_version ? s->ptx_version : "",
+                s->ptx_version && s->target ? " for " : "", s->target ? s->target : "", "");
+    else if (!listed)
         fprintf(stderr, "ptx-front: warning: no instruction matches '%s'\n", s->pattern);
     return 0;
 }

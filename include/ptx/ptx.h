@@ -349,6 +349,25 @@ ptx_status ptx_print_instruction_list(const char *pattern, ptx_write_fn write, v
  * tables have no such instruction. */
 ptx_status ptx_print_instruction_forms(const char *name, ptx_write_fn write, void *user);
 
+/* Where the instruction reference looks: the forms a module of PTX ISA
+ * version major.minor (0.0: the newest, 9.0) for `target` ("sm_90a";
+ * NULL: any target) may use, as the check takes them (a form withdrawn
+ * there is not). */
+typedef struct ptx_isa_level {
+    unsigned major, minor;
+    const char *target;
+} ptx_isa_level;
+
+/* ptx_print_instruction_list and ptx_print_instruction_forms for the
+ * instructions and forms there at `at` (NULL: all of them).  An
+ * instruction listed gives the version and target of its oldest form
+ * there.  The forms of a name none of whose forms is there are a line
+ * that says so, and PTX_OK. */
+ptx_status ptx_print_instruction_list_at(const char *pattern, const ptx_isa_level *at,
+                                         ptx_write_fn write, void *user, size_t *listed);
+ptx_status ptx_print_instruction_forms_at(const char *name, const ptx_isa_level *at,
+                                          ptx_write_fn write, void *user);
+
 /* For a name the tables do not have: "did you mean 'x'?" (or 'x' or 'y')
  * into buf, from the instruction names and the manual's section names;
  * "" when nothing is close.  Returns the length of the text. */

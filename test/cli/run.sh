@@ -130,7 +130,6 @@ t 2 "ptx-front: --compact goes only with --ast|$hint" --compact --stats "$k"
 t 2 "ptx-front: --function selects what --ast, --emit-ptx, --json, --stats, --list-functions, --cfg or --callgraph print|$hint" --function saxpy "$k"
 t 2 "ptx-front: -o needs an output option (checking alone writes nothing)|$hint" -o "$tmp/x" "$k"
 t 2 "ptx-front: --max-errors reads PTX files: not with --list-instructions or --explain|$hint" --max-errors 3 --explain add
-t 2 "ptx-front: --target reads PTX files: not with --list-instructions or --explain|$hint" --target sm_90 --list-instructions
 t 2 "ptx-front: --list-instructions takes one PATTERN and no input file|$hint" --list-instructions add "$k"
 t 2 "ptx-front: --list-instructions takes one PATTERN and no input file|$hint" --list-instructions=add "$k"
 t 2 "ptx-front: --explain takes no input file ('$k')|$hint" --explain add "$k"
@@ -213,6 +212,24 @@ t 0 "" --explain LD
 head -1 "$tmp/out" | grep -q "^ld: [0-9]* forms" && ok || bad "--explain LD: $(head -1 "$tmp/out")"
 t 2 "ptx-front: the tables have no instruction 'ldd'; did you mean 'ld' or 'ldu'?" --explain ldd
 t 2 "ptx-front: the tables have no instruction 'zzzzqq' (see --list-instructions)" --explain zzzzqq
+# --target and --ptx-version: only the forms and instructions there
+t 0 "" --explain ld --ptx-version 8.0 --target sm_90
+head -1 "$tmp/out" | grep -qx "ld: [0-9]* of [0-9]* forms at PTX ISA 8.0 for sm_90" && ok || bad "--explain ld at 8.0 sm_90: $(head -1 "$tmp/out")"
+grep -q "PTX ISA 8\.[1-9]\|PTX ISA 9\.\|sm_100" "$tmp/out" && bad "--explain ld at 8.0 sm_90 shows a newer form: $(grep -m1 "PTX ISA 8\.[1-9]\|PTX ISA 9\.\|sm_100" "$tmp/out")" || ok
+"$front" --explain ld >"$tmp/all"
+[ "$(grep -c '^  ld' "$tmp/out")" -lt "$(grep -c '^  ld' "$tmp/all")" ] && ok || bad "--explain ld at 8.0 sm_90 shows every form"
+t 0 "" --explain ld --target sm_100
+grep -q "^  ld.*\.v4\.type{\.ccop}" "$tmp/out" && ok || bad "--explain ld --target sm_100 lacks the 256-bit loads"
+t 0 "" --explain tcgen05.alloc --ptx-version 8.0
+has "tcgen05.alloc: none of its 2 forms at PTX ISA 8.0 (family tcgen05.alloc / tcgen05.dealloc / tcgen05.relinquish_alloc_permit)" "--explain tcgen05.alloc --ptx-version 8.0"
+t 0 "ptx-front: warning: no instruction matches 'tcgen05' at sm_90" --list-instructions tcgen05 --target sm_90
+t 0 "" --list-instructions tcgen05.alloc --target sm_100a
+has "tcgen05.alloc                      PTX 8.6  sm_100f  tcgen05.alloc / tcgen05.dealloc / tcgen05.relinquish_alloc_permit" "--list-instructions tcgen05.alloc --target sm_100a"
+t 0 "" --list-instructions --ptx-version 6.0
+grep -q "PTX [7-9]\." "$tmp/out" && bad "--list-instructions --ptx-version 6.0 lists a newer instruction" || ok
+grep -q "^wgmma" "$tmp/out" && bad "--list-instructions --ptx-version 6.0 lists wgmma" || ok
+t 2 "ptx-front: --ptx-version takes a PTX ISA version such as 8.0, not 'x'|$hint" --explain add --ptx-version x
+t 2 "ptx-front: --ptx-version: target sm_100a with PTX ISA 8.0: target 'sm_100a' requires PTX ISA .version 8.6 or later|$hint" --explain add --ptx-version 8.0 --target sm_100a
 
 # -- --list-functions --json: one document per file ----------------------------
 t 0 "" --list-functions --json "$k" "$k"
@@ -229,10 +246,10 @@ has "function .extern   f (prototype)" "--list-functions of a prototype"
 
 # -- --target: the module read as if it declared that architecture ----------------
 printf '.version 8.0\n.target sm_80\n.address_size 64\n.visible .entry k()\n{\n\tfence.proxy.async;\n\tret;\n}\n' >"$tmp/sm90.ptx"
-t 1 "$tmp/sm90.ptx:6:2: error: 'fence' (fence.proxy.async{.ss}; .ss = { .global, .shared::cta, .shared::cluster }) requires .target sm_90 or later; this module targets sm_80| 	fence.proxy.async;| 	^~~~~~~~~~~~~~~~~" "$tmp/sm90.ptx"
+t 1 "$tmp/sm90.ptx:6:13: error: '.async' in 'fence.proxy.async' requires .target sm_90 or later; this module targets sm_80| 	fence.proxy.async;| 	           ^~~~~~|$tmp/sm90.ptx:6:13: note: the form that needs it: fence.proxy.async{.ss}; .ss = { .global, .shared::cta, .shared::cluster }| 	fence.proxy.async;| 	           ^~~~~~" "$tmp/sm90.ptx"
 t 0 "" --target sm_90 "$tmp/sm90.ptx"
 t 0 "" --target=compute_90 "$tmp/sm90.ptx"
-t 1 "$tmp/sm90.ptx:6:2: error: 'fence' (fence.proxy.async{.ss}; .ss = { .global, .shared::cta, .shared::cluster }) requires .target sm_90 or later; this module targets sm_86| 	fence.proxy.async;| 	^~~~~~~~~~~~~~~~~" --target sm_86 "$tmp/sm90.ptx"
+t 1 "$tmp/sm90.ptx:6:13: error: '.async' in 'fence.proxy.async' requires .target sm_90 or later; this module targets sm_86| 	fence.proxy.async;| 	           ^~~~~~|$tmp/sm90.ptx:6:13: note: the form that needs it: fence.proxy.async{.ss}; .ss = { .global, .shared::cta, .shared::cluster }| 	fence.proxy.async;| 	           ^~~~~~" --target sm_86 "$tmp/sm90.ptx"
 # several files: the line naming the next file starts a line even after a
 # file that does not end in a newline (lossless output keeps that)
 printf '.version 9.0\n.target sm_90\n.address_size 64\n.visible .entry k()\n{\n\tret;\n}' >"$tmp/nonl.ptx"
@@ -244,7 +261,10 @@ t 0 "" --target sm_90 --emit-ptx "$tmp/sm90.ptx"
 has ".target sm_80" "--target sm_90 --emit-ptx"
 t 0 "" --target sm_90 --emit-ptx --canonical "$tmp/sm90.ptx"
 has ".target sm_90" "--target sm_90 --emit-ptx --canonical"
-t 1 "$tmp/sm90.ptx:2:9: error: target 'sm_100' requires PTX ISA .version 8.6 or later| .target sm_80|         ^~~~~" --target sm_100 "$tmp/sm90.ptx"
+# a target the run sets is not the module's own: the error is at the .version it needs
+t 1 "$tmp/sm90.ptx:1:1: error: target 'sm_100' (set for this run, --target) requires PTX ISA .version 8.6 or later; this module is .version 8.0| .version 8.0| ^~~~~~~~~~~~" --target sm_100 "$tmp/sm90.ptx"
+printf '.version 8.0\n.target sm_100\n.address_size 64\n' >"$tmp/own100.ptx"
+t 1 "$tmp/own100.ptx:2:9: error: target 'sm_100' requires PTX ISA .version 8.6 or later| .target sm_100|         ^~~~~~" "$tmp/own100.ptx"
 t 2 "ptx-front: --target takes an architecture such as sm_90a, not 'sm80'|$hint" --target sm80 "$k"
 # the graphs: --cfg takes =full or nothing, both go with --json and --function
 t 2 "ptx-front: --cfg takes no value or =full, not 'ful'|$hint" --cfg=ful "$k"

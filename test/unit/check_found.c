@@ -20,11 +20,11 @@ typedef struct found_case {
 static const found_case cases[] = {
     /* forms ptxas withdrew: shfl and vote without .sync on sm_70+ from 6.4 */
     { "9.0", "sm_90", "shfl.bfly.b32 r1, r2, 1, 31;", 2,
-      "'shfl' (shfl.mode.b32; .mode = { .up, .down, .bfly, .idx }) is not supported on .target sm_70 and later from PTX ISA 6.4; this module is 9.0 for sm_90" },
+      "'shfl' (shfl.mode.b32) is not supported on .target sm_70 and later from PTX ISA 6.4; this module is 9.0 for sm_90" },
     { "6.3", "sm_75", "shfl.bfly.b32 r1, r2, 1, 31;", 0, NULL },
     { "9.0", "sm_60", "shfl.bfly.b32 r1, r2, 1, 31;", 0, NULL },
     { "9.0", "sm_90", "vote.all.pred p1, p2;", 2,
-      "'vote' (vote.mode.pred; .mode = { .all, .any, .uni }) is not supported on .target sm_70 and later from PTX ISA 6.4; this module is 9.0 for sm_90" },
+      "'vote' (vote.mode.pred) is not supported on .target sm_70 and later from PTX ISA 6.4; this module is 9.0 for sm_90" },
     { "6.3", "sm_70", "vote.all.pred p1, p2;", 0, NULL },
     /* mad.f32 without rounding: sm_1x, or before PTX ISA 3.2 */
     { "9.0", "sm_90", "mad.f32 f1, f2, f3, f4;", 2,
@@ -42,7 +42,7 @@ static const found_case cases[] = {
       "'wmma' needs the modifier .aligned (form: wmma.load.a.sync.aligned.layout.m16n16k16{.ss}.f16; .layout = { .row, .col }; .ss = { .global, .shared })" },
     /* types keep the order of the form's type slots */
     { "9.0", "sm_90", "mma.e5m2.sync.aligned.m16n8k16.row.col.f32.e4m3.f32 {f1, f2, f3, f4}, {r1, r2}, {r3}, {f5, f6, f7, f8};", 40,
-      "type '.f32' is out of place in 'mma': the types follow the order of the form (mma.sync.aligned.m16n8k16.row.col.f32.dtype.atype.f32; .dtype = { .e4m3, .e5m2 }; .atype = { .e4m3, .e5m2 })" },
+      "type '.f32' is out of place in 'mma': the types follow the order of the form (mma.sync.aligned.m16n8k16.row.col.f32.dtype.atype.f32)" },
     { "9.0", "sm_90", "mma.sync.aligned.m16n8k16.row.col.f32.e5m2.e4m3.f32 {f1, f2, f3, f4}, {r1, r2}, {r3}, {f5, f6, f7, f8};", 0, NULL },
     { "9.0", "sm_100", "add.f32.f16 f1, h1, f2;", 0, NULL },
     /* mma type combinations as ptxas takes them (no .f32 B with .e4m3 A) */
@@ -75,7 +75,7 @@ static const found_case cases[] = {
     { "9.0", "sm_90", "suld.b.4d.b32.trap {r1}, [s, {r2}];", 0, NULL },
     { "9.0", "sm_90", "sust.b.4d.b32.trap [s, {r2}], {r1};", 0, NULL },
     { "9.0", "sm_90", "sured.b.add.4d.u32.trap [s, {r2}], r1;", 0, NULL },
-    { "4.2", "sm_30", "suld.b.4d.b32.trap {r1}, [s, {r2}];", 2, "" },
+    { "4.2", "sm_30", "suld.b.4d.b32.trap {r1}, [s, {r2}];", 8, "" },
     /* operand kinds */
     { "9.0", "sm_90", "match.all.sync.b32 _, r3, r4;", 0, NULL },
     { "9.0", "sm_90", "match.any.sync.b32 _, r3, r4;", 21, "" },
@@ -84,7 +84,7 @@ static const found_case cases[] = {
     { "9.0", "sm_90", "cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [r1], [rd2], 512, 16;", 0, NULL },
     /* not a misplaced cp.async: the operand count is what is wrong */
     { "9.0", "sm_90", "cp.reduce.async.bulk.shared::cluster.shared::cta.mbarrier::complete_tx::bytes.add.u32 [r1], [r2], 512, [r3], r4;", 2,
-      "'cp' takes 4 operands, found 5 (form: cp.reduce.async.bulk.ss.shared::cta.mbarrier::complete_tx::bytes.add.type; .ss = { .shared::cluster, .shared::cta }; .type = { .u32, .s32, .u64 })" },
+      "'cp' takes 4 operands, found 5 (form: cp.reduce.async.bulk.ss.shared::cta.mbarrier::complete_tx::bytes.add.type)" },
     /* a .bf16/.bf16x2 register may be written {b}, {b, b} or {b, b, b, b} */
     { "9.0", "sm_90", "add.bf16 h1, h2, {h3, h3};", 0, NULL },
     { "9.0", "sm_90", "cvt.rn.bf16.f32 {h1}, f4;", 0, NULL },

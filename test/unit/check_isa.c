@@ -38,13 +38,13 @@ static const isa_case cases[] = {
     { "sm_90", "suld.p.2d.b32.trap r1, [surf, {r5, r6}];", 6,
       "'suld.p' is not an instruction: 'suld' continues with suld.b.1d.type.trap; .type = { .b8, .b16, .b32, .b64 }" },
     { "sm_90", "st.const.u32 [rd1], r1;", 4,
-      "modifier '.const' is not valid in 'st': expected one of .global, .local, .param, .shared, .shared::cta, .shared::cluster, .param::func (closest form: st{.global}{.cop}{.vec}.type; .cop = { .wb, .cg, .cs, .wt }; .vec = { .v2, .v4 }; .type = { .b32, .u32, .s32, .f32 })" },
+      "modifier '.const' is not valid in 'st': expected one of .global, .local, .param, .shared, .shared::cta, .shared::cluster, .param::func" },
     { "sm_90", "st.global.sat.u32 [rd1], r1;", 11,
-      "modifier '.sat' is not valid in 'st' (closest form: st{.global}{.cop}{.vec}.type; .cop = { .wb, .cg, .cs, .wt }; .vec = { .v2, .v4 }; .type = { .b32, .u32, .s32, .f32 })" },
+      "modifier '.sat' is not valid in 'st' (closest form: st{.global}{.cop}{.vec}.type)" },
     { "sm_90", "st.relaxed.global.u32 [rd1], r1;", 4,
-      "'st' with '.relaxed' needs one of .cta, .gpu, .sys, .cluster (form: st.sem.scope{.global}{.vec}.type; .sem = { .relaxed, .release }; .scope = { .cta, .gpu, .sys }; .vec = { .v2, .v4 }; .type = { .b32, .u32, .s32, .f32 })" },
+      "'st' with '.relaxed' needs one of .cta, .gpu, .sys, .cluster (form: st.sem.scope{.global}{.vec}.type)" },
     { "sm_90", "vadd4.u32.u32.u32.sat.add r1, r2, r3, r4;", 23,
-      "modifier '.add' cannot be combined with '.sat' in 'vadd4' (form: vadd4.dtype.atype.btype.add; .dtype = { .u32, .s32 }; .atype = { .u32, .s32 }; .btype = { .u32, .s32 })" },
+      "modifier '.add' cannot be combined with '.sat' in 'vadd4' (form: vadd4.dtype.atype.btype.add)" },
     { "sm_90", "st.global.global.u32 [rd1], r1;", 11, "modifier '.global' appears twice in 'st'" },
     { "sm_90", "atom.global.add.u32.u64 r1, [rd1], r2;", 21,
       "'atom' takes one modifier of {.u32, .s32, .u64, .f32}; '.u64' is one too many" },
@@ -71,10 +71,17 @@ static const isa_case cases[] = {
       "operand 2 of 'suld' must be [surface, coordinates], the coordinates a register or a vector of 2 or 4 elements" },
     { "sm_90", "suld.b.2d.b32.trap r1, [surf, {r5, _}];", 37,
       "coordinate 2 of operand 2 of 'suld' must be a register or a constant" },
-    { "8.2 sm_90", "st.global.b128 [rd1], q1;", 2,
-      "'st' (st{.weak}{.global}{.cop}.b128; .cop = { .wb, .cg, .cs, .wt }) requires PTX ISA .version 8.3 or later; this module is 8.2" },
+    { "8.2 sm_90", "st.global.b128 [rd1], q1;", 11,
+      "'.b128' in 'st.global.b128' requires PTX ISA .version 8.3 or later; this module is 8.2" },
     { "sm_80", "elect.sync r1|p1, 0xffffffff;", 2,
-      "'elect' (elect.sync) requires .target sm_90 or later; this module targets sm_80" },
+      "'elect.sync' requires .target sm_90 or later; this module targets sm_80" },
+    /* a form newer than the module: the operands' types are checked first */
+    { "8.0 sm_90", "ld.global.v4.f64 {f1, f2, f3, f4}, [rd1];", 20,
+      "operand 'f1' of 'ld' is declared .f32; the instruction needs .f64" },
+    { "8.0 sm_90", "ld.global.v4.f64 {fd1, fd2, fd3, fd4}, [rd1];", 11,
+      "'.v4.f64' in 'ld.global.v4.f64' requires PTX ISA .version 8.8 or later; this module is 8.0" },
+    { "8.8 sm_90", "ld.global.L2::evict_last.L2::256B.ca.v4.f64 {fd1, fd2, fd3, fd4}, [rd1];", 11,
+      "'.L2::evict_last' with '.v4.f64' in 'ld.global.L2::evict_last.L2::256B.ca.v4.f64' requires .target sm_100 or later; this module targets sm_90" },
     { "sm_90", "add.s32 r1, r2, {r3};", 18, "operand 3 of 'add' must be a register or a constant" },
     /* constants of some values only (ptxas: "expected to be 16") */
     { "sm_90", "cp.async.cg.shared.global [rd1], [rd2], 8;", 42, "operand 3 of 'cp' must be 16, not 8" },
@@ -247,14 +254,21 @@ START_TEST(memo_keys_version_and_target)
     for (unsigned round = 0; round < 2; round++) {
         ck_assert_ptr_nonnull(ptx_isa_check(ctx, m, st, rc, &fit));
         ck_assert_ptr_nonnull(ptx_isa_check(ctx, m, elect, rc, &fit));
+        /* held back for the caller, who checks the operands' types first */
         ck_assert_ptr_null(ptx_isa_check(ctx, &older, st, rc, &fit));
+        ck_assert_ptr_nonnull(fit.held);
+        ptx_isa_report_level(ctx, &older, st, &fit, false);
         ck_assert_ptr_null(ptx_isa_check(ctx, &sm80, elect, rc, &fit));
+        ck_assert_ptr_nonnull(fit.held);
+        ptx_isa_report_level(ctx, &sm80, elect, &fit, false);
         ck_assert_ptr_nonnull(ptx_isa_check(ctx, m, st, rc, &fit));
         ck_assert_ptr_nonnull(ptx_isa_check(ctx, m, elect, rc, &fit));
     }
+    /* each error with its note, the form */
     ck_assert_uint_eq(ptx_error_count(ctx), 4);
     ck_assert_ptr_nonnull(strstr(ptx_diag_get(ctx, 0)->message, "requires PTX ISA .version 8.3"));
-    ck_assert_ptr_nonnull(strstr(ptx_diag_get(ctx, 1)->message, "requires .target sm_90"));
+    ck_assert_int_eq(ptx_diag_get(ctx, 1)->severity, PTX_SEV_NOTE);
+    ck_assert_ptr_nonnull(strstr(ptx_diag_get(ctx, 2)->message, "requires .target sm_90"));
     ptx_context_free(ctx);
 }
 END_TEST
@@ -400,6 +414,60 @@ START_TEST(instruction_forms)
 }
 END_TEST
 
+/* The reference at a level: the forms and instructions a module of that
+ * version and target may use, the rest left out. */
+START_TEST(instruction_reference_at_level)
+{
+    const ptx_isa_level v80_sm90 = { 8, 0, "sm_90" }, v80 = { 8, 0, NULL }, sm90 = { 0, 0, "sm_90" };
+    test_buf b = { 0 };
+    ck_assert_int_eq(ptx_print_instruction_forms_at("elect.sync", &v80_sm90, test_buf_write, &b), PTX_OK);
+    ck_assert_str_eq(strtok(b.p, "\n"), "elect.sync: 1 of 1 form at PTX ISA 8.0 for sm_90");
+    free(b.p);
+    b = (test_buf){ 0 };
+    /* elect.sync needs sm_90: none at sm_80 */
+    const ptx_isa_level sm80 = { 8, 0, "sm_80" };
+    ck_assert_int_eq(ptx_print_instruction_forms_at("elect.sync", &sm80, test_buf_write, &b), PTX_OK);
+    ck_assert_str_eq(b.p, "elect.sync: none of its 1 form at PTX ISA 8.0 for sm_80\n");
+    free(b.p);
+    b = (test_buf){ 0 };
+    /* the 256-bit loads (8.8, sm_100) are not there at 8.0; b128 (8.3) neither */
+    ck_assert_int_eq(ptx_print_instruction_forms_at("ld", &v80, test_buf_write, &b), PTX_OK);
+    ck_assert_ptr_null(strstr(b.p, ".v4.type{.ccop}"));
+    ck_assert_ptr_null(strstr(b.p, ".b128"));
+    ck_assert_ptr_nonnull(strstr(b.p, "ld{.global}{.cop}{.vec}.type  d, [a]"));
+    free(b.p);
+    b = (test_buf){ 0 };
+    /* shfl without .sync is withdrawn on sm_70 and later from 6.4 */
+    ck_assert_int_eq(ptx_print_instruction_forms_at("shfl", &sm90, test_buf_write, &b), PTX_OK);
+    ck_assert_ptr_nonnull(strstr(b.p, "shfl: none of its"));
+    free(b.p);
+    b = (test_buf){ 0 };
+    ck_assert_int_eq(ptx_print_instruction_forms_at("nosuch", &sm90, test_buf_write, &b), PTX_ERR_INPUT);
+    free(b.p);
+    /* the list: elect.sync at sm_90, not at sm_80; the version column
+     * that of the oldest form there */
+    size_t listed = 0;
+    b = (test_buf){ 0 };
+    ck_assert_int_eq(ptx_print_instruction_list_at("elect", &sm80, test_buf_write, &b, &listed), PTX_OK);
+    ck_assert_uint_eq(listed, 0);
+    free(b.p);
+    b = (test_buf){ 0 };
+    ck_assert_int_eq(ptx_print_instruction_list_at("elect", &v80_sm90, test_buf_write, &b, &listed), PTX_OK);
+    ck_assert_uint_eq(listed, 1);
+    ck_assert_int_eq(strncmp(b.p, "elect.sync ", 11), 0);
+    free(b.p);
+    b = (test_buf){ 0 };
+    size_t all = 0;
+    ck_assert_int_eq(ptx_print_instruction_list_at(NULL, NULL, test_buf_write, &b, &all), PTX_OK);
+    free(b.p);
+    b = (test_buf){ 0 };
+    ck_assert_int_eq(ptx_print_instruction_list_at(NULL, &v80, test_buf_write, &b, &listed), PTX_OK);
+    ck_assert_uint_lt(listed, all);
+    ck_assert_ptr_null(strstr(b.p, "tcgen05"));
+    free(b.p);
+}
+END_TEST
+
 Suite *isa_suite(void)
 {
     Suite *s = suite_create("isa");
@@ -413,6 +481,7 @@ Suite *isa_suite(void)
     tcase_add_test(tc, target_override);
     tcase_add_test(tc, instruction_list);
     tcase_add_test(tc, instruction_forms);
+    tcase_add_test(tc, instruction_reference_at_level);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -160,17 +160,17 @@ static const isa_case cases[] = {
 
     /* types, secondary operations, operands */
     { "sm_90", "vadd4.f32.u32.u32 r1, r2, r3, r4;", 7,
-      "modifier '.f32' is not valid in 'vadd4': expected one of .u32, .s32 (closest form: vadd4.dtype.atype.btype{.sat}; .dtype = { .u32, .s32 }; .atype = { .u32, .s32 }; .btype = { .u32, .s32 })" },
+      "modifier '.f32' is not valid in 'vadd4': expected one of .u32, .s32 (closest form: vadd4.dtype.atype.btype{.sat})" },
     { "sm_90", "vadd4.u16.u32.u32 r1, r2, r3, r4;", 7,
-      "modifier '.u16' is not valid in 'vadd4': expected one of .u32, .s32 (closest form: vadd4.dtype.atype.btype{.sat}; .dtype = { .u32, .s32 }; .atype = { .u32, .s32 }; .btype = { .u32, .s32 })" },
+      "modifier '.u16' is not valid in 'vadd4': expected one of .u32, .s32 (closest form: vadd4.dtype.atype.btype{.sat})" },
     { "sm_90", "vadd4.u32.u32.u64 r1, r2, r3, r4;", 15,
-      "modifier '.u64' is not valid in 'vadd4': expected one of .u32, .s32 (closest form: vadd4.dtype.atype.btype{.sat}; .dtype = { .u32, .s32 }; .atype = { .u32, .s32 }; .btype = { .u32, .s32 })" },
+      "modifier '.u64' is not valid in 'vadd4': expected one of .u32, .s32 (closest form: vadd4.dtype.atype.btype{.sat})" },
     { "sm_90", "vadd4.b32.u32.u32 r1, r2, r3, r4;", 7,
-      "modifier '.b32' is not valid in 'vadd4': expected one of .u32, .s32 (closest form: vadd4.dtype.atype.btype{.sat}; .dtype = { .u32, .s32 }; .atype = { .u32, .s32 }; .btype = { .u32, .s32 })" },
+      "modifier '.b32' is not valid in 'vadd4': expected one of .u32, .s32 (closest form: vadd4.dtype.atype.btype{.sat})" },
     { "sm_90", "vadd4.u32.u32.u32.sat.add r1, r2, r3, r4;", 23,
-      "modifier '.add' cannot be combined with '.sat' in 'vadd4' (form: vadd4.dtype.atype.btype.add; .dtype = { .u32, .s32 }; .atype = { .u32, .s32 }; .btype = { .u32, .s32 })" },
+      "modifier '.add' cannot be combined with '.sat' in 'vadd4' (form: vadd4.dtype.atype.btype.add)" },
     { "sm_90", "vadd4.u32.u32.u32.add.sat r1, r2, r3, r4;", 19,
-      "modifier '.add' cannot be combined with '.sat' in 'vadd4' (form: vadd4.dtype.atype.btype.add; .dtype = { .u32, .s32 }; .atype = { .u32, .s32 }; .btype = { .u32, .s32 })" },
+      "modifier '.add' cannot be combined with '.sat' in 'vadd4' (form: vadd4.dtype.atype.btype.add)" },
     { "sm_90", "vadd4.u32.u32.u32.sat.sat r1, r2, r3, r4;", 0, NULL },
     { "sm_90", "vadd4.u32.u32.u32.add.add r1, r2, r3, r4;", 23,
       "modifier '.add' appears twice in 'vadd4'" },
@@ -201,7 +201,7 @@ static const isa_case cases[] = {
       "operand 1 of 'vadd4' must be a register" },
     { "sm_90", "vadd4.u32.u32.u32 _, r2, r3, r4;", 20, "operand 1 of 'vadd4' must be a register" },
     { "sm_90", "vadd4.u32.u32.u32.min r1, r2, r3, r4;", 19,
-      "modifier '.min' is not valid in 'vadd4': expected .add (closest form: vadd4.dtype.atype.btype{.sat}; .dtype = { .u32, .s32 }; .atype = { .u32, .s32 }; .btype = { .u32, .s32 })" },
+      "modifier '.min' is not valid in 'vadd4': expected .add (closest form: vadd4.dtype.atype.btype{.sat})" },
     { "sm_90", "vadd4.u32.u32.u32.rn r1, r2, r3, r4;", 19,
       "modifier '.rn' is not valid in 'vadd4' (closest form: vadd4.dtype.atype.btype{.sat}; .dtype = { .u32, .s32 }; .atype = { .u32, .s32 }; .btype = { .u32, .s32 })" },
     { "sm_90", "vadd4.u32.u32.u32.ftz r1, r2, r3, r4;", 19,
@@ -212,7 +212,7 @@ static const isa_case cases[] = {
 
     /* versions and targets */
     { "sm_20", "vadd4.u32.u32.u32 r1, r2, r3, r4;", 2,
-      "'vadd4' (vadd4.dtype.atype.btype{.sat}; .dtype = { .u32, .s32 }; .atype = { .u32, .s32 }; .btype = { .u32, .s32 }) requires .target sm_30 or later; this module targets sm_20" },
+      "'vadd4.u32.u32.u32' requires .target sm_30 or later; this module targets sm_20" },
     { "sm_30", "vadd4.u32.u32.u32 r1, r2, r3, r4;", 0, NULL },
     { "3.0 sm_30", "vadd4.u32.u32.u32 r1, r2, r3, r4;", 0, NULL },
 
