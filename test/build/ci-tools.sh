@@ -38,7 +38,7 @@ package_of() {
     clang) echo clang ;;
     clang-22) echo clang-22 ;;
     llc-22) echo llvm-22 ;;
-    cc|gcc|g++|c++|make|ar|cpp) echo build-essential ;;
+    cc|gcc|g++|c++|make|ar|cpp|readelf|nm|objdump) echo build-essential ;;
     flex) echo flex ;;
     bison) echo bison ;;
     nvcc|ptxas) echo - ;;
