@@ -37,6 +37,8 @@ struct ptx_limits {
     uint32_t nshared;           /* module-scope .shared variables so far */
     uint32_t nfuncs;
     uint32_t nsections;         /* .section items (DWARF) */
+    uint64_t const_bytes;       /* the .const bank so far, laid out in order */
+    const ptx_var *const_over;  /* the variable that took it past 64 KB */
     uint32_t mark;
     /* the body being walked: what it calls and names, each once */
     uint32_t *list;
@@ -112,10 +114,32 @@ static uint64_t add_sat(uint64_t a, uint64_t b)
 
 /* ---- module-scope declarations --------------------------------------- */
 
+/* The .const bank ptxas lays out for the module, module-scope and body
+ * variables in source order, each at its alignment (the element's size
+ * without .align; .extern ones are not this module's): above 64 KB it
+ * refuses the file, with -c too ("File uses too much global constant
+ * data (0x10001 bytes, 0x10000 max)").  An unsized array counts 0, and
+ * a body's .const variables count where the body is walked (not with -c):
+ * a lower bound, never too much. */
+enum { CONST_BANK = 0x10000 };
+
+static void const_add(ptx_limits *L, const ptx_decl *d, const ptx_var *v)
+{
+    if (d->space != PTX_SPACE_CONST || d->linkage == PTX_LINK_EXTERN)
+        return;
+    uint64_t align = d->align ? d->align : (ptx_type_bits(d->type) / 8) * (d->vec ? d->vec : 1);
+    if (align > 1)
+        L->const_bytes = add_sat(L->const_bytes, align - 1) / align * align;
+    L->const_bytes = add_sat(L->const_bytes, var_bytes(d, v));
+    if (L->const_bytes > CONST_BANK && !L->const_over)
+        L->const_over = v;
+}
+
 static void module_decl(ptx_context *ctx, ptx_limits *L, const ptx_decl *d)
 {
     for (uint32_t i = 0; i < d->nvars; i++) {
         const ptx_var *v = &d->vars[i];
+        const_add(L, d, v);
         if (d->space == PTX_SPACE_SHARED) {
             if (d->linkage == PTX_LINK_EXTERN)
                 continue;       /* dynamic shared memory: not static */
@@ -304,6 +328,7 @@ static void walk_block(ptx_context *ctx, ptx_limits *L, walk *w, const ptx_node 
         case PTX_NODE_DECL: {
             const ptx_decl *d = (const ptx_decl *)n;
             for (uint32_t i = 0; i < d->nvars; i++) {
+                const_add(L, d, &d->vars[i]);
                 if (d->space == PTX_SPACE_SHARED && d->linkage != PTX_LINK_EXTERN)
                     w->shared = add_sat(w->shared, var_bytes(d, &d->vars[i]));
                 /* a local name hides a module .shared one from here on:
@@ -498,6 +523,13 @@ void ptx_limits_end(ptx_context *ctx)
             ptx_diag_add(ctx, PTX_SEV_ERROR, PTX_DIAG_HEADER, m->target_span,
                          "'.target debug' needs debug information: a '.section .debug_...' "
                          "(ptxas: \"Debug information not found\")");
+    /* as for .shared below, past 2 GB ptxas's sum is no guide */
+    if (L->const_bytes > CONST_BANK && L->const_bytes < ((uint64_t)1 << 31))
+        ptx_diag_add(ctx, PTX_SEV_ERROR, PTX_DIAG_LIMIT, L->const_over->span,
+                     "'%s' takes the module's .const variables past the %u bytes of the "
+                     "constant bank ptxas gives a file (%llu bytes in all)",
+                     L->const_over->name->text, (unsigned)CONST_BANK,
+                     (unsigned long long)L->const_bytes);
     for (uint32_t i = 0; i < L->nsyms; i++) {
         const lim_sym *s = &L->syms[i];
         if (s->what == SYM_FUNC && !s->defined && !s->entry && !ptxas_provides(s->name->text)) {

@@ -194,6 +194,12 @@ static void check_name(sema *S, const ictx *I, const ptx_expr *e, const ptx_isa_
         return;
     if (s->kind == S_VAR) {
         check_cvta_space(S, I, e, s);
+        if (op && (op->accept & PTX_ACC_PRED) && !(op->accept & PTX_ACC_NAME)) {
+            /* mov.pred %p1, g: "Arguments mismatch" */
+            sema_error(S, PTX_DIAG_SYMBOL, sp, "'%s' is a %s variable: '%s' takes a .pred register "
+                       "here", name->text, ptx_space_name(s->space), I->op);
+            return;
+        }
         if (typed && !(op->tflags & PTX_OT_SYMADDR))
             sema_error(S, PTX_DIAG_SYMBOL, sp,
                   "'%s' is a %s variable, not a register: load it with ld%s, or take its "
@@ -377,11 +383,15 @@ static void check_constant(sema *S, const ictx *I, const ptx_expr *e, const ptx_
 {
     if (const_expr_fault(S, e))
         return;
-    if (!op || !op->tkind)
+    if (!op)
         return;
-    tclass w = wanted(I, op);
     char k = sema_literal_kind(e);
     char pb[16];
+    /* a predicate operand of no :TYPE (mov.pred's, and.pred's): as :pred */
+    tclass w = op->tkind ? wanted(I, op)
+               : (op->accept & PTX_ACC_PRED) ? sema_decl_class(PTX_TYPE_PRED) : (tclass){ 0, 0 };
+    if (!w.k)
+        return;
     if (w.k == 'p' && (k == 'f' || k == 'h' || k == 'd')) {
         /* ptxas takes an integer for a predicate (mov.pred %p1, 1), not 1.0 */
         sema_error(S, PTX_DIAG_TYPE, ptx_expr_span(e), "a floating-point constant where '%s' needs "
