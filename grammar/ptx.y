@@ -132,7 +132,7 @@ static void ptx_yyerror(PTX_YYLTYPE *loc, ptx_parser_state *pp, const char *msg)
 
 %type <tok> anyword rareword opcode
 %type <spec> attributes attribute
-%type <list> items stmts sec_items
+%type <list> items stmts sec_items more_targets
 %type <node> item stmt instr block section_item func loc_stmt
 %type <func> func_head entry_head
 %type <decl> decl param
@@ -144,12 +144,23 @@ static void ptx_yyerror(PTX_YYLTYPE *loc, ptx_parser_state *pp, const char *msg)
 
 %%
 
+/* ptxas 13.0 takes more .target lines before .address_size, and none
+ * after it or after the first declaration; they stay in the tree as
+ * TARGET items, first in the module's list */
 module
-    : header items                      { ptx_b_module(CTX, $2); }
+    : header more_targets address_size_opt items
+                                        { ptx_b_module(CTX, !$2.first ? $4 : !$4.first ? $2
+                                                                : ptx_b_append_run($2, $4)); }
     ;
 
 header
-    : VERSION FLOAT { ptx_b_version(CTX, &$2, @$); } target_dir address_size_opt
+    : VERSION FLOAT { ptx_b_version(CTX, &$2, @$); } target_dir
+    ;
+
+more_targets
+    : %empty                            { $$ = ptx_b_none(); }
+    | more_targets TARGET target_names  { ptx_node *t = ptx_b_target_item(CTX, $3, @2);
+                                          $$ = ptx_b_append($1, t); ITEM_DONE(t); }
     ;
 
 target_dir
@@ -179,7 +190,6 @@ item
     | FILE INT STRING                   { $$ = ptx_b_file(CTX, &$2, &$3, NULL, NULL, @$); }
     | FILE INT STRING ',' INT ',' INT   { $$ = ptx_b_file(CTX, &$2, &$3, &$5, &$7, @$); }
     | SECTION anyword '{' sec_items '}' { $$ = ptx_b_section(CTX, &$2, $4, @$); }
-    | TARGET target_names               { $$ = ptx_b_target_item(CTX, $2, @$); }
     | DWARF                             { $$ = ptx_b_dwarf(CTX, &$1, @$); }
     | error ';'                         { $$ = NULL; if (ptx_b_recover(CTX)) YYABORT; }
     | error SIMPLE                      { $$ = NULL; if (ptx_b_recover(CTX)) YYABORT; }

@@ -4,6 +4,7 @@
  * .file, .section with its data lines, further .target lines, @@DWARF),
  * and the module's list of items. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "ast_build.h"
@@ -176,6 +177,8 @@ static ptx_span version_line(const ptx_context *ctx, const ptx_module *m)
 
 void ptx_b_target_name(ptx_context *ctx, const ptx_tok *t, bool first)
 {
+    /* a later .target line's first name is no architecture the run sets */
+    first = first && !(ctx->module && ctx->module->ntargets);
     /* ptx_context_set_target: the module is read as if its first target
      * were that one (checked where the module's own stands) */
     const ptx_name *name = first && ctx->target[0] ? ptx_intern(ctx, ctx->target, strlen(ctx->target))
@@ -240,10 +243,23 @@ void ptx_b_target(ptx_context *ctx, size_t names, ptx_loc_t loc)
     check_target_options(ctx, m, m->target_span);
 }
 
+/* A later .target line (before .address_size): ptxas 13.0 refuses an
+ * architecture above the one it compiles for ("SM version specified by
+ * .target is higher than default SM version assumed"), which is here the
+ * module's first target (or --target's). */
 ptx_node *ptx_b_target_item(ptx_context *ctx, size_t names, ptx_loc_t loc)
 {
     ptx_target *t = node_new(ctx, PTX_NODE_TARGET, sizeof *t, loc);
     t->names = (const ptx_name **)take(ctx, names, &t->count);
+    const ptx_module *m = ctx->module;
+    unsigned arch = m ? ptx_module_sm(m) : 0;
+    for (uint32_t i = 0; i < t->count && arch; i++) {
+        const char *s = t->names[i]->text;
+        if (ptx_target_is_arch(s) && strtoul(s + 3, NULL, 10) > arch)
+            error_at(ctx, PTX_DIAG_HEADER, span_of(loc), "'%s' is above %s, the architecture "
+                     "this module is read for (its first .target, or --target)", s,
+                     m->targets[0]->text);
+    }
     return &t->base;
 }
 

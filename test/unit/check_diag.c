@@ -497,10 +497,10 @@ END_TEST
 START_TEST(iter_nodes_in_source_order)
 {
     /* every ENTER is further into the source than the one before */
-    static const char src[] = HDR
+    static const char src[] = ".version 9.0\n.target sm_90\n.target sm_90a\n.address_size 64\n"
         ".global .b32 a, b;\n.entry k()\n{\n.reg .b32 r<4>;\nA: { B: mov.b32 r1, 1; { } }\n"
         ".loc 1 2 3\n.pragma \"nounroll\";\np: .callprototype _ ();\nt: .branchtargets A;\nret;\n}\n"
-        ".file 1 \"x.cu\"\n.target sm_90a\n";
+        ".file 1 \"x.cu\"\n";
     ptx_context *ctx = ptx_context_new();
     const ptx_module *m = NULL;
     ck_assert_int_eq(ptx_parse_buffer(ctx, "o.ptx", src, strlen(src), &m), PTX_OK);

@@ -141,7 +141,8 @@ static const accept_case accepts[] = {
       "module .version 1.4 .target sm_10, map_f64_to_f32\n" },
     { "texmode_unified", ".version 9.0\n.target sm_100a, texmode_unified\n.address_size 64\n",
       ".target sm_100a, texmode_unified .address_size 64\n" },
-    { "second target line", HDR ".target sm_90a\n", "\n  target sm_90a\n" },
+    { "second target line", ".version 9.0\n.target sm_90\n.target sm_90a\n.address_size 64\n",
+      "\n  target sm_90a\n" },
     /* linkage */
     { "variable linkages",
       HDR ".extern .global .b32 a;\n.visible .global .b32 b;\n.weak .global .b32 c;\n.common .global .b32 d;\n",
@@ -583,7 +584,16 @@ static const reject_case rejects[] = {
     { "version 10.0", ".version 10.0\n.target sm_90\n", PTX_DIAG_HEADER,
       "unsupported .version 10.0", 1 },
     { "unknown target", ".version 9.0\n.target sm_999\n", PTX_DIAG_HEADER, "unknown target 'sm_999'", 1 },
-    { "unknown target in a later line", HDR ".target sm_91\n", PTX_DIAG_HEADER, "unknown target 'sm_91'", 1 },
+    { "unknown target in a later line", ".version 9.0\n.target sm_90\n.target sm_91\n", PTX_DIAG_HEADER,
+      "unknown target 'sm_91'", 1 },
+    /* ptxas 13.0 -arch=sm_80: "SM version specified by .target is higher than default SM version assumed" */
+    { "later target above the first", ".version 9.0\n.target sm_80\n.target sm_90\n", PTX_DIAG_HEADER,
+      "'sm_90' is above sm_80, the architecture this module is read for", 1 },
+    /* ptxas 13.0: "Parsing error near '.target'" */
+    { "target line after .address_size", HDR ".target sm_90a\n", PTX_DIAG_SYNTAX,
+      "unexpected '.target'", 1 },
+    { "target line after a declaration", ".version 9.0\n.target sm_90\n.global .b32 g;\n.target sm_90a\n",
+      PTX_DIAG_SYNTAX, "unexpected '.target'", 1 },
     { "target newer than the version", ".version 7.0\n.target sm_90\n", PTX_DIAG_HEADER,
       "target 'sm_90' requires PTX ISA .version 7.8 or later", 1 },
     { "option before the architecture", ".version 9.0\n.target texmode_independent, sm_90\n",
