@@ -177,6 +177,7 @@ item
     | ALIAS IDENT ',' IDENT ';'         { $$ = ptx_b_alias(CTX, &$2, &$4, @$); }
     | PRAGMA strings ';'                { $$ = ptx_b_module_pragma(CTX, $2, @$); }
     | FILE INT STRING                   { $$ = ptx_b_file(CTX, &$2, &$3, NULL, NULL, @$); }
+    | FILE INT STRING ',' INT           { $$ = ptx_b_file(CTX, &$2, &$3, &$5, NULL, @$); }
     | FILE INT STRING ',' INT ',' INT   { $$ = ptx_b_file(CTX, &$2, &$3, &$5, &$7, @$); }
     | SECTION anyword '{' sec_items '}' { $$ = ptx_b_section(CTX, &$2, $4, @$); }
     | TARGET target_names               { $$ = ptx_b_target_item(CTX, $2, @$); }

@@ -243,8 +243,9 @@ static const accept_case accepts[] = {
       ".pragma \"used_bytes_mask 0xfff\", \"frequency 32\";\nret;\n}\n",
       "  pragma \"nounroll\"\n  entry k\n    directive .pragma \"nounroll\"\n    block\n"
       "      pragma \"used_bytes_mask 0xfff\", \"frequency 32\"\n      instr ret\n" },
-    { "file", HDR ".file 1 \"x.cu\"\n.file 2 \"/a/y.cu\", 1700000000, 1234\n",
-      "  file 1 \"x.cu\"\n  file 2 \"/a/y.cu\" timestamp 1700000000 size 1234\n" },
+    { "file", HDR ".file 1 \"x.cu\"\n.file 2 \"/a/y.cu\", 1700000000, 1234\n.file 3 \"z.cu\", 0x10\n",
+      "  file 1 \"x.cu\"\n  file 2 \"/a/y.cu\" timestamp 1700000000 size 1234\n"
+      "  file 3 \"z.cu\" timestamp 16\n" },
     { "loc",
       ".loc 1 2 3\n.loc 1 5 7, function_name $L__info_string0, inlined_at 1 2 3\n"
       ".loc 2 5 7, function_name f+12\n.loc 1 9 0, inlined_at 3 4 5\nret;",
