@@ -213,7 +213,8 @@ static bool pragma_value_ok(const char *v, bool positive)
 /* The strings of a .pragma at `where`, as ptxas 13.0 takes them (each
  * asked of it): "nounroll" (exactly) anywhere; "enable_smem_spilling..."
  * (a prefix), "used_bytes_mask N" and "frequency N" in a function body
- * only ("allowed only within function scope"); any other string draws a
+ * only ("allowed only within function scope"), from PTX 8.7, 8.3 and 9.0
+ * (src/gates.c, checked before the value); any other string draws a
  * warning in a body or an entry's header ("Pragma '...' unsupported", and
  * the module compiles) and an error at module scope ("not supported"). */
 void ptx_check_pragmas(ptx_context *ctx, const ptx_name *const *s, uint32_t n,
@@ -233,6 +234,10 @@ void ptx_check_pragmas(ptx_context *ctx, const ptx_name *const *s, uint32_t n,
                          "pragma \"%s\" is only allowed in a function's body", t);
                 continue;
             }
+            if (!ptx_gate(ctx, smem ? ".pragma \"enable_smem_spilling\""
+                               : mask ? ".pragma \"used_bytes_mask\"" : ".pragma \"frequency\"",
+                          at))
+                continue;
             /* ptxas -c: "Pragma 'enable_smem_spilling' is not allowed for
              * per-function compilation modes" */
             if (smem && ctx->compile_only)
