@@ -288,6 +288,9 @@ static void walk(sema *S, const ptx_node *first)
         case PTX_NODE_LOC:
             sema_check_loc(S, (const ptx_loc *)n);
             break;
+        case PTX_NODE_SECTION:
+            sema_check_section(S, (const ptx_section *)n);
+            break;
         default:                /* a section's contents hold no names */
             break;
         }

@@ -5,6 +5,9 @@
  *   .loc met before it, anywhere earlier in the module ("Source location
  *   1 2 3 used in inlined_at directive must be used in a preceding .loc
  *   directive"; the .loc's own place does not count).
+ * - the values of a section's .b8/.b16/.b32 lines fit their word
+ *   ("Value out of range for type .b8 256"; reported at the value, where
+ *   ptxas names the token after it).
  * The places met are kept in one open table, with the file indexes. */
 #include "sema_impl.h"
 
@@ -118,4 +121,96 @@ void sema_debug_free(sema *S)
     free(S->debug->slots);
     free(S->debug);
     S->debug = NULL;
+}
+
+/* The bytes of a section data word (".b8", ".byte"...), 0 for another. */
+static unsigned word_bytes(const char *w)
+{
+    static const struct { const char *w; unsigned n; } words[] = {
+        { ".b8", 1 }, { ".byte", 1 }, { ".b16", 2 }, { ".b32", 4 }, { ".4byte", 4 },
+        { ".b64", 8 }, { ".quad", 8 },
+    };
+    for (size_t i = 0; i < sizeof words / sizeof words[0]; i++)
+        if (strcmp(w, words[i].w) == 0)
+            return words[i].n;
+    return 0;
+}
+
+/* A value of `bytes` in a section, as ptxas takes it: .b8 and .b16 from
+ * -2^(n-1) to 2^n - 1; .b32 from -2^31 (any positive: ptxas keeps the low
+ * bits); .b64 any.  `neg`: the value is -v. */
+static bool data_value_fits(unsigned bytes, uint64_t v, bool neg)
+{
+    if (bytes == 0 || bytes >= 8)
+        return true;
+    unsigned bits = 8 * bytes;
+    if (neg)
+        return v <= (uint64_t)1 << (bits - 1);
+    return bytes == 4 || v < (uint64_t)1 << bits;
+}
+
+static void data_range_error(sema *S, ptx_span at, const char *word, unsigned bytes, uint64_t v,
+                             bool neg)
+{
+    unsigned bits = 8 * bytes;
+    if (bytes == 4)
+        sema_error(S, PTX_DIAG_LITERAL, at,
+                   "value %s%llu is out of range for %s: the least is -2147483648", neg ? "-" : "",
+                   (unsigned long long)v, word);
+    else
+        sema_error(S, PTX_DIAG_LITERAL, at, "value %s%llu is out of range for %s: write %lld to %llu",
+                   neg ? "-" : "", (unsigned long long)v, word, -(1LL << (bits - 1)),
+                   (1ULL << bits) - 1);
+}
+
+/* Line k of a run of data lines at `span` in the source. */
+static ptx_span run_line(const sema *S, ptx_span span, uint32_t k)
+{
+    if (!S->src || span.off == PTX_NO_OFFSET)
+        return span;
+    const char *p = S->src + span.off, *end = p + span.len;
+    for (; k && p < end; p++)
+        if (*p == '\n')
+            k--;
+    while (p < end && (*p == ' ' || *p == '\t'))
+        p++;
+    const char *q = p;
+    while (q < end && *q != '\n' && *q != '\r')
+        q++;
+    return (ptx_span){ (uint32_t)(p - S->src), (uint32_t)(q - p) };
+}
+
+static void check_data(sema *S, const ptx_data *d)
+{
+    if (d->width) {
+        for (uint32_t k = 0; k < d->nlines; k++) {
+            const char *w = ptx_data_line_word(d, k);
+            unsigned bytes = word_bytes(w);
+            for (uint32_t i = ptx_data_line_start(d, k); i < ptx_data_line_start(d, k + 1); i++) {
+                uint64_t v = ptx_data_int(d, i);
+                if (!ptx_data_sym_at(d, i) && !data_value_fits(bytes, v, false)) {
+                    data_range_error(S, run_line(S, d->base.span, k), w, bytes, v, false);
+                    return;
+                }
+            }
+        }
+        return;
+    }
+    unsigned bytes = word_bytes(d->word->text);
+    for (uint32_t i = 0; i < d->count; i++) {
+        const ptx_expr *e = d->values[i];
+        bool neg = e->kind == PTX_EXPR_UNARY && e->op == PTX_OP_NEG;
+        const ptx_expr *x = neg ? &e->u.more->items[0] : e;
+        if (x->kind == PTX_EXPR_INT && !data_value_fits(bytes, ptx_expr_int(x), neg))
+            data_range_error(S, ptx_expr_span(e), d->word->text, bytes, ptx_expr_int(x), neg);
+    }
+}
+
+void sema_check_section(sema *S, const ptx_section *sec)
+{
+    if (S->visit)
+        return;
+    for (const ptx_node *n = sec->first; n; n = n->next)
+        if (n->kind == PTX_NODE_DATA)
+            check_data(S, (const ptx_data *)n);
 }

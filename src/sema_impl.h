@@ -196,6 +196,7 @@ void sema_check_init_name(sema *S, const ptx_node *stmt, const ptx_expr *e);
 void sema_check_instr(sema *S, ptx_instr *in);
 void sema_check_file(sema *S, const ptx_file *f);
 void sema_check_loc(sema *S, const ptx_loc *l);
+void sema_check_section(sema *S, const ptx_section *sec);
 void sema_debug_free(sema *S);
 void sema_check_operand(sema *S, const ictx *I, const ptx_expr *e, const ptx_isa_operand *op);
 void sema_check_targets(sema *S, const ptx_targets *t);

@@ -512,7 +512,9 @@ static void data_summary(const char *body, char *out, size_t cap)
     snprintf(src, sizeof src, ".version 9.0\n.target sm_90\n.address_size 64\n"
              ".section .debug_info\n{\n%s}\n", body);
     ptx_context *ctx;
-    const ptx_module *m = test_parse_text(&ctx, src, strlen(src), true);
+    /* not validated: some values are out of their word's range (ptxas
+     * refuses .b8 300), to show how runs pack them */
+    const ptx_module *m = test_parse_text(&ctx, src, strlen(src), false);
     ck_assert_msg(ptx_diag_count(ctx) == 0, "%s", ptx_diag_count(ctx) ? ptx_diag_get(ctx, 0)->message : "");
     size_t n = 0;
     out[0] = '\0';
@@ -571,7 +573,8 @@ START_TEST(data_runs)
         ".b64 9999999999999999999\n"                 /* line 16: the same run, another word */
         "}\n";
     ptx_context *ctx;
-    const ptx_module *m = test_parse_text(&ctx, src, sizeof src - 1, true);
+    /* not validated: ptxas refuses .b8 300 */
+    const ptx_module *m = test_parse_text(&ctx, src, sizeof src - 1, false);
     ck_assert_uint_eq(ptx_diag_count(ctx), 0);
     const ptx_section *sec = (const ptx_section *)m->first;
     const ptx_data *a = (const ptx_data *)sec->first;
