@@ -130,7 +130,7 @@ static void ptx_yyerror(PTX_YYLTYPE *loc, ptx_parser_state *pp, const char *msg)
 %left '*' '/' '%'
 %precedence UNARY
 
-%type <tok> anyword rareword opcode
+%type <tok> anyword rareword opcode loc_fkey
 %type <spec> attributes attribute
 %type <list> items stmts sec_items more_targets
 %type <node> item stmt instr block section_item func loc_stmt
@@ -138,7 +138,7 @@ static void ptx_yyerror(PTX_YYLTYPE *loc, ptx_parser_state *pp, const char *msg)
 %type <decl> decl param
 %type <var> declarator declname dimmed
 %type <mark> specs specs_opt mods ops ops_opt exprs exprs_opt param_list params_opt ret_opt
-%type <mark> declarator_list fdirs strings names int_list int_list_opt sec_vals loc_attrs target_names
+%type <mark> declarator_list fdirs strings names int_list int_list_opt sec_vals loc_attrs loc_fname loc_mark target_names
 %type <expr> expr name_item
 %type <expr> secval secterm
 
@@ -188,6 +188,7 @@ item
     | ALIAS IDENT ',' IDENT ';'         { $$ = ptx_b_alias(CTX, &$2, &$4, @$); }
     | PRAGMA strings ';'                { $$ = ptx_b_module_pragma(CTX, $2, @$); }
     | FILE INT STRING                   { $$ = ptx_b_file(CTX, &$2, &$3, NULL, NULL, @$); }
+    | FILE INT STRING ',' INT           { $$ = ptx_b_file(CTX, &$2, &$3, &$5, NULL, @$); }
     | FILE INT STRING ',' INT ',' INT   { $$ = ptx_b_file(CTX, &$2, &$3, &$5, &$7, @$); }
     | SECTION anyword '{' sec_items '}' { $$ = ptx_b_section(CTX, &$2, $4, @$); }
     | DWARF                             { $$ = ptx_b_dwarf(CTX, &$1, @$); }
@@ -398,12 +399,30 @@ loc_stmt
     : LOC INT INT INT loc_attrs         { ptx_tok n[3] = { $2, $3, $4 }; $$ = ptx_b_loc(CTX, n, $5, @$); }
     ;
 
+/* as ptxas has it: "function_name LABEL[+N]" only with an
+ * "inlined_at FILE LINE COLUMN" after it (a syntax error at the token
+ * after the label otherwise); inlined_at alone is the builder's error */
 loc_attrs
     : %empty                            { $$ = ptx_mark(CTX); }
-    | loc_attrs ',' IDENT IDENT         { $$ = $1; ptx_b_loc_attr(CTX, &$3, &$4, NULL, NULL, @$); }
-    | loc_attrs ',' IDENT IDENT '+' INT { $$ = $1; ptx_b_loc_attr(CTX, &$3, &$4, &$6, NULL, @$); }
-    | loc_attrs ',' IDENT INT INT INT   { $$ = $1; ptx_b_loc_attr(CTX, &$3, &$4, &$5, &$6, @$); }
-    | loc_attrs ',' IDENT INT           { $$ = $1; ptx_b_loc_attr(CTX, &$3, &$4, NULL, NULL, @$); }
+    | loc_fname ',' IDENT INT INT INT   { $$ = $1; ptx_b_loc_attr(CTX, &$3, &$4, &$5, &$6, @$); }
+    | loc_mark ',' IDENT INT INT INT    { $$ = $1; ptx_b_loc_attr(CTX, &$3, &$4, &$5, &$6, @$);
+                                          ptx_b_loc_inlined_alone(CTX, &$3); }
+    | loc_mark ',' IDENT INT            { $$ = $1; ptx_b_loc_attr(CTX, &$3, &$4, NULL, NULL, @$); }
+    ;
+
+loc_fname
+    : loc_mark ',' loc_fkey IDENT       { $$ = $1; ptx_b_loc_attr(CTX, &$3, &$4, NULL, NULL, @$); }
+    | loc_mark ',' loc_fkey IDENT '+' INT { $$ = $1; ptx_b_loc_attr(CTX, &$3, &$4, &$6, NULL, @$); }
+    ;
+
+/* a word before a name: reported here, on the .loc's line, when it is no
+ * function_name, and the statement is given up */
+loc_fkey
+    : IDENT                             { $$ = $1; if (!ptx_b_loc_fkey(CTX, &$1)) YYERROR; }
+    ;
+
+loc_mark
+    : %empty                            { $$ = ptx_mark(CTX); }
     ;
 
 /* the scanner hands "ld.global.u32" over as one DOTTED token */

@@ -264,6 +264,8 @@ ptx_node *ptx_b_instr(ptx_context *ctx, const ptx_tok *guard, bool neg,
 ptx_node *ptx_b_label(ptx_context *ctx, const ptx_tok *name, ptx_loc_t loc);
 ptx_node *ptx_b_block(ptx_context *ctx, ptx_nlist body, ptx_loc_t loc);
 ptx_node *ptx_b_loc(ptx_context *ctx, const ptx_tok nums[3], size_t attrs, ptx_loc_t loc);
+bool ptx_b_loc_fkey(ptx_context *ctx, const ptx_tok *key);
+void ptx_b_loc_inlined_alone(ptx_context *ctx, const ptx_tok *key);
 void ptx_b_loc_attr(ptx_context *ctx, const ptx_tok *key, const ptx_tok *a,
                     const ptx_tok *b, const ptx_tok *c, ptx_loc_t loc);
 ptx_node *ptx_b_pragma(ptx_context *ctx, size_t strings, ptx_loc_t loc);

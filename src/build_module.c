@@ -30,6 +30,9 @@ ptx_node *ptx_b_file(ptx_context *ctx, const ptx_tok *index, const ptx_tok *path
         ptx_gate(ctx, ".file with timestamp and size", span_of(loc));
         f->has_info = 1;
         f->timestamp = ts->u;
+    }
+    if (size) {
+        f->has_size = 1;
         f->size = size->u;
     }
     return &f->base;

@@ -132,6 +132,32 @@ ptx_node *ptx_b_block(ptx_context *ctx, ptx_nlist body, ptx_loc_t loc)
     return &b->base;
 }
 
+static void loc_attr_error(ptx_context *ctx, const ptx_tok *key)
+{
+    error_at(ctx, PTX_DIAG_DIRECTIVE, tok_span(key),
+             "'.loc' takes 'function_name LABEL[+N]' and 'inlined_at FILE LINE COLUMN' after the column; found '%.*s'",
+             (int)key->len, ctx->src + key->off);
+}
+
+/* The word before a .loc attribute's name: function_name (true), or an
+ * error. */
+bool ptx_b_loc_fkey(ptx_context *ctx, const ptx_tok *key)
+{
+    if (tok_is(ctx, key, "function_name"))
+        return true;
+    loc_attr_error(ctx, key);
+    return false;
+}
+
+/* ", inlined_at FILE LINE COLUMN" with no function_name before it */
+void ptx_b_loc_inlined_alone(ptx_context *ctx, const ptx_tok *key)
+{
+    if (tok_is(ctx, key, "inlined_at"))
+        error_at(ctx, PTX_DIAG_DIRECTIVE, tok_span(key),
+                 "'inlined_at' comes after 'function_name LABEL': write '.loc FILE LINE COLUMN, "
+                 "function_name LABEL, inlined_at FILE LINE COLUMN'");
+}
+
 /* .loc attributes arrive as (kind, a, b, c) quadruples on the scratch. */
 void ptx_b_loc_attr(ptx_context *ctx, const ptx_tok *key, const ptx_tok *a,
                     const ptx_tok *b, const ptx_tok *c, ptx_loc_t loc)
@@ -149,12 +175,10 @@ void ptx_b_loc_attr(ptx_context *ctx, const ptx_tok *key, const ptx_tok *a,
     /* a's kind tells the forms apart: a name for function_name, numbers
      * for inlined_at */
     bool a_is_name = ctx->src[a->off] < '0' || ctx->src[a->off] > '9';
+    (void)loc;
     if ((fname && (!a_is_name || c)) || (inl && (a_is_name || !c)) || (!fname && !inl) ||
         (!a_is_name && !c)) {
-        (void)loc;
-        error_at(ctx, PTX_DIAG_DIRECTIVE, tok_span(key),
-                 "'.loc' takes 'function_name LABEL[+N]' and 'inlined_at FILE LINE COLUMN' after the column; found '%.*s'",
-                 (int)key->len, ctx->src + key->off);
+        loc_attr_error(ctx, key);
         return;
     }
     ptx_scratch_push(ctx, copy);
@@ -213,7 +237,8 @@ static bool pragma_value_ok(const char *v, bool positive)
 /* The strings of a .pragma at `where`, as ptxas 13.0 takes them (each
  * asked of it): "nounroll" (exactly) anywhere; "enable_smem_spilling..."
  * (a prefix), "used_bytes_mask N" and "frequency N" in a function body
- * only ("allowed only within function scope"); any other string draws a
+ * only ("allowed only within function scope"), from PTX 8.7, 8.3 and 9.0
+ * (src/gates.c, checked before the value); any other string draws a
  * warning in a body or an entry's header ("Pragma '...' unsupported", and
  * the module compiles) and an error at module scope ("not supported"). */
 void ptx_check_pragmas(ptx_context *ctx, const ptx_name *const *s, uint32_t n,
@@ -233,6 +258,10 @@ void ptx_check_pragmas(ptx_context *ctx, const ptx_name *const *s, uint32_t n,
                          "pragma \"%s\" is only allowed in a function's body", t);
                 continue;
             }
+            if (!ptx_gate(ctx, smem ? ".pragma \"enable_smem_spilling\""
+                               : mask ? ".pragma \"used_bytes_mask\"" : ".pragma \"frequency\"",
+                          at))
+                continue;
             /* ptxas -c: "Pragma 'enable_smem_spilling' is not allowed for
              * per-function compilation modes" */
             if (smem && ctx->compile_only)

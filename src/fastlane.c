@@ -418,7 +418,7 @@ static const char *loc_key(const char *p, const char *word, size_t n)
 }
 
 /* ".loc FILE LINE COLUMN", then optionally ", function_name LABEL" and
- * ", inlined_at FILE LINE COLUMN" in that order, numbers decimals of at
+ * ", inlined_at FILE LINE COLUMN" in that order (both or neither), numbers decimals of at
  * most 9 digits, ending its line: its length at s (to its last number or
  * name), or 0; its parts in *out. */
 static size_t loc_line(const char *s, struct loc_parts *out)
@@ -441,6 +441,9 @@ static size_t loc_line(const char *s, struct loc_parts *out)
             return 0;
         out->inlined = true;
     }
+    /* one without the other is an error the rules report */
+    if (out->inlined != (out->name != NULL))
+        return 0;
     return end_of_line(p) ? (size_t)(p - s) : 0;
 }
 

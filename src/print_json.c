@@ -580,7 +580,9 @@ static void node_enter(json *j, const ptx_node *n)
         key(o, "path");
         name(o, f->path);
         if (f->has_info)
-            ptx_out_fmt(o, ",\"timestamp\":%" PRIu64 ",\"size\":%" PRIu64, f->timestamp, f->size);
+            ptx_out_fmt(o, ",\"timestamp\":%" PRIu64, f->timestamp);
+        if (f->has_size)
+            ptx_out_fmt(o, ",\"size\":%" PRIu64, f->size);
         break;
     }
     case PTX_NODE_ALIAS: {

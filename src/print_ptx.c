@@ -512,8 +512,9 @@ static void out_leaf(printer *p, const ptx_node *n, unsigned indent)
         ptx_out_name(o, f->path);
         ptx_out_char(o, '"');
         if (f->has_info)
-            ptx_out_fmt(o, ", %llu, %llu", (unsigned long long)f->timestamp,
-                        (unsigned long long)f->size);
+            ptx_out_fmt(o, ", %llu", (unsigned long long)f->timestamp);
+        if (f->has_size)
+            ptx_out_fmt(o, ", %llu", (unsigned long long)f->size);
         return;
     }
     case PTX_NODE_TARGET: {

@@ -227,8 +227,9 @@ static void out_node(tree *t, unsigned depth, const ptx_node *n)
         ptx_out_name(o, f->path);
         ptx_out_char(o, '"');
         if (f->has_info)
-            ptx_out_fmt(o, " timestamp %llu size %llu", (unsigned long long)f->timestamp,
-                        (unsigned long long)f->size);
+            ptx_out_fmt(o, " timestamp %llu", (unsigned long long)f->timestamp);
+        if (f->has_size)
+            ptx_out_fmt(o, " size %llu", (unsigned long long)f->size);
         break;
     }
     case PTX_NODE_SECTION:

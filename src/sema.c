@@ -282,6 +282,15 @@ static void walk(sema *S, const ptx_node *first)
                 sema_each_name(S, n, t->names[i], fn);
             break;
         }
+        case PTX_NODE_FILE:
+            sema_check_file(S, (const ptx_file *)n);
+            break;
+        case PTX_NODE_LOC:
+            sema_check_loc(S, (const ptx_loc *)n);
+            break;
+        case PTX_NODE_SECTION:
+            sema_check_section(S, (const ptx_section *)n);
+            break;
         default:                /* a section's contents hold no names */
             break;
         }
@@ -298,6 +307,7 @@ static void sema_free(sema *S)
     free(S->undo);
     free(S->marks);
     sema_caches_free(S);
+    sema_debug_free(S);
     ptx_arena_release(&S->arena);
 }
 

@@ -162,6 +162,7 @@ typedef struct sema {
     ptx_name_fn visit;
     void *visit_user;
     bool stop;                  /* visit returned false */
+    struct sema_debug *debug;   /* sema_debug.c's table, made on first need */
     struct ptx_name_refs *rec;  /* where the names' resolutions are kept
                                    (the context's), or NULL */
     unsigned suggested;         /* unknown symbols given a "did you mean" */
@@ -193,6 +194,10 @@ typedef struct ictx {
 void sema_check_call(sema *S, const ictx *I);
 void sema_check_init_name(sema *S, const ptx_node *stmt, const ptx_expr *e);
 void sema_check_instr(sema *S, ptx_instr *in);
+void sema_check_file(sema *S, const ptx_file *f);
+void sema_check_loc(sema *S, const ptx_loc *l);
+void sema_check_section(sema *S, const ptx_section *sec);
+void sema_debug_free(sema *S);
 void sema_check_operand(sema *S, const ictx *I, const ptx_expr *e, const ptx_isa_operand *op);
 void sema_check_targets(sema *S, const ptx_targets *t);
 const char *sema_class_name(tclass c, char *buf, size_t n);

@@ -542,7 +542,7 @@ SIZE_IS(ptx_block, 32);
 SIZE_IS(ptx_func, 104);         /* hole: 3 bytes after has_ret; 4 after ndirs */
 SIZE_IS(ptx_alias, 40);
 SIZE_IS(ptx_pragma, 40);        /* hole: 4 bytes after nstrings */
-SIZE_IS(ptx_file, 56);          /* holes: 3 bytes after has_info */
+SIZE_IS(ptx_file, 56);          /* holes: 2 bytes after has_size */
 SIZE_IS(ptx_section, 40);
 SIZE_IS(ptx_target, 40);        /* hole: 4 bytes after count */
 SIZE_IS(ptx_dwarf, 32);
@@ -587,6 +587,7 @@ static bool node_eq(teq *t, const ptx_node *x, const ptx_node *y)
         const ptx_file *fx = (const ptx_file *)x, *fy = (const ptx_file *)y;
         return u64_eq(t, "index", fx->index, fy->index) &&
                u64_eq(t, "has_info", fx->has_info, fy->has_info) &&
+               u64_eq(t, "has_size", fx->has_size, fy->has_size) &&
                name_eq(t, "path", fx->path, fy->path) &&
                u64_eq(t, "timestamp", fx->timestamp, fy->timestamp) &&
                u64_eq(t, "size", fx->size, fy->size);

@@ -395,7 +395,8 @@ typedef struct ptx_pragma {
 typedef struct ptx_file {
     ptx_node base;
     uint32_t index;
-    uint8_t has_info;           /* timestamp and size were given */
+    uint8_t has_info;           /* the timestamp was given */
+    uint8_t has_size;           /* the size was given too (only with has_info) */
     const ptx_name *path;       /* contents without the quotes */
     uint64_t timestamp, size;
 } ptx_file;

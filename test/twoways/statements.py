@@ -13,7 +13,7 @@ import sys
 
 STATEMENTS = [
     'ret;', 'add.s32 %r1, %r2, %r3;', 'mov.u32 %r1, 1', '@%p1 bra $L1;', 'call f;',
-    '.loc 1 2 3', '.loc 1 2 3, function_name $L1', '$L1:', '$L2: ret;', '{', '}',
+    '.loc 1 2 3', '.loc 1 2 3, function_name $L1, inlined_at 1 2 3', '$L1:', '$L2: ret;', '{', '}',
     '.b8 1, 2, 3', '.b32 $L1', '.b64 $L1+4', '.b16 1,2\n.b16 3', '// c', '/* c */',
     '.pragma "nounroll";', 'ret: ret;',
 ]

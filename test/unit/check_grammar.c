@@ -244,15 +244,15 @@ static const accept_case accepts[] = {
       ".pragma \"used_bytes_mask 0xfff\", \"frequency 32\";\nret;\n}\n",
       "  pragma \"nounroll\"\n  entry k\n    directive .pragma \"nounroll\"\n    block\n"
       "      pragma \"used_bytes_mask 0xfff\", \"frequency 32\"\n      instr ret\n" },
-    { "file", HDR ".file 1 \"x.cu\"\n.file 2 \"/a/y.cu\", 1700000000, 1234\n",
-      "  file 1 \"x.cu\"\n  file 2 \"/a/y.cu\" timestamp 1700000000 size 1234\n" },
+    { "file", HDR ".file 1 \"x.cu\"\n.file 2 \"/a/y.cu\", 1700000000, 1234\n.file 3 \"z.cu\", 0x10\n",
+      "  file 1 \"x.cu\"\n  file 2 \"/a/y.cu\" timestamp 1700000000 size 1234\n"
+      "  file 3 \"z.cu\" timestamp 16\n" },
     { "loc",
       ".loc 1 2 3\n.loc 1 5 7, function_name $L__info_string0, inlined_at 1 2 3\n"
-      ".loc 2 5 7, function_name f+12\n.loc 1 9 0, inlined_at 3 4 5\nret;",
+      ".loc 2 5 7, function_name f+12, inlined_at 1 5 7\nret;",
       "      loc file 1 line 2 col 3\n"
       "      loc file 1 line 5 col 7 function_name $L__info_string0 inlined_at 1 2 3\n"
-      "      loc file 2 line 5 col 7 function_name f+12\n"
-      "      loc file 1 line 9 col 0 inlined_at 3 4 5\n      instr ret\n" },
+      "      loc file 2 line 5 col 7 function_name f+12 inlined_at 1 5 7\n      instr ret\n" },
     { "section",
       HDR ".section .debug_info\n{\nL1:\n.b32 L2-L1\n.b8 1, 2, -3\n.b16 -1\n.4byte L1+4\n"
       ".quad 0x10\n.byte 1\n.b64 .debug_abbrev\nL2:\n}\n.section .debug_str { $str: .b8 65, 0 }\n",
@@ -428,9 +428,9 @@ static const reject_case rejects[] = {
       "found 'inlined_at'", 1 },
     { "branchtargets range too large", "t: .branchtargets L<4294967296>;\nret;", PTX_DIAG_LITERAL,
       "label count 4294967296 is out of range", 1 },
-    { "loc with an unknown attribute", ".loc 1 2 3, foo bar\nret;", PTX_DIAG_DIRECTIVE,
+    { "loc with an unknown attribute", ".loc 1 2 3, foo bar, inlined_at 1 2 3\nret;", PTX_DIAG_DIRECTIVE,
       "'.loc' takes 'function_name LABEL[+N]' and 'inlined_at FILE LINE COLUMN' after the column; found 'foo'", 1 },
-    { "loc inlined_at with a name", ".loc 1 2 3, inlined_at f\nret;", PTX_DIAG_DIRECTIVE,
+    { "loc inlined_at with a name", ".loc 1 2 3, inlined_at f, inlined_at 1 2 3\nret;", PTX_DIAG_DIRECTIVE,
       "found 'inlined_at'", 1 },
     { "loc file index out of range", ".loc 4294967296 1 1\nret;", PTX_DIAG_LITERAL,
       "file index 4294967296 is out of range", 1 },
@@ -1230,8 +1230,9 @@ static const struct {
     { "\t.loc 1 2 1234567890\n\tret;", 6, ".loc with a number of 10 digits: the rules' way" },
     { "\t.loc 2 1089 9, function_name $L__info_string0, inlined_at 1 34 3\n\tret;", 1,
       ".loc with the attributes nvcc writes, in its order: taken whole" },
-    { "\t.loc 2 1 9 , function_name f\n\tret;", 1, ".loc with function_name alone" },
-    { "\t.loc 2 1 9,inlined_at 1 2 3\n\tret;", 1, ".loc with inlined_at alone" },
+    { "\t.loc 2 1 9 , function_name f\n\tret;", 9,
+      ".loc with function_name alone (an error at the token after it): the rules' way" },
+    { "\t.loc 2 1 9,inlined_at 1 2 3\n\tret;", 10, ".loc with inlined_at alone (an error): the rules' way" },
     { "\t.loc 2 1 9, inlined_at 1 2 3, function_name f\n\tret;", 4 + 5 + 3 + 2,
       ".loc attributes in another order: the rules' way" },
     { "\t.loc 2 1 9, function_name f+4\n\tret;", 4 + 5 + 2,
@@ -1370,7 +1371,7 @@ START_TEST(loc_line_as_grammar)
     ck_assert_uint_eq(((const ptx_loc *)stmt_at(m, 2))->col, 123456789);
     ptx_context_free(ctx);
     /* regression: an attribute after a comment line is the .loc's */
-    m = test_parse_body(&ctx, "\t.loc 1 2 3\n// c\n\t, function_name $L\n\tret;\n", false);
+    m = test_parse_body(&ctx, "\t.loc 1 2 3\n// c\n\t, function_name $L, inlined_at 1 1 1\n\tret;\n", false);
     ck_assert_msg(ptx_diag_count(ctx) == 0, "%s", ptx_diag_count(ctx) ? ptx_diag_get(ctx, 0)->message : "");
     ck_assert_str_eq(((const ptx_loc *)stmt_at(m, 0))->function_name->text, "$L");
     ptx_context_free(ctx);

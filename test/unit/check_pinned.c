@@ -84,7 +84,8 @@ static const unsigned sms[] = { 10, 11, 12, 13, 20, 21, 30, 32, 35, 37, 50, 52, 
 
 /* the case whose name is `what` and a space and more, of this verdict,
  * whose module holds `in` (and `in2`) and whose message holds `with` (the
- * last two when not NULL) */
+ * last two when not NULL); of group "gates", or "whole" for a feature
+ * ptxas takes only in a whole program (not with -c) */
 static const gate_case *find_case(const gate_case *cs, size_t n, const char *what,
                                   const char *verdict, const char *in, const char *in2,
                                   const char *with)
@@ -92,7 +93,8 @@ static const gate_case *find_case(const gate_case *cs, size_t n, const char *wha
     size_t w = strlen(what);
     for (size_t i = 0; i < n; i++) {
         const gate_case *c = &cs[i];
-        if (!strcmp(c->group, "gates") && !strncmp(c->name, what, w) && c->name[w] == ' ' &&
+        if ((!strcmp(c->group, "gates") || !strcmp(c->group, "whole")) &&
+            !strncmp(c->name, what, w) && c->name[w] == ' ' &&
             !strcmp(c->verdict, verdict) && strstr(c->module, in) &&
             (!in2 || strstr(c->module, in2)) && (!with || strstr(c->message, with)))
             return c;

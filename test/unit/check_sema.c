@@ -28,7 +28,7 @@ typedef struct sema_case {
  * (it would never run) */
 static const char *const groups[] = {
     "scopes", "resolution", "addresses", "calls", "sregs", "types", "tables", "gates", "legacy",
-    "limits", "whole",
+    "limits", "whole", "debug",
 };
 
 /* ptxas judged every case compiled on its own (-c; tools/check-sema-cases.sh)

@@ -42,7 +42,7 @@ static const char every_kind[] =
     "L1:\n"
     "ld.global.v2.b32 {%r3, %r4}, [%rd1+8];\n"
     "L2:\n"
-    ".loc 1 8 1, function_name $Lf, inlined_at 1 2 3\n"
+    ".loc 1 8 1, function_name $Lf, inlined_at 1 7 3\n"
     "ret;\n"
     "}\n"
     ".section .debug_str\n{\n"
