@@ -484,6 +484,20 @@ void sema_declare_func(sema *S, const ptx_func *f)
         }
     }
     sym *old = clash(S, s);
+    if (f->linkage == PTX_LINK_EXTERN && f->body && f->body->base.span.off != PTX_NO_OFFSET &&
+        (!old || (old->kind == S_FUNC && !((const ptx_func *)old->node)->body &&
+                  ((const ptx_func *)old->node)->linkage == PTX_LINK_EXTERN))) {
+        /* ptxas 13.0 ("Function definition conflicts with '.extern'
+         * declaration"), at the body's closing '}' */
+        const ptx_span *b = &f->body->base.span;
+        sema_error(S, PTX_DIAG_SYMBOL, (ptx_span){ b->off + (b->len ? b->len - 1 : 0), 1 },
+              "function '%s' is defined .extern: .extern only declares a function of "
+              "another module; define it .visible, .weak or without a linkage", f->name->text);
+        if (old) {
+            sema_previous_here(S, old);
+            return;
+        }
+    }
     if (!old) {
         push_sym(S, s);
         /* ptx_resolve_names gives the whole declaration, as its walk,
