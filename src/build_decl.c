@@ -642,6 +642,12 @@ ptx_node *ptx_b_decl_at(ptx_context *ctx, ptx_decl *d, ptx_decl_site site)
     }
     if (d->space == PTX_SPACE_PARAM && site == PTX_SITE_MODULE)
         error_at(ctx, PTX_DIAG_DECL, d->base.span, "'.param' variables cannot be declared at module scope");
+    /* ptxas 13.0: ".common variables must be declared in .global space" */
+    if (site == PTX_SITE_MODULE && d->linkage == PTX_LINK_COMMON &&
+        (d->space == PTX_SPACE_SHARED || d->space == PTX_SPACE_CONST))
+        error_at(ctx, PTX_DIAG_DECL, d->base.span, "'.common' variables must be '.global', not "
+                 "'%s': write '.common .global', or '.visible' or '.weak' for a '%s' variable",
+                 ptx_space_name(d->space), ptx_space_name(d->space));
     if (site == PTX_SITE_BODY && d->linkage && d->linkage != PTX_LINK_EXTERN)
         error_at(ctx, PTX_DIAG_DECL, d->base.span, "'%s' is only allowed at module scope",
                  ptx_linkage_name(d->linkage));
