@@ -21,6 +21,35 @@ static const uint8_t fdir_arity[PTX_FDIR_COUNT][2] = {   /* min, max values */
     [PTX_FDIR_ABI_PRESERVE_CONTROL] = { 1, 1 },
 };
 
+/* The first character of the token after `sp` (past blanks and
+ * comments), or the end of the source: where ptxas reports what is
+ * missing at the end of `sp`. */
+static ptx_span token_after(const ptx_context *ctx, ptx_span sp)
+{
+    if (sp.off == PTX_NO_OFFSET || !ctx->src || (size_t)sp.off + sp.len > ctx->srclen)
+        return sp;
+    size_t i = (size_t)sp.off + sp.len, n = ctx->srclen;
+    const char *s = ctx->src;
+    while (i < n) {
+        if (s[i] == ' ' || s[i] == '\t' || s[i] == '\n' || s[i] == '\r' || s[i] == '\f' ||
+            s[i] == '\v')
+            i++;
+        else if (s[i] == '/' && i + 1 < n && s[i + 1] == '/')
+            while (i < n && s[i] != '\n')
+                i++;
+        else if (s[i] == '/' && i + 1 < n && s[i + 1] == '*') {
+            size_t j = i + 2;
+            while (j + 1 < n && !(s[j] == '*' && s[j + 1] == '/'))
+                j++;
+            if (j + 1 >= n)
+                break;          /* unterminated: the scanner's error */
+            i = j + 2;
+        } else
+            break;
+    }
+    return (ptx_span){ (uint32_t)(i < n ? i : n), i < n ? 1 : 0 };
+}
+
 void ptx_b_fdir(ptx_context *ctx, const ptx_tok *kind, size_t values, ptx_loc_t loc)
 {
     ptx_fdir *d = ptx_arena_zalloc(ctx->tree, sizeof *d);
@@ -29,16 +58,24 @@ void ptx_b_fdir(ptx_context *ctx, const ptx_tok *kind, size_t values, ptx_loc_t 
     uint32_t n;
     ptx_expr **vals = (ptx_expr **)take(ctx, values, &n);
     const char *name = ptx_fdir_name(kind->k);
-    ptx_gate(ctx, name, d->span);
     if (n < fdir_arity[kind->k][0] || n > fdir_arity[kind->k][1]) {
+        /* ptxas 13.0: a syntax error at the token where a value is
+         * missing (the next one: often the body's '{' on the next line)
+         * or the first one too many; its .version/.target gate is not
+         * reached */
+        ptx_span at = n ? d->span : token_after(ctx, d->span);
         if (fdir_arity[kind->k][1] == 0)
-            error_at(ctx, PTX_DIAG_DIRECTIVE, d->span, "'%s' takes no value", name);
+            error_at(ctx, PTX_DIAG_DIRECTIVE, at, "'%s' takes no value", name);
         else if (fdir_arity[kind->k][1] == 1)
-            error_at(ctx, PTX_DIAG_DIRECTIVE, d->span, "'%s' takes one value", name);
+            error_at(ctx, PTX_DIAG_DIRECTIVE, at, "'%s' takes one value%s", name,
+                     n ? "" : ": none is given before this");
         else
-            error_at(ctx, PTX_DIAG_DIRECTIVE, d->span, "'%s' takes one to three values", name);
+            error_at(ctx, PTX_DIAG_DIRECTIVE, at, "'%s' takes one to three values%s", name,
+                     n ? "" : ": none is given before this");
         if (n > 3)
             n = 3;
+    } else {
+        ptx_gate(ctx, name, d->span);
     }
     d->nvals = (uint8_t)n;
     for (uint32_t i = 0; i < n; i++) {
@@ -110,8 +147,9 @@ static void check_func_dirs(ptx_context *ctx, const ptx_fdir *d, uint32_t n,
                      ptx_fdir_name(d[i].kind));
         seen[d[i].kind] = true;
         any = true;
+        /* ptxas 13.0 names the end of a .func's header: its '{' or ';' */
         if (d[i].kind == PTX_FDIR_NORETURN && has_ret)
-            error_at(ctx, PTX_DIAG_DIRECTIVE, d[i].span,
+            error_at(ctx, PTX_DIAG_DIRECTIVE, func ? token_after(ctx, d[n - 1].span) : d[i].span,
                      "'.noreturn' is not allowed on a function with a return parameter");
     }
 }
@@ -604,6 +642,12 @@ ptx_node *ptx_b_decl_at(ptx_context *ctx, ptx_decl *d, ptx_decl_site site)
     }
     if (d->space == PTX_SPACE_PARAM && site == PTX_SITE_MODULE)
         error_at(ctx, PTX_DIAG_DECL, d->base.span, "'.param' variables cannot be declared at module scope");
+    /* ptxas 13.0: ".common variables must be declared in .global space" */
+    if (site == PTX_SITE_MODULE && d->linkage == PTX_LINK_COMMON &&
+        (d->space == PTX_SPACE_SHARED || d->space == PTX_SPACE_CONST))
+        error_at(ctx, PTX_DIAG_DECL, d->base.span, "'.common' variables must be '.global', not "
+                 "'%s': write '.common .global', or '.visible' or '.weak' for a '%s' variable",
+                 ptx_space_name(d->space), ptx_space_name(d->space));
     if (site == PTX_SITE_BODY && d->linkage && d->linkage != PTX_LINK_EXTERN)
         error_at(ctx, PTX_DIAG_DECL, d->base.span, "'%s' is only allowed at module scope",
                  ptx_linkage_name(d->linkage));
@@ -691,6 +735,53 @@ ptx_func *ptx_b_func_head(ptx_context *ctx, size_t specs, bool entry, size_t ret
     return f;
 }
 
+/* ptxas 13.0 reads a .pragma after a .func's header at module scope:
+ * the header before it is a declaration without ';', so what follows
+ * the .pragma's ';' in the grammar's function (another directive, the
+ * body's '{', a ';') is its "Parsing error"; and .local_maxnreg ends
+ * a header that must go on to its body. */
+static void check_func_end(ptx_context *ctx, const ptx_func *f, ptx_loc_t loc)
+{
+    for (uint32_t i = 0; i < f->ndirs; i++) {
+        if (f->dirs[i].kind != PTX_FDIR_LOCAL_MAXNREG)
+            continue;
+        /* ptxas 13.0 parses .local_maxnreg last, only before a body */
+        if (i + 1 < f->ndirs)
+            error_at(ctx, PTX_DIAG_SYNTAX, f->dirs[i + 1].span, "'%s' cannot follow "
+                     "'.local_maxnreg' in the header of '.func %s': write .local_maxnreg last, "
+                     "just before the body", ptx_fdir_name(f->dirs[i + 1].kind), f->name->text);
+        else if (!f->body && f->dirs[i].span.off != PTX_NO_OFFSET)
+            error_at(ctx, PTX_DIAG_SYNTAX, token_after(ctx, f->dirs[i].span),
+                     "'.local_maxnreg' is only for a definition: the body of '.func %s' must "
+                     "follow its header here", f->name->text);
+        return;
+    }
+    uint32_t i = 0;
+    while (i < f->ndirs && f->dirs[i].kind != PTX_FDIR_PRAGMA)
+        i++;
+    if (i == f->ndirs)
+        return;
+    const ptx_fdir *pragma = &f->dirs[i];
+    uint32_t j = i + 1;         /* more .pragma lines are at module scope too */
+    while (j < f->ndirs && f->dirs[j].kind == PTX_FDIR_PRAGMA)
+        pragma = &f->dirs[j++];
+    uint32_t end = pragma->span.off + pragma->span.len;
+    ptx_span at;
+    if (j < f->ndirs)
+        at = f->dirs[j].span;
+    else if (f->body)
+        at = (ptx_span){ f->body->base.span.off, 1 };
+    else if (loc.end > end)
+        at = (ptx_span){ (uint32_t)loc.end - 1, 1 };
+    else
+        return;
+    if (pragma->span.off == PTX_NO_OFFSET || at.off == PTX_NO_OFFSET)
+        return;
+    error_at(ctx, PTX_DIAG_SYNTAX, at, "a '.pragma' after the header of '.func %s' ends its "
+             "declaration (ptxas reads it at module scope): no directive, body or ';' of the "
+             "function may follow; move the .pragma into the body", f->name->text);
+}
+
 ptx_node *ptx_b_func(ptx_context *ctx, ptx_func *head, ptx_node *body, ptx_loc_t loc)
 {
     if (ctx->tree != &ctx->arena) {
@@ -701,6 +792,8 @@ ptx_node *ptx_b_func(ptx_context *ctx, ptx_func *head, ptx_node *body, ptx_loc_t
     }
     head->body = (ptx_block *)body;
     head->base.span = span_of(loc);
+    if (!head->is_entry)
+        check_func_end(ctx, head, loc);
     /* ptxas 13.0 parses no directive on a kernel's declaration
      * (.entry k() .maxntid 256; is "Parsing error near ';'") */
     for (uint32_t i = 0; !body && head->is_entry && i < head->ndirs; i++)

@@ -211,12 +211,13 @@ static void directive_values(ptx_context *ctx, const ptx_func *f)
 /* ptxas 13.0 on every target from sm_80: ".abi_preserve 256 is invalid",
  * and from 238 on a .func, declared or defined, its return address
  * register runs out ("retaddr_reg 254 is invalid", "Return Address (252)
- * should be less than 253"); ".abi_preserve_control 12 is invalid". */
-static void abi_values(ptx_context *ctx, const ptx_func *f)
+ * should be less than 253"), which a .callprototype has not (up to 255);
+ * ".abi_preserve_control 12 is invalid" on both. */
+static void abi_values(ptx_context *ctx, const ptx_fdir *dirs, uint32_t n, unsigned max_preserve)
 {
-    for (uint32_t i = 0; i < f->ndirs; i++) {
-        const ptx_fdir *d = &f->dirs[i];
-        unsigned max = d->kind == PTX_FDIR_ABI_PRESERVE ? 237
+    for (uint32_t i = 0; i < n; i++) {
+        const ptx_fdir *d = &dirs[i];
+        unsigned max = d->kind == PTX_FDIR_ABI_PRESERVE ? max_preserve
                      : d->kind == PTX_FDIR_ABI_PRESERVE_CONTROL ? 11 : 0;
         if (max && d->nvals >= 1 && d->vals[0] > max)
             ptx_diag_add(ctx, PTX_SEV_ERROR, PTX_DIAG_DIRECTIVE, d->span,
@@ -342,6 +343,11 @@ static void walk_block(ptx_context *ctx, ptx_limits *L, walk *w, const ptx_node 
             }
             break;
         }
+        case PTX_NODE_CALLPROTO: {
+            const ptx_callproto *p = (const ptx_callproto *)n;
+            abi_values(ctx, p->dirs, p->ndirs, 255);
+            break;
+        }
         case PTX_NODE_INSTR: {
             const ptx_instr *in = (const ptx_instr *)n;
             if (in->family == PTX_FAMILY_CALL && in->nops) {
@@ -388,7 +394,7 @@ static void func_item(ptx_context *ctx, ptx_limits *L, const ptx_func *f)
         param_space(ctx, f);
         directive_values(ctx, f);
     } else {
-        abi_values(ctx, f);
+        abi_values(ctx, f->dirs, f->ndirs, 237);
     }
     lim_sym *s = lookup(L, f->name);
     if (!s) {
@@ -400,8 +406,18 @@ static void func_item(ptx_context *ctx, ptx_limits *L, const ptx_func *f)
     if (s->what != SYM_FUNC || !f->body || s->defined)
         return;
     s->defined = true;
-    if (ctx->compile_only)
+    if (ctx->compile_only) {
+        /* the walk below is the whole program's; of it, -c keeps the
+         * prototypes' values */
+        ptx_iter *it = ptx_iter_new_node(&f->body->base);
+        const ptx_node *n;
+        while (it && ptx_iter_next(it, &n) > 0)
+            if (n->kind == PTX_NODE_CALLPROTO)
+                abi_values(ctx, ((const ptx_callproto *)n)->dirs,
+                           ((const ptx_callproto *)n)->ndirs, 255);
+        ptx_iter_free(it);
         return;
+    }
     uint32_t hidden[64];
     walk w = { .refs = L->nshared > 0, .hidden = hidden };
     walk_block(ctx, L, &w, f->body->first);

@@ -431,6 +431,14 @@ static void out_dirs(printer *p, const ptx_fdir *d, uint32_t n, bool own_lines)
     }
 }
 
+/* A declaration's ';' (none after a .pragma, whose own ';' ends it:
+ * ptxas 13.0 rejects a second) */
+static void out_decl_end(ptx_out *o, const ptx_func *f)
+{
+    if (!f->ndirs || f->dirs[f->ndirs - 1].kind != PTX_FDIR_PRAGMA)
+        ptx_out_char(o, ';');
+}
+
 static void out_func_head(printer *p, const ptx_func *f)
 {
     ptx_out *o = p->o;
@@ -495,7 +503,7 @@ static void out_leaf(printer *p, const ptx_node *n, unsigned indent)
     switch ((ptx_node_kind)n->kind) {
     case PTX_NODE_FUNC:      /* a prototype */
         out_func_head(p, (const ptx_func *)n);
-        ptx_out_char(o, ';');
+        out_decl_end(o, (const ptx_func *)n);
         return;
     case PTX_NODE_ALIAS: {
         const ptx_alias *a = (const ptx_alias *)n;
@@ -633,7 +641,7 @@ static void canon_event(printer *p, ptx_event ev, const ptx_node *n, unsigned in
         start_at(p, n->span.off, indent);
         out_func_head(p, (const ptx_func *)n);
         if (!((const ptx_func *)n)->body) {
-            ptx_out_char(o, ';');
+            out_decl_end(o, (const ptx_func *)n);
             if (orig) {
                 out_comments(p, n->span.off, end_of(n), indent);
                 p->pos = end_of(n);

@@ -720,6 +720,15 @@ static uint64_t param_bytes(const ptx_decl *d, const ptx_var *v)
     return n;
 }
 
+/* nargs arguments for these parameters: a last parameter of unsized
+ * array type (.b8 buf[]) may be left out */
+static bool nargs_fit(uint32_t nargs, ptx_decl *const *params, uint32_t nparams)
+{
+    bool open_last = nparams && params[nparams - 1]->nvars &&
+                     params[nparams - 1]->vars[0].unsized;
+    return nargs == nparams || (open_last && nargs + 1 == nparams);
+}
+
 /* call (rets), f, (args): the counts, and the .param arguments' types
  * against the callee's parameters. */
 void sema_check_call(sema *S, const ictx *I)
@@ -736,6 +745,23 @@ void sema_check_call(sema *S, const ictx *I)
     if (!target || target->kind != PTX_EXPR_SYM)
         return;
     sym *s = lookup(S, ptx_expr_name(target));
+    if (s && s->kind == S_REG && k < in->nops && in->ops[k].kind == PTX_EXPR_SYM) {
+        /* through a register: the counts against the .callprototype */
+        sym *p = lookup(S, ptx_expr_name(&in->ops[k]));
+        if (p && p->kind == S_LABEL && p->node && p->node->kind == PTX_NODE_CALLPROTO) {
+            const ptx_callproto *cp = (const ptx_callproto *)p->node;
+            uint32_t na = args ? ptx_expr_count(args) : 0, nr = rets ? ptx_expr_count(rets) : 0;
+            if (!nargs_fit(na, cp->params, cp->nparams) || nr != cp->nret) {
+                sema_error(S, PTX_DIAG_SYMBOL, ptx_expr_span(&in->ops[k]),
+                      "call through '%s' with %u argument%s and %u return value%s; its "
+                      "prototype '%s' takes %u and returns %u", ptx_expr_name(target)->text, na,
+                      na == 1 ? "" : "s", nr, nr == 1 ? "" : "s", cp->label->text, cp->nparams,
+                      cp->nret);
+                sema_previous_here(S, p);
+            }
+        }
+        return;
+    }
     if (s && s->kind == S_VAR)
         sema_error(S, PTX_DIAG_SYMBOL, ptx_expr_span(target),
               "'%s' is a variable: call a function by its name, or through a register",
@@ -749,10 +775,7 @@ void sema_check_call(sema *S, const ictx *I)
         return;
     }
     uint32_t nargs = args ? ptx_expr_count(args) : 0, nrets = rets ? ptx_expr_count(rets) : 0;
-    /* a last parameter of unsized array type (.b8 buf[]) may be left out */
-    bool open_last = f->nparams && f->params[f->nparams - 1]->nvars &&
-                     f->params[f->nparams - 1]->vars[0].unsized;
-    if ((nargs != f->nparams && !(open_last && nargs + 1 == f->nparams)) || nrets != f->nret) {
+    if (!nargs_fit(nargs, f->params, f->nparams) || nrets != f->nret) {
         sema_error(S, PTX_DIAG_SYMBOL, ptx_expr_span(target),
               "call to '%s' with %u argument%s and %u return value%s; '%s' takes %u and "
               "returns %u", f->name->text, nargs, nargs == 1 ? "" : "s", nrets,

@@ -484,6 +484,20 @@ void sema_declare_func(sema *S, const ptx_func *f)
         }
     }
     sym *old = clash(S, s);
+    if (f->linkage == PTX_LINK_EXTERN && f->body && f->body->base.span.off != PTX_NO_OFFSET &&
+        (!old || (old->kind == S_FUNC && !((const ptx_func *)old->node)->body &&
+                  ((const ptx_func *)old->node)->linkage == PTX_LINK_EXTERN))) {
+        /* ptxas 13.0 ("Function definition conflicts with '.extern'
+         * declaration"), at the body's closing '}' */
+        const ptx_span *b = &f->body->base.span;
+        sema_error(S, PTX_DIAG_SYMBOL, (ptx_span){ b->off + (b->len ? b->len - 1 : 0), 1 },
+              "function '%s' is defined .extern: .extern only declares a function of "
+              "another module; define it .visible, .weak or without a linkage", f->name->text);
+        if (old) {
+            sema_previous_here(S, old);
+            return;
+        }
+    }
     if (!old) {
         push_sym(S, s);
         /* ptx_resolve_names gives the whole declaration, as its walk,
@@ -492,10 +506,20 @@ void sema_declare_func(sema *S, const ptx_func *f)
             s->pub = sema_publish(S, s, whole);
         return;
     }
-    /* ptxas reports a function's conflicts at its body's '{' */
+    /* ptxas reports a function's conflicts at its body's '{', a
+     * kernel's at the end of its header, the token before the '{' */
     ptx_span at = s->span;
-    if (f->body && f->body->base.span.off != PTX_NO_OFFSET)
-        at = (ptx_span){ f->body->base.span.off, 1 };
+    if (f->body && f->body->base.span.off != PTX_NO_OFFSET) {
+        uint32_t b = f->body->base.span.off;
+        at = (ptx_span){ b, 1 };
+        if (f->is_entry && src && b <= S->ctx->srclen) {
+            while (b > f->base.span.off && (src[b - 1] == ' ' || src[b - 1] == '\t' ||
+                                             src[b - 1] == '\r' || src[b - 1] == '\n'))
+                b--;
+            if (b > f->base.span.off)
+                at = (ptx_span){ b - 1, 1 };
+        }
+    }
     /* ptxas 13.0: nothing may declare a function again after its
      * definition ("Duplicate definition of function") */
     if (old->kind != S_FUNC || ((const ptx_func *)old->node)->body) {
@@ -507,6 +531,13 @@ void sema_declare_func(sema *S, const ptx_func *f)
         return;
     }
     const ptx_func *g = (const ptx_func *)old->node;
+    if (g->is_entry != f->is_entry) {   /* ptxas 13.0: "as entry and function" */
+        sema_error(S, PTX_DIAG_SYMBOL, at, "'%s' is declared again as a %s where its earlier "
+              "declaration is a %s", f->name->text, f->is_entry ? "kernel (.entry)" : ".func",
+              g->is_entry ? "kernel (.entry)" : ".func");
+        sema_previous_here(S, old);
+        return;
+    }
     if (g->linkage == PTX_LINK_EXTERN && f->body) {
         sema_error(S, PTX_DIAG_SYMBOL, at,
               "'%s' is declared .extern: it cannot be defined in this module", f->name->text);

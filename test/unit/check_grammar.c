@@ -232,11 +232,11 @@ static const accept_case accepts[] = {
       "    param .param .b64 a\n    param .param .b64 b\n" },
     { "noreturn and abi_preserve in order",
       HDR ".func n() .noreturn .abi_preserve 8 .abi_preserve_control 4\n{\nret;\n}\n"
-      ".func n2() .abi_preserve_control 4;\n.func n3() .local_maxnreg 16 .noreturn;\n",
+      ".func n2() .abi_preserve_control 4;\n.func n3() .noreturn .local_maxnreg 16\n{\ntrap;\n}\n",
       "  func n\n    directive .noreturn\n    directive .abi_preserve 8\n"
       "    directive .abi_preserve_control 4\n    block\n      instr ret\n"
       "  func n2 (prototype)\n    directive .abi_preserve_control 4\n"
-      "  func n3 (prototype)\n    directive .local_maxnreg 16\n    directive .noreturn\n" },
+      "  func n3\n    directive .noreturn\n    directive .local_maxnreg 16\n    block\n      instr trap\n" },
     { "alias", HDR ".func a1()\n{\nret;\n}\n.func a2();\n.alias a2, a1;\n", "  alias a2 = a1\n" },
     /* directives */
     { "pragma everywhere",
