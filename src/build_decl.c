@@ -245,13 +245,9 @@ void ptx_b_spec(ptx_context *ctx, ptx_spec_kind kind, const ptx_tok *t, ptx_loc_
     }
     if (kind == PTX_SPEC_PTR)
         ptx_gate(ctx, ".ptr", s->span);
-    else if (kind == PTX_SPEC_TYPE && t->k == PTX_TYPE_SAMPLERREF) {
-        if (ptx_gate(ctx, ".samplerref", s->span) && !texmode_independent(ctx->module))
-            error_at(ctx, PTX_DIAG_DECL, s->span,
-                     "'.samplerref' needs the independent texturing mode: write "
-                     "'.target ..., texmode_independent' (in the unified mode a texture holds its "
-                     "sampler)");
-    } else if (kind == PTX_SPEC_LINK || (kind == PTX_SPEC_TYPE && (t->k == PTX_TYPE_TEXREF ||
+    else if (kind == PTX_SPEC_TYPE && t->k == PTX_TYPE_SAMPLERREF)
+        ptx_gate(ctx, ".samplerref", s->span);     /* the mode: check_vars */
+    else if (kind == PTX_SPEC_LINK || (kind == PTX_SPEC_TYPE && (t->k == PTX_TYPE_TEXREF ||
              t->k == PTX_TYPE_SURFREF)))
         ptx_gate(ctx, kind == PTX_SPEC_LINK ? ptx_linkage_name(t->k) : ptx_type_name(t->k), s->span);
     ptx_scratch_push(ctx, s);
@@ -569,6 +565,16 @@ static bool open_array(const ptx_var *v)
 static void check_vars(ptx_context *ctx, ptx_decl *d, ptx_decl_site site)
 {
     check_param_space(ctx, d, site);
+    /* ptxas 13.0 refuses a .samplerref in the unified mode, but takes an
+     * array of them (.global, .shared or .const .samplerref v[4]) */
+    bool scalar = false;
+    for (uint32_t i = 0; i < d->nvars; i++)
+        scalar |= d->vars[i].ndims == 0;
+    if (d->type == PTX_TYPE_SAMPLERREF && scalar && !texmode_independent(ctx->module))
+        error_at(ctx, PTX_DIAG_DECL, d->base.span,
+                 "'.samplerref' needs the independent texturing mode: write "
+                 "'.target ..., texmode_independent' (in the unified mode a texture holds its "
+                 "sampler)");
     bool initable = d->space == PTX_SPACE_CONST || d->space == PTX_SPACE_GLOBAL;
     for (uint32_t i = 0; i < d->nvars; i++) {
         ptx_var *v = &d->vars[i];
