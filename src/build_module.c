@@ -4,7 +4,6 @@
  * .file, .section with its data lines, further .target lines, @@DWARF),
  * and the module's list of items. */
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "ast_build.h"
@@ -47,9 +46,17 @@ ptx_node *ptx_b_section(ptx_context *ctx, const ptx_tok *name, ptx_nlist body, p
     return &s->base;
 }
 
-static const char *const data_words[] = {
-    ".b8", ".b16", ".b32", ".b64", ".byte", ".4byte", ".quad",
-};
+unsigned ptx_data_word_bytes(const char *w)
+{
+    static const struct { const char *w; unsigned n; } words[] = {
+        { ".b8", 1 }, { ".b16", 2 }, { ".b32", 4 }, { ".b64", 8 }, { ".byte", 1 },
+        { ".4byte", 4 }, { ".quad", 8 },
+    };
+    for (size_t i = 0; i < sizeof words / sizeof words[0]; i++)
+        if (strcmp(w, words[i].w) == 0)
+            return words[i].n;
+    return 0;
+}
 
 ptx_node *ptx_b_data(ptx_context *ctx, const ptx_tok *word, size_t values, ptx_loc_t loc)
 {
@@ -57,11 +64,7 @@ ptx_node *ptx_b_data(ptx_context *ctx, const ptx_tok *word, size_t values, ptx_l
     d->word = tok_name(ctx, word);
     d->values = (ptx_expr **)take(ctx, values, &d->count);
     d->nlines = 1;
-    bool known = false;
-    for (size_t i = 0; i < sizeof data_words / sizeof *data_words; i++)
-        if (strcmp(d->word->text, data_words[i]) == 0)
-            known = true;
-    if (!known)
+    if (!ptx_data_word_bytes(d->word->text))
         error_at(ctx, PTX_DIAG_DIRECTIVE, tok_span(word),
                  "'%s' is not a section data directive: expected .b8, .b16, .b32, .b64, .byte, .4byte or .quad",
                  d->word->text);
@@ -258,7 +261,7 @@ ptx_node *ptx_b_target_item(ptx_context *ctx, size_t names, ptx_loc_t loc)
     unsigned arch = m ? ptx_module_sm(m) : 0;
     for (uint32_t i = 0; i < t->count && arch; i++) {
         const char *s = t->names[i]->text;
-        if (ptx_target_is_arch(s) && strtoul(s + 3, NULL, 10) > arch)
+        if (ptx_target_is_arch(s) && ptx_target_sm(s) > arch)
             error_at(ctx, PTX_DIAG_HEADER, span_of(loc), "'%s' is above %s, the architecture "
                      "this module is read for (its first .target, or --target)", s,
                      m->targets[0]->text);

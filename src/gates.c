@@ -62,13 +62,18 @@ const char *ptx_gate_row(size_t i, unsigned *major, unsigned *minor, unsigned *s
     return gates[i].what;
 }
 
+unsigned ptx_target_sm(const char *t)
+{
+    const char *d = !strncmp(t, "sm_", 3) ? t + 3 : !strncmp(t, "compute_", 8) ? t + 8 : NULL;
+    return d && *d >= '0' && *d <= '9' ? (unsigned)strtoul(d, NULL, 10) : 0;
+}
+
 unsigned ptx_module_sm(const ptx_module *m)
 {
     for (uint32_t i = 0; i < m->ntargets; i++) {
-        const char *t = m->targets[i]->text;
-        const char *d = !strncmp(t, "sm_", 3) ? t + 3 : !strncmp(t, "compute_", 8) ? t + 8 : NULL;
-        if (d && *d >= '0' && *d <= '9')
-            return (unsigned)strtoul(d, NULL, 10);
+        unsigned sm = ptx_target_sm(m->targets[i]->text);
+        if (sm)
+            return sm;
     }
     return 0;
 }

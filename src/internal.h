@@ -480,6 +480,11 @@ bool ptx_target_is_arch(const char *name);
 /* The architecture number of the module's first sm_NN/compute_NN target
  * (90 for sm_90a), 0 when it has none. */
 unsigned ptx_module_sm(const ptx_module *m);
+/* The number of an sm_NN or compute_NN target name; 0 for another name */
+unsigned ptx_target_sm(const char *name);
+/* The bytes of a section data word (.b8, .byte, .b16, .b32, .4byte, .b64,
+ * .quad), 0 for another word (build_module.c) */
+unsigned ptx_data_word_bytes(const char *w);
 /* Reports an error at `at` when the module's version or target is below
  * the one from which ptxas takes the directive `what` (".weak",
  * ".maxnreg", ...); false then.  A `what` with no gate passes. */

@@ -59,20 +59,26 @@ static lim_sym *lookup(ptx_limits *L, const ptx_name *n)
     return &L->syms[L->of[n->id] - 1];
 }
 
+/* Room for one more of n items of `size` bytes at p: doubled (from
+ * `first`) into the arena when full, the items copied over. */
+static void *grow(ptx_context *ctx, void *p, uint32_t n, uint32_t *cap, uint32_t first, size_t size)
+{
+    if (n < *cap)
+        return p;
+    *cap = *cap ? 2 * *cap : first;
+    void *grown = ptx_arena_alloc(&ctx->arena, *cap * size);
+    if (n)
+        memcpy(grown, p, n * size);
+    return grown;
+}
+
 static lim_sym *add_sym(ptx_context *ctx, ptx_limits *L, const ptx_name *n, uint8_t what,
                         ptx_span span)
 {
     lim_sym *s = lookup(L, n);
     if (s)
         return s;
-    if (L->nsyms == L->cap) {
-        uint32_t cap = L->cap ? 2 * L->cap : 16;
-        lim_sym *grown = ptx_arena_alloc(&ctx->arena, cap * sizeof *grown);
-        if (L->nsyms)
-            memcpy(grown, L->syms, L->nsyms * sizeof *grown);
-        L->syms = grown;
-        L->cap = cap;
-    }
+    L->syms = grow(ctx, L->syms, L->nsyms, &L->cap, 16, sizeof *L->syms);
     if (n->id >= L->nof) {
         uint32_t nof = L->nof ? L->nof : 256;
         while (nof <= n->id)
@@ -233,14 +239,7 @@ static void list_add(ptx_context *ctx, ptx_limits *L, uint32_t sym)
     if (L->syms[sym].mark == L->mark)
         return;
     L->syms[sym].mark = L->mark;
-    if (L->nlist == L->listcap) {
-        uint32_t cap = L->listcap ? 2 * L->listcap : 64;
-        uint32_t *grown = ptx_arena_alloc(&ctx->arena, cap * sizeof *grown);
-        if (L->nlist)
-            memcpy(grown, L->list, L->nlist * sizeof *grown);
-        L->list = grown;
-        L->listcap = cap;
-    }
+    L->list = grow(ctx, L->list, L->nlist, &L->listcap, 64, sizeof *L->list);
     L->list[L->nlist++] = sym;
 }
 
@@ -289,19 +288,12 @@ static void call_add(ptx_context *ctx, walk *w, lim_sym *s, uint32_t sym, ptx_sp
     for (uint32_t i = 0; i < w->ncalls; i++)
         if (w->calls[i] == sym)
             return;
-    if (w->ncalls == w->calls_cap) {
-        uint32_t cap = w->calls_cap ? 2 * w->calls_cap : 8;
-        uint32_t *grown = ptx_arena_alloc(&ctx->arena, cap * sizeof *grown);
-        if (w->ncalls)
-            memcpy(grown, w->calls, w->ncalls * sizeof *grown);
-        w->calls = grown;
-        w->calls_cap = cap;
-    }
+    w->calls = grow(ctx, w->calls, w->ncalls, &w->calls_cap, 8, sizeof *w->calls);
     w->calls[w->ncalls++] = sym;
 }
 
 /* The body in source order.  Nested blocks are entered with a stack of
- * where to go on after each (in the arena, as call_add's list), not by
+ * where to go on after each (in the arena, grown by grow), not by
  * recursion: 100,000 nested braces cost heap, not C stack. */
 static void walk_block(ptx_context *ctx, ptx_limits *L, walk *w, const ptx_node *n)
 {
@@ -316,13 +308,7 @@ static void walk_block(ptx_context *ctx, ptx_limits *L, walk *w, const ptx_node 
         }
         switch ((ptx_node_kind)n->kind) {
         case PTX_NODE_BLOCK:
-            if (depth == cap) {
-                cap = cap ? 2 * cap : 16;
-                const ptx_node **grown = ptx_arena_alloc(&ctx->arena, cap * sizeof *grown);
-                if (depth)
-                    memcpy(grown, after, depth * sizeof *grown);
-                after = grown;
-            }
+            after = grow(ctx, after, depth, &cap, 16, sizeof *after);
             after[depth++] = n->next;
             n = ((const ptx_block *)n)->first;
             continue;

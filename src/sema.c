@@ -152,9 +152,7 @@ static void check_init_addresses(sema *S, const ptx_decl *d, const ptx_expr *e)
     /* the shape ptxas parses: NAME or generic(NAME), then + constants
      * ((g+4)+4 as the parser nests it), the whole in a byte mask or not:
      * g-4, 1+g, (g+4), generic(g+4), g+g are its syntax errors */
-    const ptx_expr *base = mask ? ptx_expr_b(e) : e;
-    while (base->kind == PTX_EXPR_BINARY && base->op == PTX_OP_ADD && !sema_name_in(ptx_expr_b(base)))
-        base = ptx_expr_a(base);
+    const ptx_expr *base = sema_sum_base(mask ? ptx_expr_b(e) : e);
     if (base->kind == PTX_EXPR_GENERIC)
         base = ptx_expr_a(base);
     if (base->kind != PTX_EXPR_SYM) {

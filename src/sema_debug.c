@@ -123,19 +123,6 @@ void sema_debug_free(sema *S)
     S->debug = NULL;
 }
 
-/* The bytes of a section data word (".b8", ".byte"...), 0 for another. */
-static unsigned word_bytes(const char *w)
-{
-    static const struct { const char *w; unsigned n; } words[] = {
-        { ".b8", 1 }, { ".byte", 1 }, { ".b16", 2 }, { ".b32", 4 }, { ".4byte", 4 },
-        { ".b64", 8 }, { ".quad", 8 },
-    };
-    for (size_t i = 0; i < sizeof words / sizeof words[0]; i++)
-        if (strcmp(w, words[i].w) == 0)
-            return words[i].n;
-    return 0;
-}
-
 /* A value of `bytes` in a section, as ptxas takes it: .b8 and .b16 from
  * -2^(n-1) to 2^n - 1; .b32 from -2^31 (any positive: ptxas keeps the low
  * bits); .b64 any.  `neg`: the value is -v. */
@@ -185,7 +172,7 @@ static void check_data(sema *S, const ptx_data *d)
     if (d->width) {
         for (uint32_t k = 0; k < d->nlines; k++) {
             const char *w = ptx_data_line_word(d, k);
-            unsigned bytes = word_bytes(w);
+            unsigned bytes = ptx_data_word_bytes(w);
             for (uint32_t i = ptx_data_line_start(d, k); i < ptx_data_line_start(d, k + 1); i++) {
                 uint64_t v = ptx_data_int(d, i);
                 if (!ptx_data_sym_at(d, i) && !data_value_fits(bytes, v, false)) {
@@ -196,11 +183,11 @@ static void check_data(sema *S, const ptx_data *d)
         }
         return;
     }
-    unsigned bytes = word_bytes(d->word->text);
+    unsigned bytes = ptx_data_word_bytes(d->word->text);
     for (uint32_t i = 0; i < d->count; i++) {
         const ptx_expr *e = d->values[i];
         bool neg = e->kind == PTX_EXPR_UNARY && e->op == PTX_OP_NEG;
-        const ptx_expr *x = neg ? &e->u.more->items[0] : e;
+        const ptx_expr *x = neg ? ptx_expr_a(e) : e;
         if (x->kind == PTX_EXPR_INT && !data_value_fits(bytes, ptx_expr_int(x), neg))
             data_range_error(S, ptx_expr_span(e), d->word->text, bytes, ptx_expr_int(x), neg);
     }

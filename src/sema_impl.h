@@ -223,6 +223,7 @@ bool sema_is_int(char k);
 const char *sema_kind_word(const sym *s);
 char sema_literal_kind(const ptx_expr *e);
 const ptx_expr *sema_name_in(const ptx_expr *e);
+const ptx_expr *sema_sum_base(const ptx_expr *e);
 tclass sema_mod_class_of(sema *S, ptx_modifier id);
 void sema_names_grow(sema *S);
 void sema_open_scope(sema *S);

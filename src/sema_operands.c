@@ -257,6 +257,11 @@ static void check_constant(sema *S, const ictx *I, const ptx_expr *e, const ptx_
  * alone, never the destination, and not with .po ("Operand negation
  * limited to either (source A xor source B)", "Conflicting use of '.po'
  * modifier with operand negation").  e is -r, an operand of I's vmad. */
+static bool negated(const ptx_expr *e)
+{
+    return e->kind == PTX_EXPR_UNARY && e->op == PTX_OP_NEG;
+}
+
 static void check_vmad_negation(sema *S, const ictx *I, const ptx_expr *e)
 {
     const ptx_instr *in = I->in;
@@ -264,12 +269,9 @@ static void check_vmad_negation(sema *S, const ictx *I, const ptx_expr *e)
     bool po = false;
     for (unsigned i = 0; i < in->nmods; i++)
         po |= ptx_name_is(in->mods[i].name, ".po");
-    bool negated[4] = { false, false, false, false };
-    for (unsigned i = 0; i < 4 && i < in->nops; i++)
-        negated[i] = in->ops[i].kind == PTX_EXPR_UNARY && in->ops[i].op == PTX_OP_NEG;
     if (po)
         sema_error(S, PTX_DIAG_EXPR, ptx_expr_span(e), "vmad.po takes no negated operand");
-    else if (at == 3 && (negated[1] || negated[2]))
+    else if (at == 3 && (negated(&in->ops[1]) || negated(&in->ops[2])))
         sema_error(S, PTX_DIAG_EXPR, ptx_expr_span(e), "vmad negates the product (a, b) or c, "
                    "not both");
     else
@@ -685,10 +687,7 @@ void sema_check_operand(sema *S, const ictx *I, const ptx_expr *e, const ptx_isa
          * g[1]+4 are its syntax errors ({r1, r2}|p is tex's pair) */
         if (ptx_expr_a(e)->kind == PTX_EXPR_VEC)
             break;
-        const ptx_expr *base = e;
-        while (base->kind == PTX_EXPR_BINARY && base->op == PTX_OP_ADD &&
-               !sema_name_in(ptx_expr_b(base)))
-            base = ptx_expr_a(base);
+        const ptx_expr *base = sema_sum_base(e);
         if (base->kind != PTX_EXPR_SYM && sema_name_in(base)) {
             /* the name out of place: a second one added, or the first */
             const ptx_expr *culprit = base->kind == PTX_EXPR_BINARY && base->op == PTX_OP_ADD

@@ -154,6 +154,16 @@ const ptx_expr *sema_name_in(const ptx_expr *e)
     return NULL;
 }
 
+/* What is left of e once constants added on the right are taken off,
+ * as the parser nests them: g+4+4 is (g+4)+4, which gives g; g-4, 4+g and
+ * g+%rd2 are given back whole or at the + whose right side names something. */
+const ptx_expr *sema_sum_base(const ptx_expr *e)
+{
+    while (e->kind == PTX_EXPR_BINARY && e->op == PTX_OP_ADD && !sema_name_in(ptx_expr_b(e)))
+        e = ptx_expr_a(e);
+    return e;
+}
+
 /* The kind of literal a constant expression is: 'i' integer, 'f' decimal
  * floating point, 'h' 0f, 'd' 0d, 'm' mixed, 0 not a constant. */
 char sema_literal_kind(const ptx_expr *e)
